@@ -1,0 +1,2 @@
+// Package caddymodule is the Caddy glue of agent_ready.
+package caddymodule
