@@ -1,0 +1,239 @@
+package caddymodule
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
+	"github.com/caddyserver/caddy/v2/caddyconfig/httpcaddyfile"
+	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
+	"github.com/dustin/go-humanize"
+)
+
+func init() {
+	httpcaddyfile.RegisterHandlerDirective("agent_ready", parseCaddyfile)
+	// After encode, so agent_ready reads and writes plain bytes and the
+	// Markdown it produces is still compressed on the way out.
+	httpcaddyfile.RegisterDirectiveOrder("agent_ready", httpcaddyfile.After, "encode")
+}
+
+func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error) {
+	ar := new(AgentReady)
+	if err := ar.UnmarshalCaddyfile(h.Dispenser); err != nil {
+		return nil, err
+	}
+	return ar, nil
+}
+
+// UnmarshalCaddyfile sets up the handler from Caddyfile tokens. Syntax:
+//
+//	agent_ready [<config.yaml>] {
+//	    config             <file>
+//	    max_size           <size>
+//	    markdown_suffix    <suffix>|off
+//	    link_llms          <target>|off
+//	    link_agents        <target>|off
+//	    link_markdown      on|off
+//	    head_link          on|off
+//	    cache_control      <value>
+//	    content_signal     <value>
+//	    tokens_header      on|off
+//	    content_selector   <selector...>
+//	    prune              <selector...>|off
+//	    keep               <selector...>
+//	    images_without_alt keep|drop
+//	    jsonld_block       on|off
+//	    default_language   <tag>
+//	    conversion_cache   <size>|off
+//	    inject             on|off
+//	}
+//
+// Every subdirective may be omitted; see the JSON fields of AgentReady for
+// defaults. Selectors taking several values may be repeated.
+func (ar *AgentReady) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
+	d.Next() // consume directive name
+	if d.NextArg() {
+		ar.Config = d.Val()
+		if d.NextArg() {
+			return d.ArgErr()
+		}
+	}
+	for d.NextBlock(0) {
+		sub := d.Val()
+		switch sub {
+		case "config":
+			v, err := oneArg(d)
+			if err != nil {
+				return err
+			}
+			ar.Config = v
+		case "max_size":
+			v, err := oneArg(d)
+			if err != nil {
+				return err
+			}
+			n, err := humanize.ParseBytes(v)
+			if err != nil || n == 0 {
+				return d.Errf("max_size: invalid size '%s'", v)
+			}
+			ar.MaxSize = int64(n)
+		case "markdown_suffix":
+			v, err := oneArg(d)
+			if err != nil {
+				return err
+			}
+			ar.MarkdownSuffix = offDash(v)
+		case "link_llms":
+			v, err := oneArg(d)
+			if err != nil {
+				return err
+			}
+			ar.LinkLLMS = offDash(v)
+		case "link_agents":
+			v, err := oneArg(d)
+			if err != nil {
+				return err
+			}
+			ar.LinkAgents = offDash(v)
+		case "link_markdown":
+			b, err := onOff(d)
+			if err != nil {
+				return err
+			}
+			ar.LinkMarkdown = &b
+		case "head_link":
+			b, err := onOff(d)
+			if err != nil {
+				return err
+			}
+			ar.HeadLink = &b
+		case "cache_control":
+			v, err := oneArg(d)
+			if err != nil {
+				return err
+			}
+			ar.CacheControl = v
+		case "content_signal":
+			args := d.RemainingArgs()
+			if len(args) == 0 {
+				return d.ArgErr()
+			}
+			ar.ContentSignal = strings.Join(args, " ")
+		case "tokens_header":
+			b, err := onOff(d)
+			if err != nil {
+				return err
+			}
+			ar.TokensHeader = &b
+		case "content_selector":
+			args := d.RemainingArgs()
+			if len(args) == 0 {
+				return d.ArgErr()
+			}
+			ar.ContentSelectors = append(ar.ContentSelectors, args...)
+		case "prune":
+			args := d.RemainingArgs()
+			if len(args) == 0 {
+				return d.ArgErr()
+			}
+			if len(args) == 1 && args[0] == "off" {
+				ar.Prune = []string{}
+				continue
+			}
+			ar.Prune = append(ar.Prune, args...)
+		case "keep":
+			args := d.RemainingArgs()
+			if len(args) == 0 {
+				return d.ArgErr()
+			}
+			ar.Keep = append(ar.Keep, args...)
+		case "images_without_alt":
+			v, err := oneArg(d)
+			if err != nil {
+				return err
+			}
+			switch v {
+			case "keep":
+				ar.KeepImagesWithoutAlt = true
+			case "drop":
+				ar.KeepImagesWithoutAlt = false
+			default:
+				return d.Errf("images_without_alt: expected keep or drop, got '%s'", v)
+			}
+		case "jsonld_block":
+			b, err := onOff(d)
+			if err != nil {
+				return err
+			}
+			ar.JSONLDBlock = &b
+		case "default_language":
+			v, err := oneArg(d)
+			if err != nil {
+				return err
+			}
+			ar.DefaultLanguage = v
+		case "conversion_cache":
+			v, err := oneArg(d)
+			if err != nil {
+				return err
+			}
+			if v == "off" {
+				ar.ConversionCache = -1
+				continue
+			}
+			n, err := humanize.ParseBytes(v)
+			if err != nil || n == 0 {
+				return d.Errf("conversion_cache: invalid size '%s'", v)
+			}
+			ar.ConversionCache = int64(n)
+		case "inject":
+			b, err := onOff(d)
+			if err != nil {
+				return err
+			}
+			ar.Inject = &b
+		default:
+			return d.Errf("unrecognized subdirective '%s'", sub)
+		}
+	}
+	return nil
+}
+
+// oneArg reads exactly one argument of the current subdirective.
+func oneArg(d *caddyfile.Dispenser) (string, error) {
+	if !d.NextArg() {
+		return "", d.ArgErr()
+	}
+	v := d.Val()
+	if d.NextArg() {
+		return "", d.ArgErr()
+	}
+	return v, nil
+}
+
+// onOff reads one on/off argument of the current subdirective.
+func onOff(d *caddyfile.Dispenser) (bool, error) {
+	sub := d.Val()
+	v, err := oneArg(d)
+	if err != nil {
+		return false, err
+	}
+	switch v {
+	case "on", "true":
+		return true, nil
+	case "off", "false":
+		return false, nil
+	}
+	if b, err := strconv.ParseBool(v); err == nil {
+		return b, nil
+	}
+	return false, d.Errf("%s: expected on or off, got '%s'", sub, v)
+}
+
+// offDash maps the Caddyfile word "off" to the JSON config's "-".
+func offDash(v string) string {
+	if v == "off" {
+		return "-"
+	}
+	return v
+}

@@ -1,0 +1,160 @@
+package caddymodule
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"os/signal"
+	"time"
+
+	"github.com/caddyserver/caddy/v2"
+	caddycmd "github.com/caddyserver/caddy/v2/cmd"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/agentready/caddy-agentready/negotiate"
+	"github.com/agentready/caddy-agentready/negotiate/convert"
+	"github.com/agentready/caddy-agentready/selfcheck"
+)
+
+func init() {
+	caddycmd.RegisterCommand(caddycmd.Command{
+		Name:  "agent-ready",
+		Usage: "convert|scan",
+		Short: "Converts pages to Markdown and scores sites for agent readiness",
+		Long: `
+Tools of the agent_ready module that work without a running server.
+
+  convert  converts one HTML document to Markdown exactly as the proxy would
+  scan     scores any site against the agent-readiness standard
+`,
+		CobraFunc: func(cmd *cobra.Command) {
+			conv := &cobra.Command{
+				Use:   "convert [--url <url>] [--content-selector <sel>]... [<file>|-]",
+				Short: "Converts one HTML document to Markdown as the proxy would",
+				Long: `
+Reads one HTML document (standard input by default, or a file) and prints
+the Markdown the agent_ready handler would serve for it, front matter
+included. --url sets the page's address, used for the canonical URL and to
+make relative links absolute. The other flags mirror the handler's settings.
+`,
+				Args: cobra.MaximumNArgs(1),
+				RunE: caddycmd.WrapCommandFuncForCobra(cmdConvert),
+			}
+			conv.Flags().String("url", "http://localhost/", "address of the page")
+			conv.Flags().StringArray("content-selector", nil, "CSS selector of the main content (repeatable)")
+			conv.Flags().StringArray("prune", nil, "CSS selector to remove (repeatable; replaces the defaults)")
+			conv.Flags().StringArray("keep", nil, "CSS selector that always survives pruning (repeatable)")
+			conv.Flags().Bool("keep-images-without-alt", false, "keep images that have no alt text")
+			conv.Flags().Bool("no-jsonld", false, "do not append the page's JSON-LD block")
+			conv.Flags().String("default-language", "", "front matter language when the page names none")
+			conv.Flags().Bool("tokens", false, "print the o200k token count on standard error")
+			cmd.AddCommand(conv)
+
+			scan := &cobra.Command{
+				Use:   "scan <url> [--format json|markdown|html] [--out <file>] [--pages <n>] [--timeout <duration>] [--fail-under <score>] [--quiet]",
+				Short: "Scores a site against the agent-readiness standard",
+				Long: `
+Scans the site at <url> against the agent-readiness standard (100 points,
+35 checks) and prints the report with a receipt for every verdict. The exit
+code is 0 when the scan completed, whatever the score; 1 when the site could
+not be scanned at all; 2 for bad usage; 3 when the score is below
+--fail-under.
+`,
+				Args: cobra.ExactArgs(1),
+				RunE: caddycmd.WrapCommandFuncForCobra(cmdScan),
+			}
+			scan.Flags().String("format", "markdown", "report format: json, markdown or html")
+			scan.Flags().String("out", "", "write the report to this file instead of standard output")
+			scan.Flags().Int("pages", 5, "pages from the sitemap to scan besides the home page")
+			scan.Flags().Duration("timeout", 60*time.Second, "time limit of the whole scan")
+			scan.Flags().Float64("fail-under", 0, "exit with status 3 when the score is below this")
+			scan.Flags().Bool("quiet", false, "no progress display on standard error")
+			cmd.AddCommand(scan)
+		},
+	})
+}
+
+// maxConvertInput caps what `convert` reads, like the handler's max_size
+// default but larger: a user debugging a big page should still get output.
+const maxConvertInput = 64 << 20
+
+func cmdConvert(fl caddycmd.Flags) (int, error) {
+	pageURL, err := url.Parse(fl.String("url"))
+	if err != nil || !pageURL.IsAbs() {
+		return caddy.ExitCodeFailedStartup, fmt.Errorf("--url: need an absolute URL, got %q", fl.String("url"))
+	}
+	var in io.Reader = os.Stdin
+	if name := fl.Arg(0); name != "" && name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return caddy.ExitCodeFailedStartup, fmt.Errorf("opening input: %v", err)
+		}
+		defer f.Close()
+		in = f
+	}
+	raw, err := io.ReadAll(io.LimitReader(in, maxConvertInput+1))
+	if err != nil {
+		return caddy.ExitCodeFailedStartup, fmt.Errorf("reading input: %v", err)
+	}
+	if len(raw) > maxConvertInput {
+		return caddy.ExitCodeFailedStartup, fmt.Errorf("input larger than %d bytes", maxConvertInput)
+	}
+	strs := func(name string) []string {
+		v, _ := fl.GetStringArray(name)
+		return v
+	}
+	opts := convert.Options{
+		ContentSelectors:     strs("content-selector"),
+		Keep:                 strs("keep"),
+		KeepImagesWithoutAlt: fl.Bool("keep-images-without-alt"),
+		JSONLD:               !fl.Bool("no-jsonld"),
+		FrontMatter:          true,
+		DefaultLanguage:      fl.String("default-language"),
+	}
+	if fl.Changed("prune") {
+		opts.Prune = strs("prune")
+	}
+	conv, err := convert.New(opts)
+	if err != nil {
+		return caddy.ExitCodeFailedStartup, err
+	}
+	html, err := negotiate.ToUTF8(raw, "text/html")
+	if err != nil {
+		return caddy.ExitCodeFailedStartup, fmt.Errorf("decoding input: %v", err)
+	}
+	res, err := conv.Convert(html, pageURL, http.Header{})
+	if err != nil {
+		return caddy.ExitCodeFailedStartup, fmt.Errorf("converting: %v", err)
+	}
+	if _, err := os.Stdout.Write(res.Markdown); err != nil {
+		return caddy.ExitCodeFailedStartup, err
+	}
+	if fl.Bool("tokens") {
+		fmt.Fprintf(os.Stderr, "tokens: %d\n", res.Tokens)
+	}
+	return caddy.ExitCodeSuccess, nil
+}
+
+func cmdScan(fl caddycmd.Flags) (int, error) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	args := selfcheck.CLIArgs{
+		Target:    fl.Arg(0),
+		Format:    fl.String("format"),
+		Out:       fl.String("out"),
+		Pages:     fl.Int("pages"),
+		Timeout:   fl.Duration("timeout"),
+		FailUnder: fl.Float64("fail-under"),
+		Quiet:     fl.Bool("quiet"),
+	}
+	isTTY := term.IsTerminal(int(os.Stderr.Fd()))
+	code := selfcheck.RunCLI(ctx, args, os.Stdout, os.Stderr, isTTY)
+	if code != 0 {
+		return code, fmt.Errorf("scan exited with status %d", code)
+	}
+	return 0, nil
+}

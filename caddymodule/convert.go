@@ -1,0 +1,81 @@
+package caddymodule
+
+import (
+	"net/http"
+	"net/url"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/agentready/caddy-agentready/negotiate"
+)
+
+// convertPage is the negotiate.ConvertFunc: the conversion cache first, then
+// the converter built in Provision.
+func (ar *AgentReady) convertPage(html []byte, page negotiate.Page) (*negotiate.Converted, error) {
+	pageURL := page.URL.String()
+	key, cacheable := "", false
+	if ar.cache != nil {
+		key, cacheable = ar.cache.Key(pageURL, page.Header, ar.optsHash)
+		if cacheable {
+			if res, ok := ar.cache.Get(key); ok {
+				return &negotiate.Converted{Markdown: res.Markdown, Tokens: res.Tokens}, nil
+			}
+		}
+	}
+	res, err := ar.conv.Convert(html, page.URL, page.Header)
+	if err != nil {
+		return nil, err
+	}
+	if cacheable {
+		ar.cache.Put(key, res)
+	}
+	return &negotiate.Converted{Markdown: res.Markdown, Tokens: res.Tokens}, nil
+}
+
+// injection is the per-request set of HTML annotations of the site.
+func (ar *AgentReady) injection(r *http.Request) *negotiate.Injection {
+	b := ar.docs.bundleFor(r)
+	if b.err != nil || b.Bundle == nil {
+		return nil
+	}
+	return injectionFor(b.Inject, canonicalURL(b, r))
+}
+
+// canonicalURL is the page's own address on the site's canonical origin,
+// without query or fragment.
+func canonicalURL(b *bundle, r *http.Request) string {
+	u := url.URL{Path: r.URL.Path}
+	return b.Origin + u.EscapedPath()
+}
+
+func mustURL(s string) *url.URL {
+	u, err := url.Parse(s)
+	if err != nil {
+		panic(err)
+	}
+	return u
+}
+
+// observer logs fail-open events through Caddy's logger.
+type observer struct {
+	logger *zap.Logger
+}
+
+func (o observer) Served(r *http.Request, form string) {}
+
+func (o observer) Converted(r *http.Request, d time.Duration, in, out, tokens int) {
+	o.logger.Debug("converted to markdown",
+		zap.String("uri", r.RequestURI),
+		zap.Duration("duration", d),
+		zap.Int("html_bytes", in),
+		zap.Int("markdown_bytes", out),
+		zap.Int("tokens", tokens))
+}
+
+func (o observer) FailOpen(r *http.Request, reason string, err error) {
+	o.logger.Warn("markdown conversion failed open; serving the original response",
+		zap.String("uri", r.RequestURI),
+		zap.String("reason", reason),
+		zap.Error(err))
+}

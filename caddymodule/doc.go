@@ -1,2 +1,0 @@
-// Package caddymodule is the Caddy glue of agent_ready.
-package caddymodule

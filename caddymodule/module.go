@@ -1,0 +1,278 @@
+// Package caddymodule is the Caddy glue of agent_ready: module registration,
+// the agent_ready Caddyfile directive, ServeHTTP, the admin API and the
+// `caddy agent-ready` subcommand. The work itself lives in the plain Go
+// packages negotiate, negotiate/convert, frontmatter, manifest and selfcheck.
+package caddymodule
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/caddyserver/caddy/v2"
+	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
+	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
+	"go.uber.org/zap"
+
+	"github.com/agentready/caddy-agentready/manifest"
+	"github.com/agentready/caddy-agentready/negotiate"
+	"github.com/agentready/caddy-agentready/negotiate/convert"
+)
+
+func init() {
+	caddy.RegisterModule(AgentReady{})
+}
+
+// AgentReady is an HTTP middleware that makes the site behind it ready for
+// AI agents. Requests that prefer Markdown (RFC 9110 content negotiation on
+// `Accept`, or the `/md` suffix) get the page converted to Markdown with YAML
+// front matter; browsers get the origin's HTML untouched, plus `Vary: Accept`
+// and `Link` headers. Discovery documents (llms.txt, agents.json, ard.json,
+// robots.txt additions, security.txt and the others) are generated from one
+// YAML file and answered from memory.
+//
+// Place it in front of the handler that produces pages (reverse_proxy,
+// file_server, …). In the Caddyfile it orders itself after `encode`.
+type AgentReady struct {
+	// Config is the path of the site's YAML file (see docs/configuration.md).
+	// Relative paths are resolved against Caddy's working directory. When
+	// empty, and SiteYAML is empty too, the documents are generated from
+	// defaults derived from the request's origin.
+	Config string `json:"config,omitempty"`
+
+	// SiteYAML is the site's YAML configuration inlined as a string, for
+	// JSON configs that do not want a separate file. Mutually exclusive with
+	// Config.
+	SiteYAML string `json:"site_yaml,omitempty"`
+
+	// MaxSize is the largest origin body, in bytes, that is buffered for
+	// conversion, before and after decompression. A larger page passes
+	// through as HTML (still with `Vary: Accept`). Default: 2 MiB.
+	MaxSize int64 `json:"max_size,omitempty"`
+
+	// MarkdownSuffix is the path suffix that serves a page's Markdown to
+	// clients that cannot send headers: `GET /pricing/md` answers the
+	// Markdown of `/pricing`. "-" disables it. Default: "/md".
+	MarkdownSuffix string `json:"markdown_suffix,omitempty"`
+
+	// LinkLLMS is the target of the `Link: <…>; rel="describedby"` header
+	// pointing at llms.txt. "-" removes the header. Default: "/llms.txt".
+	LinkLLMS string `json:"link_llms,omitempty"`
+
+	// LinkAgents is the target of the `Link: <…>; rel="alternate";
+	// type="application/json"` header pointing at agents.json. "-" removes
+	// the header. Default: "/agents.json".
+	LinkAgents string `json:"link_agents,omitempty"`
+
+	// LinkMarkdown adds the `Link` header that offers the page's own
+	// Markdown alternate. Default: true.
+	LinkMarkdown *bool `json:"link_markdown,omitempty"`
+
+	// HeadLink repeats the Markdown alternate in the HTML head as
+	// `<link rel="alternate" type="text/markdown">`, inserted by a streaming
+	// rewrite (the page is never buffered). Default: true.
+	HeadLink *bool `json:"head_link,omitempty"`
+
+	// CacheControl is the `Cache-Control` of the Markdown form. Default: the
+	// origin's value; `private` is added whenever the origin response sets a
+	// cookie, so a shared cache never stores a cookie with the Markdown.
+	CacheControl string `json:"cache_control,omitempty"`
+
+	// ContentSignal is sent as the `Content-Signal` header on both forms,
+	// e.g. `search=yes, ai-input=yes, ai-train=no`. Default: the usage
+	// policy of the site's YAML, if any; otherwise no header.
+	ContentSignal string `json:"content_signal,omitempty"`
+
+	// TokensHeader adds `x-markdown-tokens` (an o200k BPE count) to the
+	// Markdown form. Default: true.
+	TokensHeader *bool `json:"tokens_header,omitempty"`
+
+	// ContentSelectors are CSS selectors of the page's main content, tried
+	// before the built-in landmarks (`main`, `[role=main]`, a single
+	// `article`) and the readability fallback. Default: none.
+	ContentSelectors []string `json:"content_selectors,omitempty"`
+
+	// Prune are CSS selectors removed before conversion. nil means the
+	// defaults (navigation, footers, asides, cookie and consent banners,
+	// share widgets, `[aria-hidden=true]`, `[hidden]`); an empty list means
+	// none.
+	Prune []string `json:"prune,omitempty"`
+
+	// Keep are CSS selectors that always survive pruning. Default: none.
+	Keep []string `json:"keep,omitempty"`
+
+	// KeepImagesWithoutAlt keeps `<img>` elements that have no alt text
+	// (as `![](src)`). Default: false (they are dropped).
+	KeepImagesWithoutAlt bool `json:"keep_images_without_alt,omitempty"`
+
+	// JSONLDBlock appends the page's own JSON-LD to the Markdown as a fenced
+	// `json` block, so no structured fact is lost. Default: true.
+	JSONLDBlock *bool `json:"jsonld_block,omitempty"`
+
+	// DefaultLanguage is the front matter `language` when neither the page
+	// (`<html lang>`) nor the origin (`Content-Language`) names one.
+	// Default: the site's YAML default language, if any.
+	DefaultLanguage string `json:"default_language,omitempty"`
+
+	// ConversionCache bounds, in bytes, the cache of converted pages keyed
+	// by the origin's validators (ETag/Last-Modified), URL and these
+	// settings. -1 disables it. Default: 64 MiB.
+	ConversionCache int64 `json:"conversion_cache,omitempty"`
+
+	// Inject applies the site's HTML annotations to the HTML form with a
+	// streaming rewrite: `<html lang>` and `<link rel="canonical">` when
+	// missing, the organisation JSON-LD, `<link rel="ard">` and WebMCP
+	// attributes on configured forms. Default: true.
+	Inject *bool `json:"inject,omitempty"`
+
+	site     *manifest.Site
+	docs     *documents
+	conv     *convert.Converter
+	cache    *convert.Cache
+	optsHash string
+	neg      *negotiate.Handler
+	logger   *zap.Logger
+}
+
+// CaddyModule returns the Caddy module information.
+func (AgentReady) CaddyModule() caddy.ModuleInfo {
+	return caddy.ModuleInfo{
+		ID:  "http.handlers.agent_ready",
+		New: func() caddy.Module { return new(AgentReady) },
+	}
+}
+
+const (
+	defaultMaxSize   = 2 << 20
+	defaultCacheSize = 64 << 20
+)
+
+// Provision sets up the handler: it loads and validates the site's YAML,
+// builds the converter once and fills in defaults.
+func (ar *AgentReady) Provision(ctx caddy.Context) error {
+	ar.logger = ctx.Logger()
+	if ar.MaxSize == 0 {
+		ar.MaxSize = defaultMaxSize
+	}
+	if ar.MarkdownSuffix == "" {
+		ar.MarkdownSuffix = "/md"
+	}
+	if ar.ConversionCache == 0 {
+		ar.ConversionCache = defaultCacheSize
+	}
+
+	site, err := ar.loadSite()
+	if err != nil {
+		return err
+	}
+	ar.site = site
+	for _, w := range site.Warnings() {
+		ar.logger.Warn("site configuration", zap.String("warning", w))
+	}
+	ar.docs = newDocuments(site, ar.suffix(), ar.configDir())
+
+	copts := convert.Options{
+		ContentSelectors:     ar.ContentSelectors,
+		Prune:                ar.Prune,
+		Keep:                 ar.Keep,
+		KeepImagesWithoutAlt: ar.KeepImagesWithoutAlt,
+		JSONLD:               boolOr(ar.JSONLDBlock, true),
+		FrontMatter:          true,
+		DefaultLanguage:      ar.DefaultLanguage,
+	}
+	if copts.DefaultLanguage == "" {
+		copts.DefaultLanguage = site.DefaultLanguage()
+	}
+	conv, err := convert.New(copts)
+	if err != nil {
+		return fmt.Errorf("building converter: %v", err)
+	}
+	ar.conv = conv
+	ar.optsHash = copts.Hash()
+	if ar.ConversionCache > 0 {
+		ar.cache = convert.NewCache(ar.ConversionCache)
+	}
+
+	contentSignal := ar.ContentSignal
+	if contentSignal == "" {
+		contentSignal = site.ContentSignal()
+	}
+	ar.neg = &negotiate.Handler{
+		Options: negotiate.Options{
+			MaxSize:        ar.MaxSize,
+			MarkdownSuffix: ar.MarkdownSuffix,
+			LLMSLink:       ar.LinkLLMS,
+			AgentsLink:     ar.LinkAgents,
+			MarkdownLink:   boolOr(ar.LinkMarkdown, true),
+			HeadLink:       boolOr(ar.HeadLink, true),
+			CacheControl:   ar.CacheControl,
+			ContentSignal:  contentSignal,
+			TokensHeader:   boolOr(ar.TokensHeader, true),
+		},
+		Convert:  ar.convertPage,
+		Observer: observer{logger: ar.logger},
+	}
+	if boolOr(ar.Inject, true) {
+		ar.neg.Inject = ar.injection
+	}
+	return ar.neg.Provision()
+}
+
+// Validate ensures the configuration is usable: mutually exclusive fields,
+// header values without control characters, and a converter that converts.
+func (ar *AgentReady) Validate() error {
+	if ar.Config != "" && ar.SiteYAML != "" {
+		return fmt.Errorf("config and site_yaml are mutually exclusive")
+	}
+	for name, v := range map[string]string{
+		"cache_control":   ar.CacheControl,
+		"content_signal":  ar.ContentSignal,
+		"link_llms":       ar.LinkLLMS,
+		"link_agents":     ar.LinkAgents,
+		"markdown_suffix": ar.MarkdownSuffix,
+	} {
+		if strings.ContainsAny(v, "\r\n\x00") {
+			return fmt.Errorf("%s: control characters are not allowed in header values", name)
+		}
+	}
+	if ar.MaxSize < 0 {
+		return fmt.Errorf("max_size: must be positive, got %d", ar.MaxSize)
+	}
+	if ar.conv != nil {
+		if _, err := ar.conv.Convert([]byte("<html><head><title>t</title></head><body><main><p>ok</p></main></body></html>"), mustURL("http://localhost/"), http.Header{}); err != nil {
+			return fmt.Errorf("converter dry run: %v", err)
+		}
+	}
+	return nil
+}
+
+// ServeHTTP answers generated documents from memory and negotiates every
+// other response of the next handler.
+func (ar *AgentReady) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyhttp.Handler) error {
+	if handled, err := ar.docs.serve(w, r, next, ar.logger); handled {
+		return err
+	}
+	return ar.neg.ServeHTTP(w, r, next.ServeHTTP)
+}
+
+func (ar *AgentReady) suffix() string {
+	if ar.MarkdownSuffix == "-" {
+		return ""
+	}
+	return ar.MarkdownSuffix
+}
+
+func boolOr(b *bool, def bool) bool {
+	if b == nil {
+		return def
+	}
+	return *b
+}
+
+// Interface guards
+var (
+	_ caddy.Provisioner           = (*AgentReady)(nil)
+	_ caddy.Validator             = (*AgentReady)(nil)
+	_ caddyhttp.MiddlewareHandler = (*AgentReady)(nil)
+	_ caddyfile.Unmarshaler       = (*AgentReady)(nil)
+)
