@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
 	"github.com/caddyserver/caddy/v2/caddyconfig/httpcaddyfile"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
@@ -46,6 +47,14 @@ func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error)
 //	    default_language   <tag>
 //	    conversion_cache   <size>|off
 //	    inject             on|off
+//	    self_scan          off
+//	    self_scan {
+//	        target   <url>
+//	        delay    <duration>
+//	        interval <duration>|off
+//	        timeout  <duration>
+//	        pages    <n>
+//	    }
 //	}
 //
 // Every subdirective may be omitted; see the JSON fields of AgentReady for
@@ -192,8 +201,64 @@ func (ar *AgentReady) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 				return err
 			}
 			ar.Inject = &b
+		case "self_scan":
+			if err := ar.unmarshalSelfScan(d); err != nil {
+				return err
+			}
 		default:
 			return d.Errf("unrecognized subdirective '%s'", sub)
+		}
+	}
+	return nil
+}
+
+// unmarshalSelfScan parses `self_scan off` or a self_scan block.
+func (ar *AgentReady) unmarshalSelfScan(d *caddyfile.Dispenser) error {
+	ss := new(SelfScan)
+	ar.SelfScan = ss
+	if d.NextArg() {
+		if d.Val() != "off" || d.NextArg() {
+			return d.Errf("self_scan: expected 'off' or a block")
+		}
+		ss.Disabled = true
+		return nil
+	}
+	for nesting := d.Nesting(); d.NextBlock(nesting); {
+		sub := d.Val()
+		v, err := oneArg(d)
+		if err != nil {
+			return err
+		}
+		switch sub {
+		case "target":
+			ss.Target = v
+		case "delay", "interval", "timeout":
+			var dur caddy.Duration
+			if sub == "interval" && v == "off" {
+				dur = -1
+			} else {
+				parsed, err := caddy.ParseDuration(v)
+				if err != nil || parsed <= 0 {
+					return d.Errf("self_scan %s: invalid duration '%s'", sub, v)
+				}
+				dur = caddy.Duration(parsed)
+			}
+			switch sub {
+			case "delay":
+				ss.Delay = dur
+			case "interval":
+				ss.Interval = dur
+			default:
+				ss.Timeout = dur
+			}
+		case "pages":
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 {
+				return d.Errf("self_scan pages: invalid number '%s'", v)
+			}
+			ss.Pages = n
+		default:
+			return d.Errf("unrecognized self_scan subdirective '%s'", sub)
 		}
 	}
 	return nil

@@ -18,7 +18,9 @@ func (ar *AgentReady) convertPage(html []byte, page negotiate.Page) (*negotiate.
 	if ar.cache != nil {
 		key, cacheable = ar.cache.Key(pageURL, page.Header, ar.optsHash)
 		if cacheable {
-			if res, ok := ar.cache.Get(key); ok {
+			res, ok := ar.cache.Get(key)
+			cacheLookup(ok)
+			if ok {
 				return &negotiate.Converted{Markdown: res.Markdown, Tokens: res.Tokens}, nil
 			}
 		}
@@ -57,12 +59,17 @@ func mustURL(s string) *url.URL {
 	return u
 }
 
-// observer logs fail-open events through Caddy's logger.
+// observer turns the negotiation events of one handler into metrics and
+// log lines. Requests of the self-scan are left out of the metrics.
 type observer struct {
 	logger *zap.Logger
 }
 
-func (o observer) Served(r *http.Request, form string) {}
+func (o observer) Served(r *http.Request, form string) {
+	if !isSelfScan(r) {
+		metrics.responses.WithLabelValues(form).Inc()
+	}
+}
 
 func (o observer) Converted(r *http.Request, d time.Duration, in, out, tokens int) {
 	o.logger.Debug("converted to markdown",
@@ -71,6 +78,14 @@ func (o observer) Converted(r *http.Request, d time.Duration, in, out, tokens in
 		zap.Int("html_bytes", in),
 		zap.Int("markdown_bytes", out),
 		zap.Int("tokens", tokens))
+	if isSelfScan(r) {
+		return
+	}
+	metrics.conversions.Inc()
+	metrics.duration.Observe(d.Seconds())
+	metrics.bytesIn.Add(float64(in))
+	metrics.bytesOut.Add(float64(out))
+	metrics.tokensOut.Add(float64(tokens))
 }
 
 func (o observer) FailOpen(r *http.Request, reason string, err error) {
@@ -78,4 +93,7 @@ func (o observer) FailOpen(r *http.Request, reason string, err error) {
 		zap.String("uri", r.RequestURI),
 		zap.String("reason", reason),
 		zap.Error(err))
+	if !isSelfScan(r) {
+		metrics.failOpen.WithLabelValues(reason).Inc()
+	}
 }

@@ -6,8 +6,12 @@ package caddymodule
 
 import (
 	"fmt"
+	"net"
 	"net/http"
+	"net/url"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
@@ -17,6 +21,7 @@ import (
 	"github.com/agentready/caddy-agentready/manifest"
 	"github.com/agentready/caddy-agentready/negotiate"
 	"github.com/agentready/caddy-agentready/negotiate/convert"
+	"github.com/agentready/caddy-agentready/selfcheck"
 )
 
 func init() {
@@ -125,13 +130,46 @@ type AgentReady struct {
 	// attributes on configured forms. Default: true.
 	Inject *bool `json:"inject,omitempty"`
 
+	// SelfScan configures the self-score: the module scans its own site
+	// through Caddy's server (every middleware and the real origin) shortly
+	// after start, after every config reload, on a schedule and on demand,
+	// and shows the report on the admin endpoint. Default: on.
+	SelfScan *SelfScan `json:"self_scan,omitempty"`
+
 	site     *manifest.Site
+	scanKey  string
 	docs     *documents
 	conv     *convert.Converter
 	cache    *convert.Cache
 	optsHash string
 	neg      *negotiate.Handler
 	logger   *zap.Logger
+}
+
+// SelfScan configures the self-score of a site.
+type SelfScan struct {
+	// Disabled turns the self-scan off. Default: false.
+	Disabled bool `json:"disabled,omitempty"`
+
+	// Target is the URL the scan starts from; its host selects the site in
+	// Caddy's routing. Default: the YAML's `site.origin`, else
+	// `http://localhost:<port>` of the server's first listener.
+	Target string `json:"target,omitempty"`
+
+	// Delay is how long after start (or reload) the first scan waits.
+	// Default: 2s.
+	Delay caddy.Duration `json:"delay,omitempty"`
+
+	// Interval is the time between scheduled scans; a negative value scans
+	// only at start, reload and on demand. Default: 6h.
+	Interval caddy.Duration `json:"interval,omitempty"`
+
+	// Timeout bounds one scan. Default: 60s.
+	Timeout caddy.Duration `json:"timeout,omitempty"`
+
+	// Pages is how many pages from the sitemap are scanned besides the home
+	// page. Default: 5.
+	Pages int `json:"pages,omitempty"`
 }
 
 // CaddyModule returns the Caddy module information.
@@ -215,7 +253,115 @@ func (ar *AgentReady) Provision(ctx caddy.Context) error {
 	if boolOr(ar.Inject, true) {
 		ar.neg.Inject = ar.injection
 	}
-	return ar.neg.Provision()
+	if err := ar.neg.Provision(); err != nil {
+		return err
+	}
+	if err := initMetrics(ctx.GetMetricsRegistry()); err != nil {
+		return fmt.Errorf("registering metrics: %v", err)
+	}
+	return ar.provisionSelfScan(ctx)
+}
+
+// provisionSelfScan registers the site's self-score with the agent_ready app,
+// which starts scanning once the config runs.
+func (ar *AgentReady) provisionSelfScan(ctx caddy.Context) error {
+	ss := ar.SelfScan
+	if ss == nil {
+		ss = new(SelfScan)
+	}
+	if ss.Disabled {
+		return nil
+	}
+	srv, ok := ctx.Value(caddyhttp.ServerCtxKey).(*caddyhttp.Server)
+	if !ok || srv == nil {
+		return nil // not inside an HTTP server (a unit test): nothing to scan
+	}
+	target := ss.Target
+	if target == "" {
+		target = ar.site.Origin()
+	}
+	if target == "" {
+		target = targetFromListeners(srv.Listen)
+	}
+	if target == "" {
+		ar.logger.Warn("self-scan disabled: no target; set site.origin in the YAML or self_scan target")
+		return nil
+	}
+	if _, err := url.ParseRequestURI(target); err != nil {
+		return fmt.Errorf("self_scan target: %v", err)
+	}
+	delay, interval, timeout := time.Duration(ss.Delay), time.Duration(ss.Interval), time.Duration(ss.Timeout)
+	if delay == 0 {
+		delay = 2 * time.Second
+	}
+	if interval == 0 {
+		interval = 6 * time.Hour
+	}
+	if timeout == 0 {
+		timeout = 60 * time.Second
+	}
+	key := target
+	val, _, err := siteScans.LoadOrNew(key, func() (caddy.Destructor, error) {
+		return &siteScan{key: key}, nil
+	})
+	if err != nil {
+		return err
+	}
+	ar.scanKey = key
+	appAny, err := ctx.App("agent_ready")
+	if err != nil {
+		return fmt.Errorf("loading agent_ready app: %v", err)
+	}
+	appAny.(*App).register(registration{
+		site: val.(*siteScan),
+		scanner: &scanner{
+			target:  target,
+			handler: srv,
+			timeout: timeout,
+			logger:  ar.logger.Named("self_scan"),
+			opts: selfcheck.Options{
+				Pages:          ss.Pages,
+				Timeout:        timeout,
+				Header:         http.Header{SelfScanHeader: []string{selfScanToken}},
+				Redact:         []string{SelfScanHeader},
+				SameOriginOnly: true,
+			},
+		},
+		delay:    delay,
+		interval: interval,
+	})
+	return nil
+}
+
+// targetFromListeners derives the self-scan's URL from the server's first
+// listener: `:8080` becomes `http://localhost:8080`.
+func targetFromListeners(listen []string) string {
+	for _, l := range listen {
+		na, err := caddy.ParseNetworkAddress(l)
+		if err != nil || na.IsUnixNetwork() || na.IsFdNetwork() {
+			continue
+		}
+		host := na.Host
+		if host == "" || host == "0.0.0.0" || host == "::" {
+			host = "localhost"
+		}
+		scheme := "http"
+		if na.StartPort == 443 {
+			scheme = "https"
+		}
+		return scheme + "://" + net.JoinHostPort(host, strconv.Itoa(int(na.StartPort)))
+	}
+	return ""
+}
+
+// Cleanup releases the site's self-score entry; it survives as long as
+// another config (the one replacing this one on reload) still uses it.
+func (ar *AgentReady) Cleanup() error {
+	if ar.scanKey != "" {
+		_, err := siteScans.Delete(ar.scanKey)
+		return err
+	}
+	return nil
 }
 
 // Validate ensures the configuration is usable: mutually exclusive fields,
@@ -273,6 +419,7 @@ func boolOr(b *bool, def bool) bool {
 var (
 	_ caddy.Provisioner           = (*AgentReady)(nil)
 	_ caddy.Validator             = (*AgentReady)(nil)
+	_ caddy.CleanerUpper          = (*AgentReady)(nil)
 	_ caddyhttp.MiddlewareHandler = (*AgentReady)(nil)
 	_ caddyfile.Unmarshaler       = (*AgentReady)(nil)
 )

@@ -1,0 +1,168 @@
+package caddymodule
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/caddyserver/caddy/v2"
+)
+
+func init() {
+	caddy.RegisterModule(adminAPI{})
+}
+
+// adminAPI serves the self-score on Caddy's admin endpoint (by default
+// localhost:2019, which only the machine itself can reach):
+//
+//	GET  /agent-ready/             the HTML report
+//	GET  /agent-ready/report.json  the JSON report
+//	GET  /agent-ready/report.md    the Markdown report
+//	GET  /agent-ready/status       every site's state (score, running, time)
+//	POST /agent-ready/scan         scan again now
+//
+// With several sites, `?site=<key>` picks one (keys are listed by
+// /agent-ready/status); without it the first site is shown.
+type adminAPI struct{}
+
+// CaddyModule returns the Caddy module information.
+func (adminAPI) CaddyModule() caddy.ModuleInfo {
+	return caddy.ModuleInfo{
+		ID:  "admin.api.agent_ready",
+		New: func() caddy.Module { return new(adminAPI) },
+	}
+}
+
+// Routes returns the admin routes of the self-score.
+func (a adminAPI) Routes() []caddy.AdminRoute {
+	return []caddy.AdminRoute{
+		{Pattern: "/agent-ready/", Handler: caddy.AdminHandlerFunc(a.serve)},
+	}
+}
+
+// adminScanTimeout bounds how long POST /agent-ready/scan waits for the scan
+// it started; the scan itself goes on within its own timeout.
+const adminScanTimeout = 2 * time.Minute
+
+func (a adminAPI) serve(w http.ResponseWriter, r *http.Request) error {
+	sub := strings.TrimPrefix(r.URL.Path, "/agent-ready/")
+	switch sub {
+	case "", "report.json", "report.md", "status":
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			return caddy.APIError{HTTPStatus: http.StatusMethodNotAllowed, Err: fmt.Errorf("method %s not allowed", r.Method)}
+		}
+	case "scan":
+		if r.Method != http.MethodPost {
+			return caddy.APIError{HTTPStatus: http.StatusMethodNotAllowed, Err: fmt.Errorf("method %s not allowed", r.Method)}
+		}
+	default:
+		return caddy.APIError{HTTPStatus: http.StatusNotFound, Err: fmt.Errorf("no such resource: %s", r.URL.Path)}
+	}
+
+	if sub == "status" {
+		var all []status
+		for _, s := range sitesSnapshot() {
+			all = append(all, s.status())
+		}
+		return writeJSON(w, http.StatusOK, map[string]any{"sites": all})
+	}
+
+	site, err := pickSite(r)
+	if err != nil {
+		return err
+	}
+	if sub == "scan" {
+		ctx, cancel := context.WithTimeout(r.Context(), adminScanTimeout)
+		defer cancel()
+		err := site.run(ctx)
+		if errors.Is(err, errScanRunning) {
+			return caddy.APIError{HTTPStatus: http.StatusConflict, Err: err}
+		}
+		if err != nil {
+			return caddy.APIError{HTTPStatus: http.StatusBadGateway, Err: fmt.Errorf("scan failed: %v", err)}
+		}
+		return writeJSON(w, http.StatusOK, site.status())
+	}
+
+	site.mu.Lock()
+	rendered := site.rendered
+	site.mu.Unlock()
+	st := site.status()
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("X-Agent-Ready-Scan-Running", fmt.Sprint(st.Running))
+	if !st.Finished.IsZero() {
+		w.Header().Set("Last-Modified", st.Finished.UTC().Format(http.TimeFormat))
+	}
+	if rendered == nil {
+		// No complete scan yet: say so plainly, in the asked-for form.
+		return writePending(w, sub, st)
+	}
+	switch sub {
+	case "":
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src data:")
+		_, err = w.Write(rendered["html"])
+	case "report.json":
+		w.Header().Set("Content-Type", "application/json")
+		_, err = w.Write(rendered["json"])
+	case "report.md":
+		w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
+		_, err = w.Write(rendered["md"])
+	}
+	return err
+}
+
+// pickSite finds the site named by ?site=, or the first one.
+func pickSite(r *http.Request) (*siteScan, error) {
+	if key := r.URL.Query().Get("site"); key != "" {
+		if s := lookupSite(key); s != nil {
+			return s, nil
+		}
+		return nil, caddy.APIError{HTTPStatus: http.StatusNotFound, Err: fmt.Errorf("no site %q uses agent_ready", key)}
+	}
+	all := sitesSnapshot()
+	if len(all) == 0 {
+		return nil, caddy.APIError{HTTPStatus: http.StatusNotFound, Err: errors.New("no site uses agent_ready with self_scan in the running config")}
+	}
+	return all[0], nil
+}
+
+func writePending(w http.ResponseWriter, sub string, st status) error {
+	msg := "No self-scan has completed yet for " + st.Site + "."
+	if st.Running {
+		msg += " A scan is running; reload in a few seconds."
+	}
+	if st.Error != "" {
+		msg += " The last attempt failed: " + st.Error
+	}
+	switch sub {
+	case "report.json":
+		return writeJSON(w, http.StatusServiceUnavailable, map[string]any{"status": st, "message": msg})
+	case "report.md":
+		w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
+		w.WriteHeader(http.StatusServiceUnavailable)
+		_, err := fmt.Fprintf(w, "# Agent readiness\n\n%s\n", msg)
+		return err
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Retry-After", "5")
+	w.WriteHeader(http.StatusServiceUnavailable)
+	_, err := fmt.Fprintf(w, "<!doctype html><html lang=\"en\"><meta charset=\"utf-8\"><title>Agent readiness</title><p>%s</p></html>\n", html.EscapeString(msg))
+	return err
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) error {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// Interface guards
+var _ caddy.AdminRouter = (*adminAPI)(nil)

@@ -1,0 +1,116 @@
+package caddymodule
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/caddyserver/caddy/v2"
+	"go.uber.org/zap"
+)
+
+func init() {
+	caddy.RegisterModule(App{})
+}
+
+// App runs the self-scans of the sites that use the agent_ready handler.
+// It needs no configuration: the handlers load it and register their site
+// in Provision; it starts scanning only when the config actually runs (not
+// under `caddy validate`), and stops when the config is unloaded.
+type App struct {
+	mu      sync.Mutex
+	pending []registration
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup
+	logger  *zap.Logger
+}
+
+type registration struct {
+	site     *siteScan
+	scanner  *scanner
+	delay    time.Duration
+	interval time.Duration
+}
+
+// CaddyModule returns the Caddy module information.
+func (App) CaddyModule() caddy.ModuleInfo {
+	return caddy.ModuleInfo{
+		ID:  "agent_ready",
+		New: func() caddy.Module { return new(App) },
+	}
+}
+
+// Provision sets up the app.
+func (a *App) Provision(ctx caddy.Context) error {
+	a.logger = ctx.Logger()
+	return nil
+}
+
+// register adds a site to scan once the config starts.
+func (a *App) register(reg registration) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.pending = append(a.pending, reg)
+}
+
+// Start points every registered site at this config's scanner and schedules
+// its scans: one shortly after start (so after every reload), then one per
+// interval.
+func (a *App) Start() error {
+	ctx, cancel := context.WithCancel(context.Background())
+	a.mu.Lock()
+	a.cancel = cancel
+	regs := a.pending
+	a.mu.Unlock()
+	for _, reg := range regs {
+		reg.site.mu.Lock()
+		reg.site.scanner = reg.scanner
+		reg.site.mu.Unlock()
+		a.wg.Add(1)
+		go a.schedule(ctx, reg)
+	}
+	return nil
+}
+
+// Stop cancels scheduled and running scans of this config; the sites keep
+// their last complete report.
+func (a *App) Stop() error {
+	a.mu.Lock()
+	cancel := a.cancel
+	a.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+	a.wg.Wait()
+	return nil
+}
+
+func (a *App) schedule(ctx context.Context, reg registration) {
+	defer a.wg.Done()
+	wait := reg.delay
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(wait):
+		}
+		err := reg.site.run(ctx)
+		// A scan of the previous config may still be winding down after a
+		// reload: try again shortly rather than skipping this config's scan.
+		if errors.Is(err, errScanRunning) {
+			wait = time.Second
+			continue
+		}
+		if reg.interval <= 0 {
+			return
+		}
+		wait = reg.interval
+	}
+}
+
+// Interface guards
+var (
+	_ caddy.App         = (*App)(nil)
+	_ caddy.Provisioner = (*App)(nil)
+)

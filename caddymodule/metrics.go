@@ -1,0 +1,113 @@
+package caddymodule
+
+import (
+	"errors"
+	"net/http"
+	"sync"
+	
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// metrics are the agent_ready collectors, created once per process and
+// registered with each config's registry (Caddy serves them at /metrics on
+// the admin endpoint), the way reverse_proxy registers its own.
+var metrics = struct {
+	once         sync.Once
+	responses    *prometheus.CounterVec
+	conversions  prometheus.Counter
+	duration     prometheus.Histogram
+	bytesIn      prometheus.Counter
+	bytesOut     prometheus.Counter
+	tokensOut    prometheus.Counter
+	failOpen     *prometheus.CounterVec
+	cache        *prometheus.CounterVec
+	selfScore    *prometheus.GaugeVec
+	documents    *prometheus.CounterVec
+	allCollected []prometheus.Collector
+}{}
+
+func initMetrics(registry *prometheus.Registry) error {
+	const ns, sub = "caddy", "agent_ready"
+	metrics.once.Do(func() {
+		metrics.responses = prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: ns, Subsystem: sub, Name: "responses_total",
+			Help: "Responses that went through agent_ready, by form (markdown, html, passthrough).",
+		}, []string{"form"})
+		metrics.conversions = prometheus.NewCounter(prometheus.CounterOpts{
+			Namespace: ns, Subsystem: sub, Name: "conversions_total",
+			Help: "HTML pages converted to Markdown (conversion cache hits included).",
+		})
+		metrics.duration = prometheus.NewHistogram(prometheus.HistogramOpts{
+			Namespace: ns, Subsystem: sub, Name: "conversion_duration_seconds",
+			Help:    "Time to decode, extract and convert one page.",
+			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1},
+		})
+		metrics.bytesIn = prometheus.NewCounter(prometheus.CounterOpts{
+			Namespace: ns, Subsystem: sub, Name: "html_bytes_total",
+			Help: "Decoded HTML bytes converted to Markdown.",
+		})
+		metrics.bytesOut = prometheus.NewCounter(prometheus.CounterOpts{
+			Namespace: ns, Subsystem: sub, Name: "markdown_bytes_total",
+			Help: "Markdown bytes produced.",
+		})
+		metrics.tokensOut = prometheus.NewCounter(prometheus.CounterOpts{
+			Namespace: ns, Subsystem: sub, Name: "markdown_tokens_total",
+			Help: "o200k tokens of the Markdown produced.",
+		})
+		metrics.failOpen = prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: ns, Subsystem: sub, Name: "fail_open_total",
+			Help: "Markdown requests answered with the original response instead, by reason.",
+		}, []string{"reason"})
+		metrics.cache = prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: ns, Subsystem: sub, Name: "conversion_cache_total",
+			Help: "Conversion cache lookups, by result (hit, miss).",
+		}, []string{"result"})
+		metrics.selfScore = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Namespace: ns, Subsystem: sub, Name: "self_score",
+			Help: "Score (0-100) of the last complete self-scan, by site.",
+		}, []string{"site"})
+		metrics.documents = prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: ns, Subsystem: sub, Name: "documents_total",
+			Help: "Generated discovery documents served, by path.",
+		}, []string{"path"})
+		metrics.allCollected = []prometheus.Collector{
+			metrics.responses, metrics.conversions, metrics.duration, metrics.bytesIn,
+			metrics.bytesOut, metrics.tokensOut, metrics.failOpen, metrics.cache,
+			metrics.selfScore, metrics.documents,
+		}
+	})
+	if registry == nil {
+		return nil
+	}
+	for _, c := range metrics.allCollected {
+		if err := registry.Register(c); err != nil {
+			var are prometheus.AlreadyRegisteredError
+			if !errors.As(err, &are) {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func selfScoreGauge(site string, score float64) {
+	if metrics.selfScore != nil {
+		metrics.selfScore.WithLabelValues(site).Set(score)
+	}
+}
+
+// countDocument counts a generated document served, leaving the
+// self-scan's own requests out.
+func countDocument(r *http.Request, path string) {
+	if metrics.documents != nil && !isSelfScan(r) {
+		metrics.documents.WithLabelValues(path).Inc()
+	}
+}
+
+func cacheLookup(hit bool) {
+	if hit {
+		metrics.cache.WithLabelValues("hit").Inc()
+	} else {
+		metrics.cache.WithLabelValues("miss").Inc()
+	}
+}

@@ -1,0 +1,181 @@
+package caddymodule
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"net/http"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/caddyserver/caddy/v2"
+	"go.uber.org/zap"
+
+	"github.com/agentready/caddy-agentready/selfcheck"
+)
+
+// SelfScanHeader marks the requests of the self-scan, so that access logs
+// (`log_skip`) and metrics can leave them out. Its value is a random token
+// chosen at start, so outside clients cannot pass for the scanner.
+const SelfScanHeader = "Agent-Ready-Self-Scan"
+
+var selfScanToken = func() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}()
+
+// isSelfScan reports whether r was made by this process's self-scan.
+func isSelfScan(r *http.Request) bool {
+	return r.Header.Get(SelfScanHeader) == selfScanToken
+}
+
+// siteScans holds the self-score of every site that uses the handler. The
+// entries outlive config reloads (a usage pool counts the configs that use
+// each), so the admin endpoint keeps answering with the last complete report
+// while the new config scans again.
+var siteScans = caddy.NewUsagePool()
+
+// siteScan is the self-score state of one site.
+type siteScan struct {
+	key string
+
+	mu       sync.Mutex
+	scanner  *scanner // of the newest config that uses the site
+	report   *selfcheck.Report
+	rendered map[string][]byte // by format
+	finished time.Time
+	running  bool
+	lastErr  string
+}
+
+// Destruct implements caddy.Destructor: nothing to release but the entry.
+func (s *siteScan) Destruct() error { return nil }
+
+// scanner is one config's way to scan one site.
+type scanner struct {
+	target  string
+	handler http.Handler
+	opts    selfcheck.Options
+	timeout time.Duration
+	logger  *zap.Logger
+}
+
+// status is what the admin endpoint shows about a site.
+type status struct {
+	Site     string    `json:"site"`
+	Target   string    `json:"target"`
+	Running  bool      `json:"running"`
+	Finished time.Time `json:"finished,omitzero"`
+	Score    *float64  `json:"score,omitempty"`
+	Error    string    `json:"error,omitempty"`
+}
+
+func (s *siteScan) status() status {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := status{Site: s.key, Running: s.running, Finished: s.finished, Error: s.lastErr}
+	if s.scanner != nil {
+		st.Target = s.scanner.target
+	}
+	if s.report != nil {
+		score := s.report.Score
+		st.Score = &score
+	}
+	return st
+}
+
+// errScanRunning is returned when a scan is asked for while one runs: scans
+// of a site never overlap.
+var errScanRunning = errors.New("a scan of this site is already running")
+
+// run scans the site once with the newest config's scanner. It never
+// overlaps itself, and keeps the previous report when the scan fails.
+func (s *siteScan) run(ctx context.Context) error {
+	s.mu.Lock()
+	if s.running {
+		s.mu.Unlock()
+		return errScanRunning
+	}
+	sc := s.scanner
+	if sc == nil {
+		s.mu.Unlock()
+		return errors.New("site has no active configuration")
+	}
+	s.running = true
+	s.mu.Unlock()
+
+	ctx, cancel := context.WithTimeout(ctx, sc.timeout)
+	defer cancel()
+	start := time.Now()
+	opts := sc.opts
+	opts.Transport = inProcessTransport{handler: sc.handler}
+	rep, err := selfcheck.Scan(ctx, sc.target, opts)
+
+	rendered := map[string][]byte{}
+	if err == nil {
+		var jerr error
+		rendered["json"], jerr = rep.JSON()
+		if jerr != nil {
+			err = jerr
+		} else {
+			rendered["md"] = rep.Markdown()
+			rendered["html"] = rep.HTML()
+		}
+	}
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.running = false
+	if err != nil {
+		s.lastErr = err.Error()
+		sc.logger.Error("self-scan failed",
+			zap.String("site", s.key),
+			zap.String("target", sc.target),
+			zap.Duration("duration", time.Since(start)),
+			zap.Error(err))
+		return err
+	}
+	s.lastErr = ""
+	s.report, s.rendered, s.finished = rep, rendered, time.Now()
+	var failed []string
+	for _, c := range rep.Checks {
+		if c.Verdict == selfcheck.Fail || c.Verdict == selfcheck.CouldNotCheck {
+			failed = append(failed, c.ID)
+		}
+	}
+	sort.Strings(failed)
+	sc.logger.Info("self-scan complete",
+		zap.String("site", s.key),
+		zap.String("target", sc.target),
+		zap.Float64("score", rep.Score),
+		zap.Duration("duration", time.Since(start)),
+		zap.Strings("checks_failed", failed))
+	selfScoreGauge(s.key, rep.Score)
+	return nil
+}
+
+// sitesSnapshot lists the registered sites, sorted by key.
+func sitesSnapshot() []*siteScan {
+	var out []*siteScan
+	siteScans.Range(func(_, v any) bool {
+		out = append(out, v.(*siteScan))
+		return true
+	})
+	sort.Slice(out, func(i, j int) bool { return out[i].key < out[j].key })
+	return out
+}
+
+func lookupSite(key string) *siteScan {
+	var found *siteScan
+	siteScans.Range(func(k, v any) bool {
+		if k.(string) == key {
+			found = v.(*siteScan)
+			return false
+		}
+		return true
+	})
+	return found
+}

@@ -1,0 +1,125 @@
+package caddymodule
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"sync"
+)
+
+// inProcessTransport is an http.RoundTripper that hands each request to an
+// http.Handler in this process (Caddy's server for the site) instead of a
+// socket. The self-scan uses it, so its requests run through every
+// middleware of the site and the real origin, like a visitor's, without
+// depending on how the listener is bound.
+type inProcessTransport struct {
+	handler http.Handler
+}
+
+// RoundTrip implements http.RoundTripper. The response body streams from
+// the handler through a pipe; closing it early stops the handler's writes.
+func (t inProcessTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.URL == nil || req.URL.Host == "" {
+		return nil, errors.New("in-process request without a host")
+	}
+	ctx := context.WithValue(req.Context(), http.LocalAddrContextKey, &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	in := req.Clone(ctx)
+	in.RemoteAddr = "127.0.0.1:0"
+	in.RequestURI = req.URL.RequestURI()
+	in.Host = req.URL.Host
+	in.Proto, in.ProtoMajor, in.ProtoMinor = "HTTP/1.1", 1, 1
+	if in.Body == nil {
+		in.Body = http.NoBody
+	}
+
+	pr, pw := io.Pipe()
+	rw := &pipeResponseWriter{header: make(http.Header), body: pw, ready: make(chan struct{})}
+	go func() {
+		defer func() {
+			if v := recover(); v != nil && v != http.ErrAbortHandler {
+				pw.CloseWithError(errors.New("handler panicked"))
+			} else {
+				pw.Close()
+			}
+			rw.markReady()
+		}()
+		t.handler.ServeHTTP(rw, in)
+		rw.WriteHeader(http.StatusOK) // no-op when already written
+	}()
+
+	select {
+	case <-rw.ready:
+	case <-ctx.Done():
+		pr.CloseWithError(ctx.Err())
+		return nil, ctx.Err()
+	}
+	resp := &http.Response{
+		Status:        strconv.Itoa(rw.status) + " " + http.StatusText(rw.status),
+		StatusCode:    rw.status,
+		Proto:         "HTTP/1.1",
+		ProtoMajor:    1,
+		ProtoMinor:    1,
+		Header:        rw.snapshot,
+		Body:          pr,
+		ContentLength: -1,
+		Request:       req,
+	}
+	if cl, err := strconv.ParseInt(rw.snapshot.Get("Content-Length"), 10, 64); err == nil {
+		resp.ContentLength = cl
+	}
+	if req.Method == http.MethodHead {
+		pr.Close()
+		resp.Body = http.NoBody
+	}
+	return resp, nil
+}
+
+// pipeResponseWriter is the handler's side of an in-process exchange: the
+// header is captured when it is written, the body goes into a pipe.
+type pipeResponseWriter struct {
+	header   http.Header
+	snapshot http.Header
+	body     *io.PipeWriter
+	status   int
+	once     sync.Once
+	ready    chan struct{}
+}
+
+func (w *pipeResponseWriter) Header() http.Header { return w.header }
+
+func (w *pipeResponseWriter) WriteHeader(status int) {
+	if w.status != 0 || status < 200 {
+		// 1xx are informational: the final status follows (RFC 9110 §15.2).
+		return
+	}
+	w.status = status
+	w.snapshot = w.header.Clone()
+	w.markReady()
+}
+
+func (w *pipeResponseWriter) Write(p []byte) (int, error) {
+	w.WriteHeader(http.StatusOK)
+	return w.body.Write(p)
+}
+
+// Flush is a no-op: every Write already reaches the reader.
+func (w *pipeResponseWriter) Flush() {}
+
+func (w *pipeResponseWriter) markReady() {
+	w.once.Do(func() {
+		if w.status == 0 {
+			w.status = http.StatusOK
+			w.snapshot = w.header.Clone()
+		}
+		close(w.ready)
+	})
+}
+
+// Interface guards
+var (
+	_ http.RoundTripper = inProcessTransport{}
+	_ http.Flusher      = (*pipeResponseWriter)(nil)
+)
