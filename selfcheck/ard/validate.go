@@ -27,9 +27,11 @@ type Result struct {
 // Passed reports whether the manifest has no errors.
 func (r Result) Passed() bool { return len(r.Errors) == 0 }
 
-func (r *Result) addError(element, msg string)   { r.Errors = append(r.Errors, Finding{element, msg}) }
-func (r *Result) addWarning(element, msg string) { r.Warnings = append(r.Warnings, Finding{element, msg}) }
-func (r *Result) addInfo(element, msg string)    { r.Infos = append(r.Infos, Finding{element, msg}) }
+func (r *Result) addError(element, msg string) { r.Errors = append(r.Errors, Finding{element, msg}) }
+func (r *Result) addWarning(element, msg string) {
+	r.Warnings = append(r.Warnings, Finding{element, msg})
+}
+func (r *Result) addInfo(element, msg string) { r.Infos = append(r.Infos, Finding{element, msg}) }
 
 // root is the element name of manifest-level findings.
 const root = "Root"
