@@ -1,0 +1,18 @@
+// Package connect serves a site's own content to outside agents: a built-in,
+// read-only MCP endpoint (streamable HTTP, the official go-sdk) and an NLWeb
+// /ask endpoint, both answered from one full-text index (bleve) of the pages a
+// [Source] lists and fetches.
+//
+// The package is plain net/http: it imports neither Caddy nor the scanner.
+// The caller supplies a Source (in the Caddy module it fetches pages through
+// the handler chain and converts them to Markdown), calls [Server.Start] to
+// index in the background, and routes the paths [Server.Handles] claims to
+// [Server.ServeHTTP].
+//
+// Everything an anonymous client can trigger is bounded: a token bucket per
+// client address (with RateLimit and RateLimit-Policy headers), request body
+// and query length caps, result caps, per-request timeouts, and an index held
+// within a page and byte budget. Access is public by default; with [OAuth]
+// set, every request needs a JWT access token signed by the authorization
+// server's JWKS, and each tool may require its own scopes.
+package connect

@@ -1,0 +1,142 @@
+package connect
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// mimeMarkdown is the media type of page resources (RFC 7763).
+const mimeMarkdown = "text/markdown; charset=utf-8"
+
+// newMCPServer builds the MCP server: four read-only tools with schemas
+// inferred from their Go types and tightened to the configured limits, a
+// resource template for every page, and the llms.txt resource once the
+// Source serves one.
+func (s *Server) newMCPServer() (*mcp.Server, error) {
+	srv := mcp.NewServer(&mcp.Implementation{
+		Name: s.opts.ServerName, Title: "Content of " + s.opts.Origin, Version: s.opts.ServerVersion,
+	}, &mcp.ServerOptions{
+		Instructions: s.opts.Instructions,
+		Logger:       s.log,
+		// No logging capability: a stateless read-only server has nothing to
+		// stream. Tools and resources are added below.
+		Capabilities: &mcp.ServerCapabilities{
+			Tools:     &mcp.ToolCapabilities{},
+			Resources: &mcp.ResourceCapabilities{},
+		},
+	})
+	queryMax := s.opts.MaxQueryLength
+
+	in, err := inputSchema[searchInput](func(sc *jsonschema.Schema) {
+		limitString(sc.Properties["query"], queryMax)
+		limitInt(sc.Properties["limit"], 1, s.opts.MaxResults)
+	})
+	if err != nil {
+		return nil, err
+	}
+	mcp.AddTool(srv, &mcp.Tool{
+		Name: toolSearch, InputSchema: in, Annotations: readOnly("Search the site"),
+		Description: fmt.Sprintf("Full-text search over the pages of %s. Returns up to %d pages, best first, each with its title, canonical URL and a snippet.", s.opts.Origin, s.opts.MaxResults),
+	}, s.searchSite)
+
+	if in, err = inputSchema[getInput](func(sc *jsonschema.Schema) { limitString(sc.Properties["url"], maxURLLength) }); err != nil {
+		return nil, err
+	}
+	mcp.AddTool(srv, &mcp.Tool{
+		Name: toolGet, InputSchema: in, Annotations: readOnly("Read a page"),
+		Description: "Returns one page of " + s.opts.Origin + " as Markdown with YAML front matter (title, description, canonical, updated, language): the same text as requesting the page with Accept: text/markdown. Only pages of this site are served.",
+	}, s.getPage)
+
+	if in, err = inputSchema[listInput](func(sc *jsonschema.Schema) {
+		limitString(sc.Properties["prefix"], maxURLLength)
+		limitString(sc.Properties["cursor"], 4*maxURLLength)
+	}); err != nil {
+		return nil, err
+	}
+	mcp.AddTool(srv, &mcp.Tool{
+		Name: toolList, InputSchema: in, Annotations: readOnly("List pages"),
+		Description: fmt.Sprintf("Lists the indexed pages of %s in URL order, %d per call; pass nextCursor back as cursor for more. prefix narrows to a section (\"/docs/\").", s.opts.Origin, listPageSize),
+	}, s.listPages)
+
+	if in, err = inputSchema[askInput](func(sc *jsonschema.Schema) { limitString(sc.Properties["query"], queryMax) }); err != nil {
+		return nil, err
+	}
+	mcp.AddTool(srv, &mcp.Tool{
+		Name: toolAsk, InputSchema: in, Annotations: readOnly("Ask the site"),
+		Description: "NLWeb-style answer: the pages of " + s.opts.Origin + " that match the query, as schema.org WebPage items (the same answer as GET " + s.opts.AskPath + "?query=…).",
+	}, s.askTool)
+
+	srv.AddResourceTemplate(&mcp.ResourceTemplate{
+		Name: "page", Title: "A page of " + s.opts.Origin, MIMEType: mimeMarkdown,
+		URITemplate: s.opts.Origin + "/{+path}",
+		Description: "Any indexed page of the site, as Markdown with front matter.",
+	}, s.readPage)
+	return srv, nil
+}
+
+// inputSchema infers the JSON Schema of T and lets tighten add the limits.
+func inputSchema[T any](tighten func(*jsonschema.Schema)) (*jsonschema.Schema, error) {
+	sc, err := jsonschema.For[T](nil)
+	if err != nil {
+		return nil, fmt.Errorf("connect: inferring tool schema: %v", err)
+	}
+	tighten(sc)
+	return sc, nil
+}
+
+func limitString(sc *jsonschema.Schema, maxLen int) {
+	one := 1
+	sc.MinLength, sc.MaxLength = &one, &maxLen
+}
+
+func limitInt(sc *jsonschema.Schema, lo, hi int) {
+	minimum, maximum := float64(lo), float64(hi)
+	sc.Minimum, sc.Maximum = &minimum, &maximum
+}
+
+// readPage serves a page resource.
+func (s *Server) readPage(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	if err := s.toolAllowed(req.Extra, toolGet); err != nil {
+		return nil, err
+	}
+	d, err := s.lookup(req.Params.URI)
+	if err != nil {
+		return nil, mcp.ResourceNotFoundError(req.Params.URI)
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{
+		URI: d.url, MIMEType: mimeMarkdown, Text: string(pageMarkdown(d)),
+	}}}, nil
+}
+
+// readLLMsTxt serves the llms.txt resource.
+func (s *Server) readLLMsTxt(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	if err := s.toolAllowed(req.Extra, toolGet); err != nil {
+		return nil, err
+	}
+	s.llmsMu.Lock()
+	text := string(s.llms.Markdown)
+	s.llmsMu.Unlock()
+	if text == "" {
+		return nil, mcp.ResourceNotFoundError(req.Params.URI)
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{
+		URI: req.Params.URI, MIMEType: "text/plain; charset=utf-8", Text: text,
+	}}}, nil
+}
+
+// publishLLMsTxt adds or removes the llms.txt resource as the Source starts
+// or stops serving one.
+func (s *Server) publishLLMsTxt(present bool) {
+	uri := s.opts.Origin + "/llms.txt"
+	if !present {
+		s.mcp.RemoveResources(uri)
+		return
+	}
+	s.mcp.AddResource(&mcp.Resource{
+		Name: "llms.txt", Title: "llms.txt of " + s.opts.Origin, URI: uri, MIMEType: "text/plain; charset=utf-8",
+		Description: "The site's llms.txt: what the site is and where its main content lives.",
+	}, s.readLLMsTxt)
+}

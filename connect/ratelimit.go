@@ -1,0 +1,127 @@
+package connect
+
+import (
+	"container/list"
+	"fmt"
+	"math"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// rateLimitPolicy names the single quota policy in the RateLimit headers.
+const rateLimitPolicy = "default"
+
+// limiter is a token bucket per client key: perMinute requests a minute
+// sustained, with a burst of the same size. It tracks at most maxClients
+// keys, forgetting the least recently seen one first, so memory stays bounded
+// whatever the number of addresses.
+type limiter struct {
+	perMinute  int
+	rate       float64 // tokens per second
+	maxClients int
+	now        func() time.Time
+
+	mu      sync.Mutex
+	clients map[string]*list.Element // of *bucket
+	recent  *list.List               // most recently seen first
+}
+
+type bucket struct {
+	key    string
+	tokens float64
+	last   time.Time
+}
+
+// decision is the outcome of one take.
+type decision struct {
+	allowed    bool
+	remaining  int           // whole requests left
+	reset      time.Duration // until the bucket is full again
+	retryAfter time.Duration // until the next request is allowed (when refused)
+}
+
+func newLimiter(perMinute, maxClients int) *limiter {
+	return &limiter{
+		perMinute: perMinute, rate: float64(perMinute) / 60, maxClients: maxClients, now: time.Now,
+		clients: make(map[string]*list.Element), recent: list.New(),
+	}
+}
+
+// take spends one token from key's bucket if it has one.
+func (l *limiter) take(key string) decision {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := l.now()
+	b := l.bucket(key, now)
+	b.tokens = min(float64(l.perMinute), b.tokens+now.Sub(b.last).Seconds()*l.rate)
+	b.last = now
+	d := decision{allowed: b.tokens >= 1}
+	if d.allowed {
+		b.tokens--
+	} else {
+		d.retryAfter = l.wait(1 - b.tokens)
+	}
+	d.remaining = int(math.Floor(b.tokens))
+	d.reset = l.wait(float64(l.perMinute) - b.tokens)
+	return d
+}
+
+// bucket returns key's bucket, creating it full and evicting the least
+// recently seen client when the table is at its bound.
+func (l *limiter) bucket(key string, now time.Time) *bucket {
+	if e, ok := l.clients[key]; ok {
+		l.recent.MoveToFront(e)
+		return e.Value.(*bucket)
+	}
+	if len(l.clients) >= l.maxClients {
+		oldest := l.recent.Back()
+		l.recent.Remove(oldest)
+		delete(l.clients, oldest.Value.(*bucket).key)
+	}
+	b := &bucket{key: key, tokens: float64(l.perMinute), last: now}
+	l.clients[key] = l.recent.PushFront(b)
+	return b
+}
+
+// wait is how long the bucket takes to gain n tokens.
+func (l *limiter) wait(n float64) time.Duration {
+	if n <= 0 {
+		return 0
+	}
+	return time.Duration(n / l.rate * float64(time.Second))
+}
+
+// tracked returns the number of clients held.
+func (l *limiter) tracked() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.clients)
+}
+
+// allow applies the rate limit to r. It always sets the RateLimit-Policy and
+// RateLimit headers (draft-ietf-httpapi-ratelimit-headers §3–4: quota q
+// over window w seconds; r remaining, t seconds until the quota is whole),
+// and refuses with 429 and Retry-After (RFC 6585 §4, RFC 9110 §10.2.3) when
+// the client's bucket is empty.
+func (s *Server) allow(w http.ResponseWriter, r *http.Request) bool {
+	if s.limiter == nil {
+		return true
+	}
+	d := s.limiter.take(s.opts.ClientIP(r))
+	h := w.Header()
+	h.Set("RateLimit-Policy", fmt.Sprintf("%q;q=%d;w=60", rateLimitPolicy, s.limiter.perMinute))
+	h.Set("RateLimit", fmt.Sprintf("%q;r=%d;t=%d", rateLimitPolicy, d.remaining, ceilSeconds(d.reset)))
+	if d.allowed {
+		return true
+	}
+	h.Set("Retry-After", strconv.Itoa(max(1, ceilSeconds(d.retryAfter))))
+	writeProblem(w, http.StatusTooManyRequests, "too many requests",
+		fmt.Sprintf("over %d requests a minute; retry after the delay in Retry-After", s.limiter.perMinute))
+	return false
+}
+
+func ceilSeconds(d time.Duration) int {
+	return int(math.Ceil(d.Seconds()))
+}

@@ -1,0 +1,109 @@
+package connect
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"unicode/utf8"
+)
+
+// snippetLength is the length of a search snippet, in bytes.
+const snippetLength = 240
+
+// errEmptyQuery refuses a blank query.
+var errEmptyQuery = errors.New("query is empty")
+
+// checkQuery refuses empty and over-long queries.
+func (s *Server) checkQuery(q string) error {
+	if strings.TrimSpace(q) == "" {
+		return errEmptyQuery
+	}
+	if n := utf8.RuneCountInString(q); n > s.opts.MaxQueryLength {
+		return fmt.Errorf("query is %d characters, over the limit of %d", n, s.opts.MaxQueryLength)
+	}
+	if !utf8.ValidString(q) {
+		return errors.New("query is not valid UTF-8")
+	}
+	return nil
+}
+
+// limitOrDefault caps a requested result count to MaxResults (0 or less
+// means MaxResults).
+func (s *Server) limitOrDefault(n int) int {
+	if n <= 0 || n > s.opts.MaxResults {
+		return s.opts.MaxResults
+	}
+	return n
+}
+
+// find checks q and searches the index.
+func (s *Server) find(ctx context.Context, q string, limit int) ([]hit, error) {
+	if err := s.checkQuery(q); err != nil {
+		return nil, err
+	}
+	return s.index.search(ctx, q, s.limitOrDefault(limit))
+}
+
+// title is the page title, or its path when it has none.
+func (d *doc) displayTitle() string {
+	if d.title != "" {
+		return d.title
+	}
+	if u, err := url.Parse(d.url); err == nil {
+		return u.Path
+	}
+	return d.url
+}
+
+// summary is the page's description, or a snippet for q.
+func (d *doc) summary(q string) string {
+	if d.description != "" {
+		return d.description
+	}
+	return snippet(d.body(), q, snippetLength)
+}
+
+// AskResponse is the NLWeb answer of /ask and the ask tool: the query and
+// schema.org items from the index, best first.
+type AskResponse struct {
+	// Context is the JSON-LD context, "https://schema.org".
+	Context string `json:"@context" jsonschema:"the JSON-LD context, https://schema.org"`
+	// Query is the query as received.
+	Query string `json:"query" jsonschema:"the query as received"`
+	// Results are the matching pages, best first.
+	Results []AskItem `json:"results" jsonschema:"matching pages as schema.org items, best first"`
+}
+
+// AskItem is one /ask result, a schema.org WebPage.
+type AskItem struct {
+	// Type is the schema.org type, "WebPage".
+	Type string `json:"@type" jsonschema:"the schema.org type, WebPage"`
+	// Name is the page title.
+	Name string `json:"name" jsonschema:"the page title"`
+	// URL is the page's canonical URL.
+	URL string `json:"url" jsonschema:"the page's canonical URL"`
+	// Description is the page's description, or a text excerpt matching the query.
+	Description string `json:"description" jsonschema:"the page description, or an excerpt matching the query"`
+	// InLanguage is the page's language tag, when known.
+	InLanguage string `json:"inLanguage,omitempty" jsonschema:"the page's BCP 47 language tag"`
+	// DateModified is the page's last-modified date, when known.
+	DateModified string `json:"dateModified,omitempty" jsonschema:"the page's last-modified date"`
+}
+
+// ask runs q and shapes the hits as an NLWeb answer.
+func (s *Server) ask(ctx context.Context, q string, limit int) (AskResponse, error) {
+	hits, err := s.find(ctx, q, limit)
+	if err != nil {
+		return AskResponse{}, err
+	}
+	out := AskResponse{Context: "https://schema.org", Query: q, Results: make([]AskItem, 0, len(hits))}
+	for _, h := range hits {
+		out.Results = append(out.Results, AskItem{
+			Type: "WebPage", Name: h.doc.displayTitle(), URL: h.doc.url,
+			Description: h.doc.summary(q), InLanguage: h.doc.language, DateModified: h.doc.updated,
+		})
+	}
+	return out, nil
+}
