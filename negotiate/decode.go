@@ -1,0 +1,183 @@
+package negotiate
+
+import (
+	"bufio"
+	"bytes"
+	"compress/flate"
+	"compress/gzip"
+	"compress/zlib"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/andybalholm/brotli"
+	"github.com/klauspost/compress/zstd"
+	"golang.org/x/net/html/charset"
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/unicode"
+)
+
+// ErrTooLarge is returned by Decode when the decoded body would exceed the
+// limit; the caller fails open to the original bytes.
+var ErrTooLarge = errors.New("negotiate: body exceeds the size limit")
+
+// maxCodings bounds how many stacked content codings Decode undoes; a real
+// origin applies one.
+const maxCodings = 4
+
+// Decode undoes the content codings listed in contentEncoding (RFC 9110
+// §8.4: listed in the order they were applied, so they are undone right to
+// left) and returns at most limit decoded bytes. Supported: gzip (and
+// x-gzip), br, zstd, deflate (zlib-wrapped or raw, as both are seen in the
+// wild) and identity. A decoded size over limit gives ErrTooLarge, however
+// small the encoded input (decompression bombs stop there); corrupt or
+// truncated input gives an error; an unknown coding gives an error.
+func Decode(body io.Reader, contentEncoding string, limit int64) ([]byte, error) {
+	var codings []string
+	for _, c := range strings.Split(contentEncoding, ",") {
+		if c = strings.ToLower(trimOWS(c)); c != "" && c != "identity" {
+			codings = append(codings, c)
+		}
+	}
+	if len(codings) > maxCodings {
+		return nil, fmt.Errorf("decoding body: %d stacked content codings", len(codings))
+	}
+	r := body
+	var closers []io.Closer
+	defer func() {
+		for _, c := range closers {
+			c.Close()
+		}
+	}()
+	for i := len(codings) - 1; i >= 0; i-- {
+		dec, err := newDecoder(r, codings[i], limit)
+		if err != nil {
+			return nil, fmt.Errorf("decoding %s body: %w", codings[i], err)
+		}
+		if c, ok := dec.(io.Closer); ok {
+			closers = append(closers, c)
+		}
+		r = dec
+	}
+	out, err := readLimited(r, limit)
+	if err != nil && !errors.Is(err, ErrTooLarge) {
+		return nil, fmt.Errorf("decoding %s body: %w", contentEncoding, err)
+	}
+	return out, err
+}
+
+// readLimited reads r to the end, failing with ErrTooLarge past limit bytes.
+func readLimited(r io.Reader, limit int64) ([]byte, error) {
+	var buf bytes.Buffer
+	n, err := buf.ReadFrom(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if n > limit {
+		return nil, ErrTooLarge
+	}
+	return buf.Bytes(), nil
+}
+
+// newDecoder returns a reader undoing one content coding.
+func newDecoder(r io.Reader, coding string, limit int64) (io.Reader, error) {
+	switch coding {
+	case "gzip", "x-gzip":
+		return gzip.NewReader(r)
+	case "br":
+		return brotli.NewReader(r), nil
+	case "zstd":
+		// Cap the window and the memory the decoder may take, so a frame
+		// header cannot make it allocate more than the body limit allows.
+		maxMem := uint64(max(limit, 1<<20)) * 2
+		d, err := zstd.NewReader(r,
+			zstd.WithDecoderConcurrency(1),
+			zstd.WithDecoderMaxMemory(maxMem),
+			zstd.WithDecoderMaxWindow(min(maxMem, zstd.MaxWindowSize)))
+		if err != nil {
+			return nil, err
+		}
+		return zstdReader{d}, nil
+	case "deflate":
+		return newDeflateReader(r)
+	}
+	return nil, fmt.Errorf("unsupported content coding %q", coding)
+}
+
+// zstdReader adapts *zstd.Decoder, whose Close returns nothing, to io.Closer.
+type zstdReader struct{ *zstd.Decoder }
+
+func (z zstdReader) Close() error {
+	z.Decoder.Close()
+	return nil
+}
+
+// newDeflateReader reads "deflate" as RFC 9110 §8.4.1.2 defines it (a zlib
+// stream) and also as raw DEFLATE, which some servers send instead: the
+// first two bytes tell (RFC 1950 §2.2: CM 8 and a header checksum that is a
+// multiple of 31).
+func newDeflateReader(r io.Reader) (io.Reader, error) {
+	br := bufio.NewReader(r)
+	head, _ := br.Peek(2)
+	if len(head) == 2 && head[0]&0x0f == 8 && (uint16(head[0])<<8|uint16(head[1]))%31 == 0 {
+		return zlib.NewReader(br)
+	}
+	return flate.NewReader(br), nil
+}
+
+// ToUTF8 returns body as UTF-8. The charset comes from contentType's charset
+// parameter when present, otherwise from a byte order mark or a <meta>
+// declaration in the first 1024 bytes, otherwise UTF-8 when the bytes are
+// valid UTF-8 and windows-1252 when not (the WHATWG encoding sniffing rules,
+// as golang.org/x/net/html/charset implements them). A charset parameter
+// that names no known encoding (or the "replacement" encoding) is an error:
+// the caller fails open rather than guess. Invalid UTF-8 in the result is
+// replaced with U+FFFD and a leading BOM is removed.
+func ToUTF8(body []byte, contentType string) ([]byte, error) {
+	var enc encoding.Encoding
+	if label := charsetParam(contentType); label != "" {
+		e, name := charset.Lookup(label)
+		if e == nil || name == "replacement" {
+			return nil, fmt.Errorf("converting body to utf-8: unknown charset %q", label)
+		}
+		enc = e
+		// A BOM overrides the declared charset (WHATWG encoding "decode").
+		if bomEnc, _, certain := charset.DetermineEncoding(body[:min(len(body), 3)], ""); certain {
+			enc = bomEnc
+		}
+	} else {
+		enc, _, _ = charset.DetermineEncoding(body[:min(len(body), 1024)], "text/html")
+	}
+	out := body
+	if enc != unicode.UTF8 && enc != encoding.Nop {
+		var err error
+		if out, err = enc.NewDecoder().Bytes(body); err != nil {
+			return nil, fmt.Errorf("converting body to utf-8: %w", err)
+		}
+	}
+	out = bytes.TrimPrefix(out, []byte("\xef\xbb\xbf"))
+	if !utf8.Valid(out) {
+		out = bytes.ToValidUTF8(out, []byte("\uFFFD"))
+	}
+	return out, nil
+}
+
+// charsetParam returns the charset parameter of a Content-Type value, "" when
+// there is none.
+func charsetParam(contentType string) string {
+	_, _, params, ok := splitMediaType(contentType)
+	if !ok {
+		return ""
+	}
+	var label string
+	scanParams(params, func(k, v string) bool {
+		if k == "charset" {
+			label = trimOWS(v)
+			return false
+		}
+		return true
+	})
+	return label
+}

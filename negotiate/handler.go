@@ -1,0 +1,147 @@
+package negotiate
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// Next is the rest of the handler chain, in Caddy's shape.
+type Next func(w http.ResponseWriter, r *http.Request) error
+
+// ConvertFunc turns the UTF-8 HTML of a page into its Markdown form. It must
+// be safe for concurrent use; a panic is recovered and fails open.
+type ConvertFunc func(html []byte, page Page) (*Converted, error)
+
+// Page is what a ConvertFunc knows about the page besides its HTML.
+type Page struct {
+	// URL is the absolute URL of the page (the Markdown suffix removed): the
+	// canonical address of both forms.
+	URL *url.URL
+	// Header is the origin's response header; read it, do not change it.
+	Header http.Header
+}
+
+// Converted is the result of a conversion.
+type Converted struct {
+	// Markdown is the body of the Markdown form.
+	Markdown []byte
+	// Tokens is the token count sent as x-markdown-tokens; 0 leaves the
+	// header out.
+	Tokens int
+}
+
+// Observer receives events for logs and metrics. Its methods are called on
+// the request's goroutine and must not block.
+type Observer interface {
+	// Served reports the form a negotiable response went out as:
+	// "markdown", "html" (a 200 HTML page, with its Link headers) or
+	// "passthrough" (anything else, untouched apart from Vary).
+	Served(r *http.Request, form string)
+	// Converted reports a successful conversion: its duration, the decoded
+	// HTML size, the Markdown size and the token count.
+	Converted(r *http.Request, d time.Duration, in, out, tokens int)
+	// FailOpen reports a Markdown request answered with the original HTML.
+	// reason is one of "too_large", "decode", "charset", "convert", "panic".
+	FailOpen(r *http.Request, reason string, err error)
+}
+
+// Handler is the negotiation middleware: it serves the Markdown form of HTML
+// pages to clients that prefer it and adds the discovery headers and head
+// injections to the HTML form. Set the exported fields, call Provision once,
+// then ServeHTTP may be called concurrently.
+type Handler struct {
+	// Options are the settings; Provision fills in their defaults.
+	Options Options
+	// Convert produces the Markdown; required.
+	Convert ConvertFunc
+	// Inject, when set, returns what to inject into the HTML form of the
+	// page r asks for (nil for nothing). The head link to the Markdown
+	// alternate (Options.HeadLink) is added by the handler itself.
+	Inject func(r *http.Request) *Injection
+	// Observer, when set, receives the events of each request.
+	Observer Observer
+
+	ready      bool
+	suffix     string   // "" when disabled
+	staticLink []string // llms.txt and agents.json Link values
+}
+
+var errNotProvisioned = errors.New("negotiate: handler used before Provision")
+
+// Provision fills in the defaults of Options and validates them. Header
+// values with control characters are rejected, so configuration can never
+// inject a header.
+func (h *Handler) Provision() error {
+	if h.Convert == nil {
+		return errors.New("negotiate: Convert function is required")
+	}
+	if err := h.Options.provision(); err != nil {
+		return err
+	}
+	if h.Observer == nil {
+		h.Observer = nopObserver{}
+	}
+	o := &h.Options
+	h.suffix = ""
+	if o.MarkdownSuffix != disabled {
+		h.suffix = o.MarkdownSuffix
+	}
+	h.staticLink = nil
+	if o.LLMSLink != disabled {
+		h.staticLink = append(h.staticLink, LinkValue(o.LLMSLink, "describedby", "text/plain"))
+	}
+	if o.AgentsLink != disabled {
+		h.staticLink = append(h.staticLink, LinkValue(o.AgentsLink, "alternate", "application/json"))
+	}
+	h.ready = true
+	return nil
+}
+
+// ServeHTTP negotiates the response of next. Requests it cannot negotiate
+// (methods other than GET and HEAD, protocol upgrades) go to next untouched.
+// An error from next is returned untouched; if the response was still
+// buffered, nothing of it has been written, so an error handler can answer.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next Next) error {
+	if !h.ready {
+		return errNotProvisioned
+	}
+	// RFC 9110 §9.3.1-2: only GET and HEAD select a representation to
+	// negotiate; an upgrade (§7.8) hands the connection over.
+	if (r.Method != http.MethodGet && r.Method != http.MethodHead) || isUpgrade(r) {
+		return next(w, r)
+	}
+	rw := h.newResponseWriter(w, r)
+	originReq := rw.originRequest(r)
+	if err := next(rw, originReq); err != nil {
+		rw.abort()
+		return err
+	}
+	rw.finish()
+	return nil
+}
+
+func isUpgrade(r *http.Request) bool {
+	return len(r.Header["Upgrade"]) > 0 || hasToken(r.Header["Connection"], "upgrade")
+}
+
+// pagePath splits a request path into the page it names and whether it
+// carried the Markdown suffix: "/pricing/md" -> "/pricing", "/md" -> "/".
+func (h *Handler) pagePath(path string) (string, bool) {
+	if h.suffix == "" || !strings.HasSuffix(path, h.suffix) {
+		return path, false
+	}
+	page := strings.TrimSuffix(path, h.suffix)
+	if page == "" {
+		page = "/"
+	}
+	return page, true
+}
+
+type nopObserver struct{}
+
+func (nopObserver) Served(*http.Request, string)                          {}
+func (nopObserver) Converted(*http.Request, time.Duration, int, int, int) {}
+func (nopObserver) FailOpen(*http.Request, string, error)                 {}

@@ -1,0 +1,113 @@
+package negotiate
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// DefaultMaxSize is the default Options.MaxSize: the origin body size, encoded
+// and decoded, up to which a page is buffered for conversion (the cap
+// Cloudflare's Markdown for Agents uses too).
+const DefaultMaxSize = 2 << 20
+
+// Options configures a Handler. Boolean switches that default to on are
+// *bool: nil means the default, so the zero Options is the documented
+// configuration; use Bool(false) to turn one off. Provision fills in the
+// defaults and rejects values that would corrupt a header.
+type Options struct {
+	// MaxSize is the largest origin body, encoded and decoded, buffered for
+	// conversion. A bigger page is sent as HTML (streamed, with Vary). Default
+	// DefaultMaxSize (2 MiB); negative is an error.
+	MaxSize int64 `json:"max_size,omitempty"`
+
+	// MarkdownSuffix is the path suffix that asks for the Markdown form of a
+	// page without negotiation: GET /pricing/md gives the Markdown of
+	// /pricing (never canonical: the front matter and the Link headers name
+	// the page URL). It must start with "/". Default "/md"; "-" disables it.
+	MarkdownSuffix string `json:"markdown_suffix,omitempty"`
+
+	// LLMSLink is the target of the `rel="describedby"` Link header
+	// (type text/plain). Default "/llms.txt"; "-" leaves the header out.
+	LLMSLink string `json:"llms_link,omitempty"`
+
+	// AgentsLink is the target of the `rel="alternate"` Link header of type
+	// application/json. Default "/agents.json"; "-" leaves the header out.
+	AgentsLink string `json:"agents_link,omitempty"`
+
+	// MarkdownLink adds a Link header naming the page's Markdown alternate:
+	// its suffix URL, or the page URL itself when MarkdownSuffix is
+	// disabled. Default on.
+	MarkdownLink *bool `json:"markdown_link,omitempty"`
+
+	// HeadLink inserts the same alternate as
+	// `<link rel="alternate" type="text/markdown" href="…">` into the head of
+	// HTML pages that do not have one. Default on.
+	HeadLink *bool `json:"head_link,omitempty"`
+
+	// CacheControl replaces the Cache-Control of the Markdown form. Default:
+	// the origin's value, made "private" (and stripped of public and
+	// s-maxage) when the origin response sets a cookie, so a shared cache
+	// never serves one user's Markdown, cookie and all, to another. Whatever
+	// the value, Set-Cookie is dropped from a Markdown response that a shared
+	// cache may store (one without private or no-store).
+	CacheControl string `json:"cache_control,omitempty"`
+
+	// ContentSignal, when set, is sent as the Content-Signal header on both
+	// forms (for example "search=yes, ai-input=yes, ai-train=no"). Default
+	// unset.
+	ContentSignal string `json:"content_signal,omitempty"`
+
+	// TokensHeader sends x-markdown-tokens, the converter's token count, on
+	// Markdown responses. Default on.
+	TokensHeader *bool `json:"tokens_header,omitempty"`
+}
+
+// Bool returns a pointer to v, for the *bool fields of Options.
+func Bool(v bool) *bool { return &v }
+
+// on reads a *bool option whose default is true.
+func on(b *bool) bool { return b == nil || *b }
+
+// disabled is the value that turns an optional string setting off.
+const disabled = "-"
+
+// provision fills in the defaults and validates o.
+func (o *Options) provision() error {
+	if o.MaxSize < 0 {
+		return fmt.Errorf("max_size %d: must not be negative", o.MaxSize)
+	}
+	if o.MaxSize == 0 {
+		o.MaxSize = DefaultMaxSize
+	}
+	setDefault(&o.MarkdownSuffix, "/md")
+	setDefault(&o.LLMSLink, "/llms.txt")
+	setDefault(&o.AgentsLink, "/agents.json")
+	for _, b := range []**bool{&o.MarkdownLink, &o.HeadLink, &o.TokensHeader} {
+		if *b == nil {
+			*b = Bool(true)
+		}
+	}
+	var errs []error
+	for _, f := range []struct{ name, value string }{
+		{"markdown_suffix", o.MarkdownSuffix},
+		{"llms_link", o.LLMSLink},
+		{"agents_link", o.AgentsLink},
+		{"cache_control", o.CacheControl},
+		{"content_signal", o.ContentSignal},
+	} {
+		if hasCtl(f.value) {
+			errs = append(errs, fmt.Errorf("%s %q: control characters (CR, LF, NUL…) are not allowed in a header value", f.name, f.value))
+		}
+	}
+	if s := o.MarkdownSuffix; s != disabled && (!strings.HasPrefix(s, "/") || len(s) < 2 || strings.ContainsAny(s, "?#")) {
+		errs = append(errs, fmt.Errorf("markdown_suffix %q: must be a path segment such as \"/md\", or \"-\"", s))
+	}
+	return errors.Join(errs...)
+}
+
+func setDefault(s *string, def string) {
+	if *s == "" {
+		*s = def
+	}
+}

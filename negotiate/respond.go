@@ -1,0 +1,254 @@
+package negotiate
+
+import (
+	"bytes"
+	"fmt"
+	"html"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// markdownContentType is the Content-Type of the Markdown form (RFC 7763).
+const markdownContentType = "text/markdown; charset=utf-8"
+
+// representationHeaders describe the bytes of the origin's body; they are
+// wrong for the Markdown form.
+var representationHeaders = []string{
+	"Content-Encoding", "Content-Length", "Content-Range", "Accept-Ranges",
+	"Content-Md5", "Digest", "Content-Digest", "Repr-Digest",
+}
+
+// convert turns the buffered page into the Markdown form, or fails open.
+func (rw *responseWriter) convert() {
+	hdr := rw.Header()
+	decoded, err := Decode(bytes.NewReader(rw.buf.Bytes()), strings.Join(hdr["Content-Encoding"], ","), rw.h.Options.MaxSize)
+	if err != nil {
+		reason := "decode"
+		if err == ErrTooLarge {
+			reason = "too_large"
+		}
+		rw.failOpen(reason, err)
+		return
+	}
+	page, err := ToUTF8(decoded, hdr.Get("Content-Type"))
+	if err != nil {
+		rw.failOpen("charset", err)
+		return
+	}
+	start := time.Now()
+	conv, reason, err := rw.safeConvert(page)
+	if err != nil {
+		rw.failOpen(reason, err)
+		return
+	}
+	rw.h.Observer.Converted(rw.r, time.Since(start), len(page), len(conv.Markdown), conv.Tokens)
+	rw.markdownHeaders(conv)
+	rw.mode = modeDiscard
+	rw.w.WriteHeader(http.StatusOK)
+	rw.h.Observer.Served(rw.r, "markdown")
+	_, _ = rw.w.Write(conv.Markdown)
+	rw.buf = bytes.Buffer{}
+}
+
+// safeConvert calls the converter, turning a panic into an error.
+func (rw *responseWriter) safeConvert(page []byte) (conv *Converted, reason string, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			conv, reason, err = nil, "panic", fmt.Errorf("converting %s: panic: %v", rw.r.URL.Path, v)
+		}
+	}()
+	conv, err = rw.h.Convert(page, Page{URL: rw.pageURL(), Header: rw.Header()})
+	if err == nil && conv == nil {
+		err = fmt.Errorf("converting %s: converter returned nothing", rw.r.URL.Path)
+	}
+	if err != nil {
+		return nil, "convert", err
+	}
+	return conv, "", nil
+}
+
+// pageURL is the absolute URL of the page: the request's, without the
+// Markdown suffix.
+func (rw *responseWriter) pageURL() *url.URL {
+	u := *rw.r.URL
+	u.Scheme, u.Host = "http", rw.r.Host
+	if rw.r.TLS != nil {
+		u.Scheme = "https"
+	}
+	if p, err := url.Parse(rw.pagePath); err == nil {
+		u.Path, u.RawPath = p.Path, p.RawPath
+	}
+	u.Fragment, u.RawFragment, u.User = "", "", nil
+	return &u
+}
+
+// markdownHref is the address of this page's Markdown alternate.
+func (rw *responseWriter) markdownHref() string {
+	p := rw.pagePath
+	if rw.h.suffix != "" {
+		p = strings.TrimSuffix(p, "/") + rw.h.suffix
+	}
+	if rw.r.URL.RawQuery != "" {
+		p += "?" + rw.r.URL.RawQuery
+	}
+	return p
+}
+
+// commonHeaders are the ones both forms carry (STANDARD.md §6): Vary, the
+// three Link headers and Content-Signal.
+func (rw *responseWriter) commonHeaders() {
+	hdr := rw.Header()
+	// RFC 9110 §12.5.5: the form depends on Accept, caches must key on it.
+	AddVary(hdr, "Accept")
+	for _, v := range rw.h.staticLink {
+		addLink(hdr, v)
+	}
+	if on(rw.h.Options.MarkdownLink) {
+		addLink(hdr, LinkValue(rw.markdownHref(), "alternate", "text/markdown"))
+	}
+	if s := rw.h.Options.ContentSignal; s != "" {
+		hdr.Set("Content-Signal", s)
+	}
+}
+
+// addLink adds a Link value unless the origin already sent the same one.
+func addLink(hdr http.Header, v string) {
+	for _, have := range hdr["Link"] {
+		if strings.Contains(have, v) {
+			return
+		}
+	}
+	hdr["Link"] = append(hdr["Link"], v)
+}
+
+// htmlHeaders sets the headers of the HTML form.
+func (rw *responseWriter) htmlHeaders() { rw.commonHeaders() }
+
+// markdownHeaders turns the origin's headers into those of the Markdown
+// form; conv is nil for HEAD, whose body length is not known.
+func (rw *responseWriter) markdownHeaders(conv *Converted) {
+	hdr := rw.Header()
+	for _, k := range representationHeaders {
+		hdr.Del(k)
+	}
+	hdr.Set("Content-Type", markdownContentType)
+	rw.markdownValidators()
+	rw.commonHeaders()
+	if conv != nil {
+		hdr.Set("Content-Length", strconv.Itoa(len(conv.Markdown)))
+		if on(rw.h.Options.TokensHeader) && conv.Tokens > 0 {
+			hdr.Set("X-Markdown-Tokens", strconv.Itoa(conv.Tokens))
+		}
+	}
+}
+
+// markdownValidators gives the Markdown form its own entity tag (RFC 9110
+// §8.8.3.3) and cache policy; Last-Modified stays, the page's date is the
+// Markdown's.
+func (rw *responseWriter) markdownValidators() {
+	hdr := rw.Header()
+	if etag := hdr.Get("Etag"); etag != "" {
+		if md := MarkdownETag(etag); md != "" {
+			hdr.Set("Etag", md)
+		} else {
+			hdr.Del("Etag")
+		}
+	}
+	cc := rw.h.Options.CacheControl
+	cookies := len(hdr["Set-Cookie"]) > 0
+	if cc == "" {
+		cc = strings.Join(hdr["Cache-Control"], ", ")
+		if cookies {
+			cc = makePrivate(cc)
+		}
+	}
+	if cc != "" {
+		hdr.Set("Cache-Control", cc)
+	}
+	// RFC 9111 §3: a shared cache may store a response it is not told to
+	// keep private; it must never store one user's cookie for another.
+	if cookies && !hasToken([]string{cc}, "private") && !hasToken([]string{cc}, "no-store") {
+		hdr.Del("Set-Cookie")
+	}
+}
+
+// makePrivate returns a Cache-Control value that keeps shared caches out
+// (RFC 9111 §5.2.2.7): private added, public and s-maxage removed.
+func makePrivate(cc string) string {
+	var out []string
+	for cc != "" {
+		var d string
+		d, cc = nextListMember(cc)
+		d = trimOWS(d)
+		name, _, _ := strings.Cut(d, "=")
+		switch strings.ToLower(trimOWS(name)) {
+		case "", "public", "s-maxage", "private":
+			continue
+		}
+		out = append(out, d)
+	}
+	return strings.Join(append(out, "private"), ", ")
+}
+
+// markdownNotModified answers 304 for the Markdown form: the headers a 200
+// would carry that RFC 9110 §15.4.5 asks for, no body.
+func (rw *responseWriter) markdownNotModified() {
+	hdr := rw.Header()
+	rw.markdownValidators()
+	rw.commonHeaders()
+	for _, k := range representationHeaders {
+		hdr.Del(k)
+	}
+	hdr.Del("Content-Type")
+	rw.mode = modeDiscard
+	rw.w.WriteHeader(http.StatusNotModified)
+	rw.h.Observer.Served(rw.r, "markdown")
+}
+
+// injection returns what to inject into this HTML page, nil for nothing.
+// Only identity-coded text/html is rewritten: an encoded body would have to
+// be decoded and re-encoded, and XHTML must stay well-formed XML.
+func (rw *responseWriter) injection() *Injection {
+	hdr := rw.Header()
+	if rw.noTransform || !isTextHTML(hdr.Get("Content-Type")) || !identityCoded(hdr["Content-Encoding"]) {
+		return nil
+	}
+	var inj Injection
+	if rw.h.Inject != nil {
+		if got := rw.h.Inject(rw.r); got != nil {
+			inj = *got
+		}
+	}
+	if on(rw.h.Options.HeadLink) {
+		link := HeadElement{
+			HTML:   `<link rel="alternate" type="text/markdown" href="` + html.EscapeString(rw.markdownHref()) + `">`,
+			SkipIf: TagMatch{Tag: "link", Attrs: map[string]string{"rel": "alternate", "type": "text/markdown"}},
+		}
+		inj.Head = append([]HeadElement{link}, inj.Head...)
+	}
+	if inj.Lang == "" && len(inj.Head) == 0 && len(inj.Forms) == 0 {
+		return nil
+	}
+	return &inj
+}
+
+func isTextHTML(ct string) bool {
+	typ, sub, _, ok := splitMediaType(ct)
+	return ok && typ == "text" && sub == "html"
+}
+
+func identityCoded(values []string) bool {
+	for _, v := range values {
+		for v != "" {
+			var c string
+			c, v = nextListMember(v)
+			if c = trimOWS(c); c != "" && !strings.EqualFold(c, "identity") {
+				return false
+			}
+		}
+	}
+	return true
+}

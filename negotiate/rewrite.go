@@ -1,0 +1,229 @@
+package negotiate
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"golang.org/x/net/html"
+)
+
+// Injection says what the HTML form of a page gains on its way through. The
+// zero value (or a nil *Injection) changes nothing.
+type Injection struct {
+	// Lang is set as the lang attribute of <html> when the tag has none;
+	// "" never sets it.
+	Lang string
+	// Head elements are inserted, in order, just before </head>; when the
+	// page has no </head>, before <body> or whatever first starts the body
+	// (a tag that cannot sit in a head, or non-blank text). An element is
+	// left out when its SkipIf matched a tag already in the head.
+	Head []HeadElement
+	// Forms lists the WebMCP annotations to add to matching <form> start
+	// tags and to their fields.
+	Forms []FormAnnotation
+}
+
+// HeadElement is a piece of markup to insert into the head of a page.
+type HeadElement struct {
+	// HTML is inserted verbatim: the caller escapes what it interpolates.
+	HTML string
+	// SkipIf names a tag whose presence in the head makes HTML redundant
+	// (the page already has its canonical link, say); the zero TagMatch
+	// never skips.
+	SkipIf TagMatch
+}
+
+// TagMatch matches a start tag by name and attributes.
+type TagMatch struct {
+	// Tag is the element name, compared case-insensitively; "" matches any
+	// element (only useful with Attrs).
+	Tag string
+	// Attrs must all be present. A value of "*" accepts any value; "rel" is
+	// matched as a space-separated token list (every token of the wanted
+	// value must be present); other values are compared case-insensitively.
+	Attrs map[string]string
+}
+
+// FormAnnotation adds attributes (WebMCP's toolname, tooldescription, …) to
+// the forms a selector picks and to their fields.
+type FormAnnotation struct {
+	// Selector is a CSS selector matched against the <form> element alone:
+	// its name, id, classes and attributes (the rewriter streams, so
+	// selectors that look at ancestors or siblings never match).
+	Selector string
+	// Attrs are added to the <form> start tag; attributes the tag already
+	// has are never overwritten.
+	Attrs map[string]string
+	// Fields maps the name attribute of an <input>, <select> or <textarea>
+	// inside the form to the attributes added to it (again never
+	// overwriting).
+	Fields map[string]map[string]string
+}
+
+// maxTokenBuf caps what the tokenizer buffers for one token (a long inline
+// script, comment or text run). Past it the rewriter stops looking and
+// copies the rest of the page through unchanged, so memory stays bounded.
+const maxTokenBuf = 1 << 20
+
+// errClosed is returned by Write after Close.
+var errClosed = errors.New("negotiate: write to closed html rewriter")
+
+// NewRewriter returns a writer that copies HTML to w, applying inj on the
+// way. It streams: a byte goes out as soon as the token holding it is
+// complete, so memory stays bounded whatever the input (see maxTokenBuf).
+// Bytes it does not inject into are copied untouched, so invalid HTML comes
+// out byte for byte; a nil or empty inj gives back the input exactly. The
+// caller must call Close, which flushes what is left and returns the first
+// error writing to w.
+func NewRewriter(w io.Writer, inj *Injection) io.WriteCloser {
+	if inj == nil {
+		inj = &Injection{}
+	}
+	return &rewriter{out: w, inj: inj}
+}
+
+// rewriter runs an html.Tokenizer in a goroutine fed by Write. Write hands
+// over its slice and waits until the goroutine has consumed it and asks for
+// more, so the goroutine never runs at the same time as the caller: writes
+// to w keep the order and the goroutine of a plain io.Writer call.
+type rewriter struct {
+	out io.Writer
+	inj *Injection
+
+	in     chan []byte   // Write -> goroutine
+	idle   chan struct{} // goroutine -> Write: input consumed
+	done   chan struct{} // closed when the goroutine exits
+	err    error         // first error, set before done is closed
+	closed bool
+
+	// goroutine side
+	cur []byte
+	fed bool
+}
+
+func (rw *rewriter) start() {
+	rw.in = make(chan []byte)
+	rw.idle = make(chan struct{})
+	rw.done = make(chan struct{})
+	go rw.run()
+}
+
+// Write passes p to the tokenizer and returns once it has all been consumed.
+func (rw *rewriter) Write(p []byte) (int, error) {
+	if rw.closed {
+		return 0, errClosed
+	}
+	if len(p) == 0 {
+		return 0, nil
+	}
+	if rw.done == nil {
+		rw.start()
+	}
+	select {
+	case rw.in <- p:
+	case <-rw.done:
+		return 0, rw.err
+	}
+	select {
+	case <-rw.idle:
+		return len(p), nil
+	case <-rw.done:
+		if rw.err != nil {
+			return 0, rw.err
+		}
+		return len(p), nil
+	}
+}
+
+// Close ends the input, waits for the last bytes to be written and returns
+// the first write error.
+func (rw *rewriter) Close() error {
+	if rw.closed {
+		return rw.err
+	}
+	rw.closed = true
+	if rw.done == nil {
+		return nil
+	}
+	close(rw.in)
+	<-rw.done
+	return rw.err
+}
+
+// Read feeds the tokenizer from Write calls.
+func (rw *rewriter) Read(b []byte) (int, error) {
+	if len(rw.cur) == 0 {
+		if rw.fed {
+			rw.idle <- struct{}{}
+		}
+		p, ok := <-rw.in
+		if !ok {
+			return 0, io.EOF
+		}
+		rw.cur, rw.fed = p, true
+	}
+	n := copy(b, rw.cur)
+	rw.cur = rw.cur[n:]
+	return n, nil
+}
+
+// run is the goroutine: tokenize, rewrite, write.
+func (rw *rewriter) run() {
+	defer close(rw.done)
+	defer func() {
+		if v := recover(); v != nil {
+			rw.err = fmt.Errorf("rewriting html: panic: %v", v)
+		}
+	}()
+	z := html.NewTokenizer(rw)
+	z.SetMaxBuf(maxTokenBuf)
+	st := newRewriteState(rw.inj)
+	for {
+		tt := z.Next()
+		if tt == html.ErrorToken {
+			if rw.emit(z.Raw()) && rw.emit(z.Buffered()) && z.Err() != io.EOF {
+				rw.copyRest()
+			}
+			return
+		}
+		if !rw.emit(st.token(z, tt)) {
+			return
+		}
+		if st.finished() {
+			if rw.emit(z.Buffered()) {
+				rw.copyRest()
+			}
+			return
+		}
+	}
+}
+
+// emit writes b, recording the first error; it reports whether to go on.
+func (rw *rewriter) emit(b []byte) bool {
+	if len(b) == 0 {
+		return true
+	}
+	if _, err := rw.out.Write(b); err != nil {
+		rw.err = fmt.Errorf("writing html: %w", err)
+		return false
+	}
+	return true
+}
+
+// copyRest copies what is left of the input unchanged.
+func (rw *rewriter) copyRest() {
+	buf := copyBufPool.Get().(*[]byte)
+	defer copyBufPool.Put(buf)
+	if _, err := io.CopyBuffer(onlyWriter{rw.out}, onlyReader{rw}, *buf); err != nil {
+		rw.err = fmt.Errorf("writing html: %w", err)
+	}
+}
+
+var copyBufPool = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
+
+// onlyReader and onlyWriter hide any ReadFrom/WriteTo so io.CopyBuffer uses
+// the given buffer.
+type onlyReader struct{ io.Reader }
+type onlyWriter struct{ io.Writer }

@@ -1,0 +1,341 @@
+package negotiate
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+)
+
+// mode is what a responseWriter does with the body it is given.
+type mode int
+
+const (
+	modeUndecided mode = iota // no final status yet: headers are still ours to change
+	modePass                  // streaming straight to the client
+	modeRewrite               // streaming through the HTML rewriter
+	modeBuffer                // collecting a page to convert
+	modeDiscard               // the answer is complete (304, HEAD): body dropped
+)
+
+// responseWriter sits between next and the client. It decides the form when
+// the final status is known (WriteHeader, or the first Write), and until then
+// holds the headers back: a Flush before the decision does not push them out.
+type responseWriter struct {
+	w  http.ResponseWriter
+	h  *Handler
+	r  *http.Request // the client's request
+	rc *http.ResponseController
+
+	wantMD      bool     // the client gets Markdown if the page allows
+	viaSuffix   bool     // asked through the Markdown suffix
+	noTransform bool     // request Cache-Control: no-transform (RFC 9111 §5.2.1.6)
+	pagePath    string   // escaped path of the page, suffix removed
+	mdTags      []string // If-None-Match members that validate the Markdown form
+
+	mode     mode
+	status   int
+	buf      bytes.Buffer
+	rewriter io.WriteCloser
+}
+
+func (h *Handler) newResponseWriter(w http.ResponseWriter, r *http.Request) *responseWriter {
+	rw := &responseWriter{w: w, h: h, r: r, pagePath: r.URL.EscapedPath()}
+	rw.noTransform = hasToken(r.Header["Cache-Control"], "no-transform")
+	if rw.noTransform {
+		return rw // a transformation is what the client asked us not to do
+	}
+	if page, ok := h.pagePath(rw.pagePath); ok {
+		rw.pagePath, rw.viaSuffix, rw.wantMD = page, true, true
+		return rw
+	}
+	rw.wantMD = PrefersMarkdown(joinLines(r.Header["Accept"]))
+	return rw
+}
+
+func joinLines(lines []string) string {
+	if len(lines) == 1 {
+		return lines[0]
+	}
+	return strings.Join(lines, ", ")
+}
+
+// originRequest returns the request to send to next: r itself when nothing
+// needs changing, else a copy without the validators and ranges that do not
+// apply to the form the client will get.
+func (rw *responseWriter) originRequest(r *http.Request) *http.Request {
+	inm := r.Header["If-None-Match"]
+	if !rw.wantMD {
+		if len(inm) == 0 {
+			return r
+		}
+		// Our -md tags never reach the origin (it did not issue them).
+		origin, md := SplitIfNoneMatch(joinLines(inm))
+		if len(md) == 0 {
+			return r
+		}
+		r2 := r.Clone(r.Context())
+		setIfNoneMatch(r2.Header, origin)
+		return r2
+	}
+	r2 := r.Clone(r.Context())
+	if rw.viaSuffix {
+		if u, err := r2.URL.Parse(rw.pagePath); err == nil {
+			r2.URL.Path, r2.URL.RawPath = u.Path, u.RawPath
+		}
+		r2.Header.Set("Accept", "text/markdown, text/html;q=0.9")
+	}
+	// RFC 9110 §14.2: a server may ignore Range; the Markdown form is always
+	// sent whole, so the origin must send the whole page too.
+	r2.Header.Del("Range")
+	r2.Header.Del("If-Range")
+	if len(inm) > 0 {
+		// Only the client's Markdown tags validate the Markdown form; the
+		// origin sees them as the tags it issued, so its 304 means the
+		// client's Markdown is current. An HTML tag must not validate it.
+		origin, md := SplitIfNoneMatch(joinLines(inm))
+		var fwd []string
+		etagList(origin, func(m string, _ bool) {
+			if m == "*" {
+				fwd = append(fwd, m)
+				rw.mdTags = append(rw.mdTags, m)
+			}
+		})
+		for _, t := range md {
+			fwd = append(fwd, originTag(t))
+		}
+		rw.mdTags = append(rw.mdTags, md...)
+		setIfNoneMatch(r2.Header, strings.Join(fwd, ", "))
+	}
+	return r2
+}
+
+// setIfNoneMatch forwards v as If-None-Match, or none when v is empty. The
+// client sent an If-None-Match, so it also drops If-Modified-Since: a
+// recipient ignores that one when If-None-Match is present (RFC 9110
+// §13.1.3), and it must not come back to life for the origin just because
+// the tags that were meant for the other form were removed.
+func setIfNoneMatch(h http.Header, v string) {
+	h.Del("If-Modified-Since")
+	if v == "" {
+		h.Del("If-None-Match")
+		return
+	}
+	h.Set("If-None-Match", v)
+}
+
+// Header returns the live header map of the underlying writer: changes made
+// by next before the decision are what the decision looks at.
+func (rw *responseWriter) Header() http.Header { return rw.w.Header() }
+
+// Unwrap returns the underlying ResponseWriter, for http.ResponseController.
+func (rw *responseWriter) Unwrap() http.ResponseWriter { return rw.w }
+
+// WriteHeader passes 1xx informational responses on at once (103 Early Hints
+// must not wait) and decides the form on the final status.
+func (rw *responseWriter) WriteHeader(status int) {
+	if rw.mode != modeUndecided {
+		if rw.mode == modePass || rw.mode == modeRewrite {
+			rw.w.WriteHeader(status) // superfluous: let net/http report it
+		}
+		return
+	}
+	if status >= 100 && status <= 199 && status != http.StatusSwitchingProtocols {
+		rw.w.WriteHeader(status)
+		return
+	}
+	rw.decide(status)
+}
+
+// Write sends, rewrites or buffers p according to the decision, taking it
+// with status 200 when next did not call WriteHeader.
+func (rw *responseWriter) Write(p []byte) (int, error) {
+	if rw.mode == modeUndecided {
+		if len(p) == 0 {
+			return 0, nil
+		}
+		hdr := rw.Header()
+		// net/http would sniff the type at this point; we need it to decide.
+		if _, ok := hdr["Content-Type"]; !ok && len(hdr["Content-Encoding"]) == 0 {
+			hdr.Set("Content-Type", http.DetectContentType(p))
+		}
+		rw.decide(http.StatusOK)
+	}
+	switch rw.mode {
+	case modeRewrite:
+		return rw.rewriter.Write(p)
+	case modeDiscard:
+		return len(p), nil
+	case modeBuffer:
+		if int64(rw.buf.Len()+len(p)) <= rw.h.Options.MaxSize {
+			return rw.buf.Write(p)
+		}
+		// Too big to convert: send what we have and stream the rest.
+		rw.failOpen("too_large", ErrTooLarge)
+	}
+	return rw.w.Write(p)
+}
+
+// Flush is http.Flusher; see FlushError.
+func (rw *responseWriter) Flush() { _ = rw.FlushError() }
+
+// FlushError flushes what has been decided. Before the decision it commits
+// a response that will not be buffered (an event stream that flushes its
+// headers before any event, say), and otherwise does nothing: the original
+// headers must not go out before we know the form. While buffering it does
+// nothing.
+func (rw *responseWriter) FlushError() error {
+	if rw.mode == modeUndecided {
+		if rw.Header().Get("Content-Type") == "" || rw.wouldBuffer(http.StatusOK) {
+			return nil
+		}
+		rw.decide(http.StatusOK)
+	}
+	if rw.mode != modePass && rw.mode != modeRewrite {
+		return nil
+	}
+	if rw.rc == nil {
+		rw.rc = http.NewResponseController(rw.w)
+	}
+	return rw.rc.Flush()
+}
+
+// wouldBuffer reports whether a final status would start buffering.
+func (rw *responseWriter) wouldBuffer(status int) bool {
+	return rw.wantMD && rw.r.Method == http.MethodGet && status == http.StatusOK &&
+		isHTML(rw.Header().Get("Content-Type")) && !hasToken(rw.Header()["Cache-Control"], "no-transform")
+}
+
+// decide chooses what to do with a response whose final status is known.
+func (rw *responseWriter) decide(status int) {
+	rw.status = status
+	hdr := rw.Header()
+	ct := hdr.Get("Content-Type")
+	switch {
+	case status == http.StatusPartialContent, status == http.StatusSwitchingProtocols,
+		hasToken(hdr["Cache-Control"], "no-transform"):
+		// RFC 9110 §14.4/§15.3.7: a range of the HTML is not a range of any
+		// other form; RFC 9111 §5.2.2.6: no-transform binds us. Untouched.
+		rw.pass(status, "passthrough")
+	case status == http.StatusNotModified:
+		// RFC 9110 §15.4.5: a 304 carries the Vary and ETag the 200 would.
+		AddVary(hdr, "Accept")
+		if rw.wantMD {
+			rw.markdownNotModified()
+			return
+		}
+		rw.pass(status, "passthrough")
+	case rw.wantMD && status == http.StatusOK && isHTML(ct):
+		rw.startMarkdown()
+	case status == http.StatusOK && isHTML(ct):
+		rw.startHTML()
+	default:
+		if isHTML(ct) || isMarkdown(ct) {
+			AddVary(hdr, "Accept") // another Accept might have got another form
+		}
+		rw.pass(status, "passthrough")
+	}
+}
+
+// pass commits status and streams the body through.
+func (rw *responseWriter) pass(status int, form string) {
+	rw.mode = modePass
+	rw.w.WriteHeader(status)
+	rw.h.Observer.Served(rw.r, form)
+}
+
+// startMarkdown begins a Markdown answer: it checks the client's Markdown
+// validators, then buffers the page unless it is known to be too big.
+func (rw *responseWriter) startMarkdown() {
+	hdr := rw.Header()
+	// RFC 9110 §13.1.2: If-None-Match uses the weak comparison; only the
+	// Markdown tags (and "*") the client sent take part.
+	if len(rw.mdTags) > 0 && ETagMatch(strings.Join(rw.mdTags, ", "), MarkdownETag(hdr.Get("Etag"))) {
+		rw.markdownNotModified()
+		return
+	}
+	if n, err := strconv.ParseInt(hdr.Get("Content-Length"), 10, 64); err == nil && n > rw.h.Options.MaxSize {
+		rw.failOpen("too_large", ErrTooLarge)
+		return
+	}
+	if rw.r.Method == http.MethodHead {
+		// HEAD: the headers GET would most likely get, without converting
+		// (the length of the Markdown is unknown, so none is given).
+		rw.markdownHeaders(nil)
+		rw.mode = modeDiscard
+		rw.w.WriteHeader(http.StatusOK)
+		rw.h.Observer.Served(rw.r, "markdown")
+		return
+	}
+	rw.mode = modeBuffer
+}
+
+// startHTML commits a 200 HTML page: discovery headers, and the rewriter
+// when something is to be injected.
+func (rw *responseWriter) startHTML() {
+	hdr := rw.Header()
+	rw.htmlHeaders()
+	if inj := rw.injection(); inj != nil {
+		// The body changes length: the origin's Content-Length is stale
+		// (RFC 9110 §8.6) and the new one is not known before the end.
+		hdr.Del("Content-Length")
+		if rw.r.Method != http.MethodHead {
+			rw.rewriter = NewRewriter(rw.w, inj)
+			rw.mode = modeRewrite
+			rw.w.WriteHeader(http.StatusOK)
+			rw.h.Observer.Served(rw.r, "html")
+			return
+		}
+	}
+	rw.pass(http.StatusOK, "html")
+}
+
+// failOpen sends the original response, as buffered so far, as the HTML
+// form and streams whatever follows.
+func (rw *responseWriter) failOpen(reason string, err error) {
+	rw.h.Observer.FailOpen(rw.r, reason, err)
+	hdr := rw.Header()
+	rw.htmlHeaders()
+	if rw.mode == modeBuffer && reason != "too_large" {
+		// The whole body is here: its length is known for sure.
+		hdr.Set("Content-Length", strconv.Itoa(rw.buf.Len()))
+	}
+	rw.pass(rw.status, "html")
+	if rw.buf.Len() > 0 {
+		_, _ = rw.w.Write(rw.buf.Bytes())
+	}
+	rw.buf = bytes.Buffer{}
+}
+
+// abort drops the response after next returned an error: a buffered body is
+// discarded unwritten so an error handler can still answer.
+func (rw *responseWriter) abort() {
+	if rw.rewriter != nil {
+		_ = rw.rewriter.Close()
+	}
+	rw.buf = bytes.Buffer{}
+}
+
+// finish completes the response after next returned.
+func (rw *responseWriter) finish() {
+	switch rw.mode {
+	case modeBuffer:
+		rw.convert()
+	case modeRewrite:
+		_ = rw.rewriter.Close()
+	}
+	// modeUndecided: next wrote neither status nor body; like Caddy's encode
+	// (issue #5059) we leave the default response to the server.
+}
+
+// isHTML reports whether a Content-Type names an HTML page.
+func isHTML(ct string) bool {
+	typ, sub, _, ok := splitMediaType(ct)
+	return ok && (typ == "text" && sub == "html" || typ == "application" && sub == "xhtml+xml")
+}
+
+func isMarkdown(ct string) bool {
+	typ, sub, _, ok := splitMediaType(ct)
+	return ok && typ == "text" && (sub == "markdown" || sub == "x-markdown")
+}
