@@ -250,21 +250,23 @@ func oneLine(s string) string {
 }
 
 // refreshLLMsTxt fetches /llms.txt through the Source, when it serves one,
-// for the llms.txt resource.
+// and publishes or withdraws the llms.txt resource accordingly.
 func (s *Server) refreshLLMsTxt(ctx context.Context) {
-	key := s.opts.Origin + "/llms.txt"
 	s.llmsMu.Lock()
-	prev := s.llms.Validators
+	prev := s.llms
 	s.llmsMu.Unlock()
-	r := s.fetchOne(ctx, key, prev)
-	switch {
-	case errors.Is(r.err, ErrNotModified):
+	r := s.fetchOne(ctx, s.opts.Origin+"/llms.txt", prev.Validators)
+	if errors.Is(r.err, ErrNotModified) {
 		return
-	case r.err != nil || r.page == nil || len(r.page.Markdown) > maxPageBytes:
+	}
+	if r.err != nil || r.page == nil || len(r.page.Markdown) > maxPageBytes {
 		s.log.Debug("connect: no llms.txt", "error", r.err)
 		r.page = &Page{}
 	}
 	s.llmsMu.Lock()
 	s.llms = *r.page
 	s.llmsMu.Unlock()
+	if had, has := len(prev.Markdown) > 0, len(r.page.Markdown) > 0; had != has {
+		s.publishLLMsTxt(has)
+	}
 }
