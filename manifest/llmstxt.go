@@ -1,0 +1,261 @@
+package manifest
+
+import (
+	"fmt"
+	"strings"
+)
+
+// llmsTxt renders /llms.txt after the llms.txt proposal (llmstxt.org): an
+// H1, a summary blockquote, plain instructions, H2 link lists, and an
+// `## Optional` section last. Every link is a canonical absolute URL on the
+// origin.
+func (r *resolved) llmsTxt() []byte {
+	s := r.s
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s\n\n", oneLine(orDefault(s.LLMs.Title, r.name)))
+	if sum := orDefault(s.LLMs.Summary, s.Info.Description); sum != "" {
+		for _, line := range strings.Split(strings.TrimSpace(sum), "\n") {
+			fmt.Fprintf(&b, "> %s\n", strings.TrimSpace(line))
+		}
+		b.WriteString("\n")
+	}
+	r.llmsInstructions(&b)
+	if extra := strings.TrimSpace(s.LLMs.Instructions); extra != "" {
+		b.WriteString(extra)
+		b.WriteString("\n\n")
+	}
+	if c := r.contactLine(); c != "" {
+		fmt.Fprintf(&b, "Contact: %s\n\n", c)
+	}
+	sections := s.LLMs.Sections
+	if len(sections) == 0 {
+		sections = []LinkSection{{Title: "Pages", Links: r.defaultLinks()}}
+	}
+	listed := map[string]bool{}
+	for _, sec := range sections {
+		fmt.Fprintf(&b, "## %s\n\n", oneLine(sec.Title))
+		for _, l := range sec.Links {
+			r.writeLink(&b, l)
+			listed[r.abs(l.URL)] = true
+		}
+		b.WriteString("\n")
+	}
+	if s.LLMs.AutoList.Enabled {
+		r.autoList(&b, listed)
+	}
+	if len(s.LLMs.Optional) > 0 {
+		b.WriteString("## Optional\n\n")
+		for _, l := range s.LLMs.Optional {
+			r.writeLink(&b, l)
+		}
+		b.WriteString("\n")
+	}
+	return []byte(strings.TrimRight(b.String(), "\n") + "\n")
+}
+
+// llmsInstructions writes the direct, minimal instructions an agent needs
+// without reading any other specification.
+func (r *resolved) llmsInstructions(b *strings.Builder) {
+	s := r.s
+	b.WriteString("Instructions for AI agents:\n\n")
+	md := "- Every page is available as Markdown: request its URL with the header `Accept: text/markdown`"
+	if r.mdSuffix != "" {
+		md += fmt.Sprintf(", or append `%s` to its path (for example %s%s)", r.mdSuffix, r.exampleMDPage(), r.mdSuffix)
+	}
+	b.WriteString(md + ".\n")
+	if u := r.url(PathWKAgentsJSON); u != "" {
+		fmt.Fprintf(b, "- What this site offers to agents (interfaces, sign-in, contact, usage policy) is in %s.\n", u)
+	}
+	if r.serve[PathSitemap] {
+		fmt.Fprintf(b, "- All pages are listed in %s/sitemap.xml.\n", r.origin)
+	}
+	if s.Connect.Enabled {
+		fmt.Fprintf(b, "- Search and read this site's pages over MCP (streamable HTTP, read-only tools) at %s, or ask a question in plain language with GET %s?query=your+question (JSON answer).\n",
+			r.connectMCP(), r.connectAsk())
+	}
+	for i := range s.Interfaces {
+		it := &s.Interfaces[i]
+		fmt.Fprintf(b, "- %s\n", r.ifaceInstruction(it))
+	}
+	if u := r.url(PathARD); u != "" {
+		fmt.Fprintf(b, "- Machine-readable catalog of agent resources (ARD): %s.\n", u)
+	}
+	if u := r.url(PathSkillsIndex); u != "" {
+		fmt.Fprintf(b, "- Agent skills with sha256 digests: %s.\n", u)
+	}
+	b.WriteString("- " + r.authSentence() + "\n")
+	if p := r.policySentence(); p != "" {
+		b.WriteString("- " + p + "\n")
+	}
+	b.WriteString("\n")
+}
+
+// exampleMDPage is a page URL used to show the Markdown suffix.
+func (r *resolved) exampleMDPage() string {
+	for _, sec := range r.s.LLMs.Sections {
+		for _, l := range sec.Links {
+			if u := r.abs(l.URL); u != r.origin+"/" {
+				return strings.TrimSuffix(u, "/")
+			}
+		}
+	}
+	return r.origin + "/about"
+}
+
+// ifaceInstruction is one sentence on how to use an interface.
+func (r *resolved) ifaceInstruction(it *Interface) string {
+	name := r.ifaceName(it)
+	var s string
+	switch it.Type {
+	case TypeMCP:
+		s = fmt.Sprintf("%s: MCP server (%s) at %s", name, it.Transport, r.abs(it.URL))
+	case TypeOpenAPI:
+		s = fmt.Sprintf("%s: OpenAPI description at %s", name, r.abs(it.URL))
+	case TypeGraphQL:
+		s = fmt.Sprintf("%s: GraphQL endpoint at %s", name, r.abs(it.URL))
+	case TypeA2A:
+		s = fmt.Sprintf("%s: A2A agent at %s", name, r.abs(it.URL))
+		if card := r.agentCardURL(it); card != "" {
+			s += fmt.Sprintf(" (agent card: %s)", card)
+		}
+	default:
+		s = name
+		if it.Install != "" {
+			s += fmt.Sprintf(": install with `%s`", oneLine(it.Install))
+		}
+		if it.URL != "" {
+			s += fmt.Sprintf(" (%s)", r.abs(it.URL))
+		}
+	}
+	if it.Docs != "" {
+		s += fmt.Sprintf("; documentation: %s", r.abs(it.Docs))
+	}
+	if r.s.Authentication.Type == AuthOAuth && !r.ifacePublic(it) {
+		s += "; needs an OAuth token"
+	}
+	return s + "."
+}
+
+// authSentence states the authentication posture in one sentence.
+func (r *resolved) authSentence() string {
+	a := &r.s.Authentication
+	if a.Type == AuthNone {
+		return "No sign-in is needed: " + strings.TrimSuffix(a.Note, ".") + "."
+	}
+	s := fmt.Sprintf("Some capabilities need an OAuth 2.0 access token from %s", strings.Join(a.AuthorizationServers, ", "))
+	if u := r.url(PathOAuthResource); u != "" {
+		s += fmt.Sprintf(" (metadata: %s)", u)
+	}
+	s += "; usable without a token: " + strings.Join(a.Public, ", ")
+	if a.Note != "" {
+		s += ". " + strings.TrimSuffix(a.Note, ".")
+	}
+	return s + "."
+}
+
+// policySentence states the crawler policy in one sentence, "" without one.
+func (r *resolved) policySentence() string {
+	p := &r.s.Policy
+	var parts []string
+	word := map[Permission]string{Allow: "allowed", Disallow: "not allowed"}
+	if p.Search != "" {
+		parts = append(parts, "AI search and citation "+word[p.Search])
+	}
+	if p.User != "" {
+		parts = append(parts, "fetching pages a person asked for "+word[p.User])
+	}
+	if p.Training != "" {
+		parts = append(parts, "model training "+word[p.Training])
+	}
+	if len(parts) == 0 && p.Note == "" {
+		return ""
+	}
+	s := "Usage policy: " + strings.Join(parts, "; ")
+	if p.Note != "" {
+		if len(parts) > 0 {
+			s += ". "
+		}
+		s += strings.TrimSuffix(p.Note, ".")
+	}
+	return s + "."
+}
+
+// contactLine lists how to reach a person (STANDARD §5 rule 12).
+func (r *resolved) contactLine() string {
+	c := &r.s.Contacts
+	var parts []string
+	if c.Email != "" {
+		parts = append(parts, fmt.Sprintf("[%s](mailto:%s)", c.Email, c.Email))
+	}
+	if c.Page != "" {
+		parts = append(parts, fmt.Sprintf("[contact page](%s)", mdURL(r.abs(c.Page))))
+	}
+	if c.Phone != "" {
+		parts = append(parts, "phone "+c.Phone)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// defaultLinks is the link list of a site that configured none.
+func (r *resolved) defaultLinks() []Link {
+	links := []Link{{Title: "Home", URL: "/", Note: r.s.Info.Description}}
+	for _, p := range r.s.Info.Pages {
+		if r.abs(p) != r.origin+"/" {
+			links = append(links, Link{Title: p, URL: p})
+		}
+	}
+	if r.s.Contacts.Page != "" {
+		links = append(links, Link{Title: "Contact", URL: r.s.Contacts.Page, Note: "how to reach a person"})
+	}
+	return links
+}
+
+// autoList writes up to llms.auto_list.max sitemap pages not listed yet.
+func (r *resolved) autoList(b *strings.Builder, listed map[string]bool) {
+	var links []Link
+	for _, u := range r.sitemap {
+		if len(links) >= r.s.LLMs.AutoList.Max || b.Len() > llmsTxtLimit {
+			break
+		}
+		if listed[u] {
+			continue
+		}
+		listed[u] = true
+		links = append(links, Link{Title: pageTitle(u, r.origin), URL: u})
+	}
+	if len(links) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "## %s\n\n", oneLine(r.s.LLMs.AutoList.Section))
+	for _, l := range links {
+		r.writeLink(b, l)
+	}
+	b.WriteString("\n")
+}
+
+func (r *resolved) writeLink(b *strings.Builder, l Link) {
+	fmt.Fprintf(b, "- [%s](%s)", oneLine(l.Title), mdURL(r.abs(l.URL)))
+	if n := oneLine(l.Note); n != "" {
+		fmt.Fprintf(b, ": %s", n)
+	}
+	b.WriteString("\n")
+}
+
+// pageTitle makes a link title from a URL path: /blog/why-agents → "blog/why agents".
+func pageTitle(u, origin string) string {
+	p := strings.Trim(strings.TrimPrefix(u, origin), "/")
+	if p == "" {
+		return "Home"
+	}
+	return strings.NewReplacer("-", " ", "_", " ", "[", "(", "]", ")").Replace(p)
+}
+
+// mdURL escapes what would end a Markdown link destination early.
+func mdURL(u string) string {
+	return strings.NewReplacer(" ", "%20", "(", "%28", ")", "%29", "<", "%3C", ">", "%3E").Replace(u)
+}
+
+// oneLine collapses whitespace so configured text cannot break the layout.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
