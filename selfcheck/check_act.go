@@ -1,0 +1,193 @@
+package selfcheck
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+func init() {
+	register(map[string]checkFunc{
+		"web_actions_declared":     checkWebActionsDeclared,
+		"tool_form_quality":        checkToolFormQuality,
+		"surface_coverage":         checkSurfaceCoverage,
+		"tools_permissions_policy": checkToolsPermissionsPolicy,
+	})
+}
+
+// visibleForms returns the forms a visitor can see.
+func visibleForms(f *pageFacts) []formFacts {
+	var out []formFacts
+	for _, fm := range f.forms {
+		if !fm.hidden {
+			out = append(out, fm)
+		}
+	}
+	return out
+}
+
+// checkWebActionsDeclared: pages with forms declare them as WebMCP tools
+// (toolname + tooldescription, or document.modelContext.registerTool()).
+// N/A on a route with no form or action control.
+func checkWebActionsDeclared(ctx context.Context, s *site) outcome {
+	const expected = `forms carry toolname + tooldescription, or the page calls document.modelContext.registerTool()`
+	return s.perRoute(ctx, expected, nil, func(p *page) routeOutcome {
+		forms := visibleForms(p.facts)
+		if len(forms) == 0 && len(p.facts.surfaces) == 0 {
+			return routeNA("no form or action control")
+		}
+		full, name, hyphen := 0, 0, 0
+		for _, f := range forms {
+			switch {
+			case f.toolname != "" && strings.TrimSpace(f.tooldescription) != "":
+				full++
+			case f.toolname != "":
+				name++
+			case f.hyphenated:
+				hyphen++
+			}
+		}
+		got := fmt.Sprintf("%d form(s): %d with toolname+tooldescription, %d toolname only, %d tool-name only; registerTool: %t; navigator.modelContext: %t",
+			len(forms), full, name, hyphen, p.facts.register, p.facts.navigator)
+		switch {
+		case full > 0 || p.facts.register:
+			return routePass(got)
+		case name > 0:
+			return routeFraction(0.5, got, "tooldescription on the annotated form")
+		case hyphen > 0 || p.facts.navigator:
+			return routeFraction(0.5, got, "toolname/tooldescription (hyphenated tool-name or navigator.modelContext only)")
+		}
+		return routeFraction(0, got, "a WebMCP declaration for the page's forms")
+	})
+}
+
+// snakeCase matches a snake_case tool name.
+var snakeCase = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
+
+// checkToolFormQuality: annotated forms have a snake_case toolname, a
+// tooldescription of ≥ 10 characters, fields with name and <label>, and
+// toolparamdescription on inputs. N/A without annotated forms.
+func checkToolFormQuality(ctx context.Context, s *site) outcome {
+	const expected = "annotated forms: snake_case toolname, tooldescription ≥ 10 characters, every field named and labelled, toolparamdescription on every input"
+	return s.perRoute(ctx, expected, nil, func(p *page) routeOutcome {
+		met, total := 0, 0
+		var missing []string
+		for _, f := range visibleForms(p.facts) {
+			if !f.annotated() {
+				continue
+			}
+			label := f.toolname
+			if label == "" {
+				label = "form " + f.id
+			}
+			total += 4
+			ok := func(cond bool, what string) {
+				if cond {
+					met++
+				} else if len(missing) < 8 {
+					missing = append(missing, label+": "+what)
+				}
+			}
+			ok(snakeCase.MatchString(f.toolname), "snake_case toolname")
+			ok(len(strings.TrimSpace(f.tooldescription)) >= 10, "tooldescription ≥ 10 characters")
+			named, described := true, true
+			for _, fld := range f.fields {
+				named = named && fld.name != "" && fld.labelled
+				described = described && fld.paramDesc
+			}
+			ok(named, "name and <label> on every field")
+			ok(described, "toolparamdescription on every input")
+		}
+		if total == 0 {
+			return routeNA("no annotated form")
+		}
+		return routeFraction(float64(met)/float64(total), fmt.Sprintf("%d of %d criteria met on %d form(s)", met, total, total/4), strings.Join(missing, "; "))
+	})
+}
+
+// checkSurfaceCoverage: ≥ 50% of visible forms, search inputs and action
+// controls are covered by tool annotations (hidden, inert and <template>
+// content not counted). N/A with no interactive surface.
+func checkSurfaceCoverage(ctx context.Context, s *site) outcome {
+	const expected = "≥ 50% of visible forms, search inputs and action controls carry tool annotations"
+	return s.perRoute(ctx, expected, nil, func(p *page) routeOutcome {
+		total, covered := 0, 0
+		for _, f := range visibleForms(p.facts) {
+			total++
+			if f.annotated() {
+				covered++
+			}
+		}
+		for _, sf := range p.facts.surfaces {
+			total++
+			if sf.annotated {
+				covered++
+			}
+		}
+		if total == 0 {
+			return routeNA("no interactive surface")
+		}
+		ratio := float64(covered) / float64(total)
+		got := fmt.Sprintf("%d of %d surface(s) annotated", covered, total)
+		return routeFraction(ratio/0.5, got, fmt.Sprintf("annotations on at least half the surfaces (%d of %d)", covered, total))
+	})
+}
+
+// toolsPolicy reads the "tools" member of a Permissions-Policy header, a
+// structured-field dictionary (RFC 8941 §3.2; W3C Permissions Policy §5).
+// present is false when no member names it.
+func toolsPolicy(values []string) (allowlist string, present bool) {
+	for _, v := range values {
+		for _, member := range splitTopLevel(v) {
+			k, val, _ := strings.Cut(strings.TrimSpace(member), "=")
+			if strings.EqualFold(strings.TrimSpace(k), "tools") {
+				allowlist, present = strings.TrimSpace(val), true
+			}
+		}
+	}
+	return allowlist, present
+}
+
+// splitTopLevel splits a structured-field dictionary on commas outside
+// parentheses and quotes.
+func splitTopLevel(v string) []string {
+	var out []string
+	depth, quoted, start := 0, false, 0
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case c == '"':
+			quoted = !quoted
+		case quoted:
+		case c == '(':
+			depth++
+		case c == ')':
+			depth--
+		case c == ',' && depth <= 0:
+			out = append(out, v[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, v[start:])
+}
+
+// checkToolsPermissionsPolicy: no Permissions-Policy entry for tools (the
+// default allowlist is the own origin: PASS, rule 7), or one that allows
+// self. FAIL when it disables page tools.
+func checkToolsPermissionsPolicy(ctx context.Context, s *site) outcome {
+	const expected = "no Permissions-Policy member for tools (default: own origin), or tools=(self …) / tools=*"
+	return s.perRoute(ctx, expected, []string{"Permissions-Policy"}, func(p *page) routeOutcome {
+		allow, present := toolsPolicy(p.resp.header.Values("Permissions-Policy"))
+		if !present {
+			return routePass("no tools member: default allowlist (self) applies")
+		}
+		got := "tools=" + allow
+		items := strings.Fields(strings.Trim(allow, "()"))
+		for _, it := range items {
+			if it == "self" || it == "*" || allow == "*" {
+				return routePass(got)
+			}
+		}
+		return routeFraction(0, got, "tools allowlist includes self (it disables page tools)")
+	})
+}

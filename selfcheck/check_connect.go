@@ -1,0 +1,305 @@
+package selfcheck
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"sort"
+	"strings"
+)
+
+func init() {
+	register(map[string]checkFunc{
+		"backend_interface_declared": checkBackendInterface,
+		"mcp_transport":              checkMCPTransport,
+		"access_documented":          checkAccessDocumented,
+		"signin_discovery":           checkSigninDiscovery,
+		"openapi_quality":            checkOpenAPIQuality,
+	})
+}
+
+// declaresNoInterface reports a capability card that says, with an empty
+// interfaces array, that the service offers no backend interface.
+func declaresNoInterface(m manifestResult) bool {
+	arr, ok := m.doc["interfaces"].([]any)
+	return ok && len(arr) == 0 && len(m.interfaces()) == 0
+}
+
+// interfaceAnswers fetches a declared non-MCP interface: it answers when it
+// gives any HTTP answer but 404/410 or 5xx (a GraphQL endpoint may well
+// refuse a bare GET with 400 or 405).
+func (s *site) interfaceAnswers(ctx context.Context, u string) (*response, bool) {
+	resp := s.f.get(ctx, u, acceptJSON)
+	return resp, !resp.unreachable() && resp.status != 404 && resp.status != 410
+}
+
+// checkBackendInterface: a live MCP endpoint, an OpenAPI 3.x document, a
+// GraphQL schema, or an interface named in agents.json that answers (R9).
+func checkBackendInterface(ctx context.Context, s *site) outcome {
+	const expected = "a live MCP endpoint, an OpenAPI 3.x document, or an interface named in agents.json that answers"
+	m := s.manifest(ctx)
+	oa := s.openapi(ctx)
+	mc := s.mcp(ctx)
+	scope := []string{"/.well-known/agents.json", "/mcp", "/openapi.json"}
+	var also []Exchange
+	for _, t := range oa.tried {
+		also = append(also, s.also(t))
+	}
+	done := func(o outcome, main *response, note string) outcome {
+		o.receipt = s.receiptOf(main, expected)
+		o.receipt.Also, o.receipt.Note, o.scope = also, note, scope
+		if mc.details != nil {
+			o.receipt.Details = map[string]any{"mcp": mc.details}
+		}
+		return o
+	}
+	switch {
+	case mc.initialize:
+		return done(outcome{verdict: Pass}, m.chosen, fmt.Sprintf("MCP endpoint %s (from %s) answers initialize", redactURL(mc.endpoint), mc.source))
+	case oa.version == "3.x":
+		return done(outcome{verdict: Pass}, oa.resp, "OpenAPI "+str(oa.doc, "openapi")+" document at "+redactURL(oa.resp.req.url))
+	}
+	// Declared non-MCP interfaces that answer.
+	declared := 0
+	for _, it := range m.interfaces() {
+		u := str(it, "url")
+		if u == "" || isMCP(it) {
+			continue
+		}
+		declared++
+		resp, ok := s.interfaceAnswers(ctx, resolve(s.origin, u))
+		also = append(also, s.also(resp))
+		if ok {
+			return done(outcome{verdict: Pass}, resp, fmt.Sprintf("%s interface named in agents.json answers %d", str(it, "type")+str(it, "protocol"), resp.status))
+		}
+	}
+	switch {
+	case oa.version == "2.0":
+		return done(outcome{verdict: Partial, fraction: 0.5, missing: "the API is described by Swagger 2.0, not OpenAPI 3.x"}, oa.resp, "")
+	case mc.found && mc.authMode == "oauth":
+		return done(outcome{verdict: Partial, fraction: 0.5, missing: "the MCP endpoint needs a token even to initialize; nothing could be listed"}, m.chosen, "MCP endpoint "+redactURL(mc.endpoint))
+	case mc.declared || declared > 0:
+		return done(outcome{verdict: Partial, fraction: 0.25, missing: "declared interfaces do not answer" + errSuffix(mc.errText)}, m.chosen, "")
+	case declaresNoInterface(m):
+		return done(outcome{verdict: NotApplicable}, m.chosen, "agents.json declares an empty interfaces array: no backend interface offered")
+	case oa.allUnreachable() && mc.unreachable && m.wellKnown.unreachable():
+		return done(outcome{verdict: CouldNotCheck, missing: "no candidate answered: " + oa.resp.errText()}, oa.resp, "")
+	}
+	return done(outcome{verdict: Fail, missing: "no MCP endpoint, OpenAPI document or declared interface"}, m.chosen, "")
+}
+
+// errSuffix formats an optional error for a missing line.
+func errSuffix(e string) string {
+	if e == "" {
+		return ""
+	}
+	return " (" + e + ")"
+}
+
+// mcpDetails is the §4 receipt of the MCP probe.
+func mcpDetails(mc mcpFindings) map[string]any {
+	d := map[string]any{
+		"endpoint": redactURL(mc.endpoint), "source": mc.source,
+		"initialize": mc.initialize, "toolsList": mc.toolsList, "negotiated": mc.negotiated,
+		"auth": map[string]any{"mode": mc.authMode, "oauthMetadata": mc.oauthMeta, "metadataUrl": redactURL(mc.metadataURL), "pkce": mc.pkce},
+		"tools": map[string]any{"listedWithoutToken": mc.listed, "authenticated": nil, "withReadOnlyHint": mc.readOnlyHint, "executionTested": false},
+	}
+	if mc.details != nil {
+		d["probe"] = mc.details
+	}
+	if mc.errText != "" {
+		d["error"] = mc.errText
+	}
+	return d
+}
+
+// checkMCPTransport: the MCP endpoint answers initialize with a negotiated
+// version and tools/list over streamable HTTP. N/A with no MCP.
+func checkMCPTransport(ctx context.Context, s *site) outcome {
+	const expected = "POST initialize → a negotiated protocol version, then tools/list answers (streamable HTTP, same origin); never a tool call"
+	mc := s.mcp(ctx)
+	rec := Receipt{Request: &RequestRecord{Method: "POST", URL: redactURL(mc.endpoint), Header: map[string]string{"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}}, Expected: expected, Details: mcpDetails(mc)}
+	scope := []string{pathOf(mc.endpoint)}
+	o := outcome{receipt: rec, scope: scope}
+	u, _ := url.Parse(mc.endpoint)
+	switch {
+	case !mc.found && !mc.unreachable:
+		o.verdict, o.receipt.Note = NotApplicable, "no MCP endpoint declared, and /mcp does not speak MCP"
+	case !mc.found:
+		o.verdict, o.receipt.Note = NotApplicable, "no MCP endpoint declared; the /mcp guess gave no answer"+errSuffix(mc.errText)
+	case mc.unreachable:
+		o.verdict, o.missing = CouldNotCheck, "the MCP endpoint gave no usable answer"+errSuffix(mc.errText)
+	case mc.initialize && mc.negotiated != "" && mc.toolsList:
+		o.verdict, o.fraction = Pass, 1
+	case mc.initialize && mc.negotiated != "":
+		o.verdict, o.fraction, o.missing = Partial, 0.5, "tools/list did not answer without a token"
+	case mc.authMode == "oauth":
+		o.verdict, o.fraction, o.missing = Partial, 0.25, "initialize needs a token: the version and tools cannot be discovered anonymously"
+	default:
+		o.verdict, o.missing = Fail, "the endpoint does not answer initialize"+errSuffix(mc.errText)
+	}
+	if o.verdict == Pass && u != nil && !sameOrigin(u, s.origin) {
+		o.receipt.Note = "the endpoint is on another origin than the site"
+	}
+	return o
+}
+
+// tokenNeeded tells whether any declared capability needs a token, and
+// why: the MCP endpoint asks for one, the card names a scheme, or the
+// OpenAPI document requires security.
+func (s *site) tokenNeeded(ctx context.Context) (bool, string) {
+	if mc := s.mcp(ctx); mc.found && mc.authMode == "oauth" {
+		return true, "the MCP endpoint answers 401 with WWW-Authenticate"
+	}
+	m := s.manifest(ctx)
+	if a, ok := m.doc["authentication"].(map[string]any); ok {
+		for _, k := range []string{"type", "scheme", "schemes", "oauth", "oauth2", "issuer", "authorizationServer", "authorization_servers"} {
+			if v, ok := a[k]; ok && v != nil && !strings.EqualFold(fmt.Sprint(v), "none") {
+				return true, "agents.json authentication names " + k
+			}
+		}
+	}
+	if oa := s.openapi(ctx); oa.doc != nil {
+		if sec, ok := oa.doc["security"].([]any); ok && len(sec) > 0 {
+			return true, "the OpenAPI document requires security"
+		}
+	}
+	return false, ""
+}
+
+// checkAccessDocumented: the service states which capabilities need a token
+// and which do not (capability card, server card or OpenAPI security).
+func checkAccessDocumented(ctx context.Context, s *site) outcome {
+	const expected = "agents.json authentication (or per-interface auth), an MCP server card's auth, or OpenAPI security / securitySchemes"
+	m := s.manifest(ctx)
+	rec := s.receiptOf(m.chosen, expected)
+	scope := []string{"/.well-known/agents.json"}
+	if _, ok := m.doc["authentication"]; ok {
+		rec.Note = "agents.json states authentication"
+		return outcome{verdict: Pass, fraction: 1, receipt: rec, scope: scope}
+	}
+	for _, it := range m.interfaces() {
+		if it["auth"] != nil || it["authentication"] != nil {
+			rec.Note = "an agents.json interface states its auth"
+			return outcome{verdict: Pass, fraction: 1, receipt: rec, scope: scope}
+		}
+	}
+	if oa := s.openapi(ctx); oa.doc != nil && (oa.doc["security"] != nil || obj(obj(oa.doc, "components"), "securitySchemes") != nil || oa.doc["securityDefinitions"] != nil) {
+		o := outcome{verdict: Pass, fraction: 1, receipt: s.receiptOf(oa.resp, expected), scope: []string{pathOf(oa.resp.req.url)}}
+		o.receipt.Note = "the OpenAPI document states security"
+		return o
+	}
+	if card := s.serverCard(ctx); card.doc != nil && (card.doc["authentication"] != nil || remotesHaveHeaders(card.doc)) {
+		o := outcome{verdict: Pass, fraction: 1, receipt: s.receiptOf(card.resp, expected), scope: []string{pathOf(card.resp.req.url)}}
+		o.receipt.Note = "the MCP server card states what its remotes require"
+		return o
+	}
+	if declaresNoInterface(m) {
+		return outcome{verdict: NotApplicable, receipt: rec, scope: scope}
+	}
+	if m.doc == nil && m.wellKnown.unreachable() && m.root.unreachable() {
+		o := s.couldNotCheck(m.chosen, expected)
+		o.scope = scope
+		return o
+	}
+	return outcome{verdict: Fail, missing: "no statement of which capabilities need a token", receipt: rec, scope: scope}
+}
+
+// remotesHaveHeaders reports server-card remotes that list required headers.
+func remotesHaveHeaders(card map[string]any) bool {
+	remotes, _ := card["remotes"].([]any)
+	for _, r := range remotes {
+		if o, ok := r.(map[string]any); ok && o["headers"] != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// oauthMetadata resolves sign-in metadata on the site: RFC 9728
+// protected-resource metadata, RFC 8414 authorization-server metadata, and
+// the OpenID Connect fallback (OIDC Discovery §4).
+func (s *site) oauthMetadata(ctx context.Context) (found bool, pkce []string, resp *response, also []*response) {
+	pr := s.jsonDoc(ctx, "/.well-known/oauth-protected-resource")
+	also = append(also, pr.tried...)
+	var asBases []string
+	if pr.doc != nil {
+		servers, _ := pr.doc["authorization_servers"].([]any)
+		for _, v := range servers {
+			if sv, ok := v.(string); ok {
+				asBases = append(asBases, sv)
+			}
+		}
+	}
+	paths := []string{"/.well-known/oauth-authorization-server", "/.well-known/openid-configuration"}
+	for _, b := range asBases {
+		if u, err := url.Parse(b); err == nil && u.IsAbs() {
+			// RFC 8414 §3.1: the well-known segment goes between host and path.
+			paths = append([]string{u.Scheme + "://" + u.Host + "/.well-known/oauth-authorization-server" + strings.TrimSuffix(u.Path, "/")}, paths...)
+		}
+	}
+	as := s.jsonDoc(ctx, paths...)
+	also = append(also, as.tried...)
+	if as.doc == nil {
+		return pr.doc != nil, nil, as.resp, also
+	}
+	methods, _ := as.doc["code_challenge_methods_supported"].([]any)
+	for _, m := range methods {
+		if ms, ok := m.(string); ok {
+			pkce = append(pkce, ms)
+		}
+	}
+	return true, pkce, as.resp, also
+}
+
+// checkSigninDiscovery: where a token is needed, OAuth metadata (RFC 8414
+// or RFC 9728) resolves and announces PKCE S256 (RFC 7636 §4.2). N/A when
+// every capability is public.
+func checkSigninDiscovery(ctx context.Context, s *site) outcome {
+	const expected = "OAuth metadata (RFC 9728 protected resource, RFC 8414 authorization server) resolves with code_challenge_methods_supported including S256"
+	need, why := s.tokenNeeded(ctx)
+	mc := s.mcp(ctx)
+	scope := []string{"/.well-known/oauth-protected-resource", "/.well-known/oauth-authorization-server"}
+	if !need {
+		rec := Receipt{Expected: expected, Note: "no declared capability needs a token"}
+		return outcome{verdict: NotApplicable, receipt: rec, scope: scope}
+	}
+	found, pkce, resp, also := s.oauthMetadata(ctx)
+	if mc.oauthMeta {
+		found = true
+		pkce = append(pkce, mc.pkce...)
+	}
+	rec := s.receiptOf(resp, expected)
+	for _, a := range also {
+		if a != resp {
+			rec.Also = append(rec.Also, s.also(a))
+		}
+	}
+	sort.Strings(pkce)
+	rec.Note = why + fmt.Sprintf("; PKCE methods: %v", pkce)
+	if mc.found && mc.authMode == "oauth" {
+		rec.Details = mcpDetails(mc)
+	}
+	o := outcome{receipt: rec, scope: scope}
+	switch {
+	case found && contains(pkce, "S256"):
+		o.verdict, o.fraction = Pass, 1
+	case found:
+		o.verdict, o.fraction, o.missing = Partial, 0.5, "PKCE S256 in code_challenge_methods_supported"
+	case resp.unreachable():
+		o.verdict, o.missing = CouldNotCheck, resp.errText()
+	default:
+		o.verdict, o.missing = Fail, "OAuth metadata that resolves"
+	}
+	return o
+}
+
+// contains reports whether list holds v.
+func contains(list []string, v string) bool {
+	for _, e := range list {
+		if e == v {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,243 @@
+package selfcheck
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strings"
+)
+
+func init() {
+	register(map[string]checkFunc{
+		"sitemap":             checkSitemap,
+		"llms_txt":            checkLLMSTxt,
+		"capability_manifest": checkCapabilityManifest,
+		"crawler_policy":      checkCrawlerPolicy,
+		"discovery_links":     checkDiscoveryLinks,
+	})
+}
+
+// checkSitemap: a real urlset/sitemapindex with ≥1 loc, all on the site's
+// origin (rule 11: a real document, not just a 200).
+func checkSitemap(ctx context.Context, s *site) outcome {
+	const expected = "200 XML <urlset> or <sitemapindex> with ≥1 <loc>, every loc on the site's origin"
+	sm := s.sitemap(ctx)
+	rec := s.receiptOf(sm.resp, expected)
+	for _, t := range sm.tried {
+		if t != sm.resp {
+			rec.Also = append(rec.Also, s.also(t))
+		}
+	}
+	scope := []string{pathOf(sm.resp.req.url)}
+	if !sm.resp.ok() {
+		// Every candidate failed: a gap only if none answered honestly.
+		for _, t := range sm.tried {
+			if !t.unreachable() {
+				return outcome{verdict: Fail, missing: fmt.Sprintf("no sitemap: %s answered %d", pathOf(t.req.url), t.status), receipt: rec, scope: scope}
+			}
+		}
+		o := s.couldNotCheck(sm.resp, expected)
+		o.receipt, o.scope = rec, scope
+		return o
+	}
+	doc := sm.doc
+	if doc.kind == "" {
+		msg := "not a sitemap"
+		if doc.err != nil {
+			msg += ": " + doc.err.Error()
+		}
+		return outcome{verdict: Fail, missing: msg, receipt: rec, scope: scope}
+	}
+	good, bad := 0, []string{}
+	for _, loc := range doc.locs {
+		if onOrigin(loc, s.origin) {
+			good++
+		} else if len(bad) < 3 {
+			bad = append(bad, fmt.Sprintf("%q", loc))
+		}
+	}
+	rec.Note = fmt.Sprintf("<%s> with %d loc(s), %d on the site's origin", doc.kind, len(doc.locs), good)
+	if doc.truncated {
+		rec.Note += fmt.Sprintf(" (parsing stopped at %d locs)", sitemapMaxLocs)
+	}
+	if len(doc.locs) == 0 {
+		return outcome{verdict: Fail, missing: "no <loc> in the sitemap", receipt: rec, scope: scope}
+	}
+	missing := ""
+	if len(bad) > 0 {
+		missing = "foreign or malformed locs: " + strings.Join(bad, ", ")
+	}
+	f := float64(good) / float64(len(doc.locs))
+	if doc.err != nil && !doc.truncated {
+		missing = strings.TrimPrefix(missing+"; malformed XML: "+doc.err.Error(), "; ")
+		f = min(f, 0.5)
+	}
+	o := fromFraction(f, missing)
+	o.receipt, o.scope = rec, scope
+	return o
+}
+
+// checkCapabilityManifest: agents.json, valid non-empty JSON naming what is
+// published, the interfaces, how to sign in and whom to contact; twins agree.
+func checkCapabilityManifest(ctx context.Context, s *site) outcome {
+	const expected = "200 JSON object at /.well-known/agents.json or /agents.json with name and content/url, interfaces, authentication, contact; both copies identical"
+	m := s.manifest(ctx)
+	rec := s.receiptOf(m.chosen, expected)
+	other := m.root
+	if m.chosen == m.root {
+		other = m.wellKnown
+	}
+	rec.Also = []Exchange{s.also(other)}
+	scope := []string{"/.well-known/agents.json", "/agents.json"}
+	if m.doc == nil {
+		switch {
+		case m.parseErr != nil:
+			return outcome{verdict: Fail, missing: "agents.json is not a JSON object: " + m.parseErr.Error(), receipt: rec, scope: scope}
+		case m.wellKnown.unreachable() && m.root.unreachable():
+			o := s.couldNotCheck(m.chosen, expected)
+			o.receipt, o.scope = rec, scope
+			return o
+		}
+		return outcome{verdict: Fail, missing: "no agents.json at either address", receipt: rec, scope: scope}
+	}
+	if len(m.doc) == 0 {
+		return outcome{verdict: Fail, missing: "agents.json is an empty object", receipt: rec, scope: scope}
+	}
+	var missing []string
+	have := 0
+	if str(m.doc, "name") != "" && (m.doc["content"] != nil || str(m.doc, "url") != "") {
+		have++
+	} else {
+		missing = append(missing, "name and content/url (what is published)")
+	}
+	if _, ok := m.doc["interfaces"].([]any); ok || len(m.interfaces()) > 0 {
+		have++
+	} else {
+		missing = append(missing, "interfaces")
+	}
+	if _, ok := m.doc["authentication"]; ok {
+		have++
+	} else {
+		missing = append(missing, "authentication")
+	}
+	if m.doc["contact"] != nil {
+		have++
+	} else {
+		missing = append(missing, "contact")
+	}
+	f := float64(have) / 4
+	if m.twinsDiffer {
+		missing = append(missing, "the copies at /.well-known/agents.json and /agents.json disagree (rule 10)")
+		f = min(f, 0.5)
+	}
+	o := fromFraction(f, strings.Join(missing, "; "))
+	o.receipt, o.scope = rec, scope
+	return o
+}
+
+// Crawlers that fetch for AI search and citation, and for a page a person
+// asked an assistant to open: only these are discovery (rule 6).
+var searchAndUserAgents = []string{
+	"OAI-SearchBot", "ChatGPT-User", "Claude-SearchBot", "Claude-User",
+	"PerplexityBot", "Perplexity-User", "Googlebot", "Bingbot",
+}
+
+// checkCrawlerPolicy: robots.txt does not shut out AI search or
+// user-initiated agents from the scanned routes; training may be refused.
+func checkCrawlerPolicy(ctx context.Context, s *site) outcome {
+	const expected = "robots.txt lets AI search and user-initiated agents (" + "OAI-SearchBot, ChatGPT-User, Claude-SearchBot, Claude-User, PerplexityBot, Perplexity-User, Googlebot, Bingbot" + ") fetch the scanned routes; training crawlers may be refused"
+	rb := s.robots(ctx)
+	rec := s.receiptOf(rb.resp, expected)
+	scope := append([]string(nil), s.routes...)
+	switch {
+	case rb.resp.unreachable():
+		o := s.couldNotCheck(rb.resp, expected)
+		o.scope = scope
+		return o
+	case rb.doc == nil:
+		// RFC 9309 §2.3.1.3: an unavailable (4xx) robots.txt allows everything.
+		rec.Note = "no robots.txt: every crawler is allowed (RFC 9309 §2.3.1.3)"
+		return outcome{verdict: Pass, fraction: 1, receipt: rec, scope: scope}
+	}
+	total, allowed := 0, 0
+	var blocked []string
+	for _, agent := range searchAndUserAgents {
+		for _, route := range s.routes {
+			total++
+			if rb.doc.allowed(agent, pathOf(route)) {
+				allowed++
+			} else if len(blocked) < 6 {
+				blocked = append(blocked, agent+" "+pathOf(route))
+			}
+		}
+	}
+	missing := ""
+	if len(blocked) > 0 {
+		missing = "disallowed: " + strings.Join(blocked, ", ")
+	}
+	rec.Note = fmt.Sprintf("%d of %d agent×route pairs allowed", allowed, total)
+	o := fromFraction(float64(allowed)/float64(total), missing)
+	o.receipt, o.scope = rec, scope
+	return o
+}
+
+// checkDiscoveryLinks: the home page's Link headers (or head <link>s) point
+// to llms.txt (describedby) and agents.json (alternate).
+func checkDiscoveryLinks(ctx context.Context, s *site) outcome {
+	const expected = `Link: </llms.txt>; rel="describedby" and Link: </agents.json>; rel="alternate" (header or head <link>)`
+	home := s.page(ctx, s.home)
+	rec := s.receiptOf(home.resp, expected, "Link")
+	scope := []string{s.home}
+	if home.resp.unreachable() {
+		o := s.couldNotCheck(home.resp, expected, "Link")
+		o.scope = scope
+		return o
+	}
+	links := s.pageLinks(home)
+	llms := hasLink(links, "describedby", "llms.txt")
+	agents := hasLink(links, "alternate", "agents.json")
+	var missing []string
+	if !llms {
+		missing = append(missing, `rel="describedby" to llms.txt`)
+	}
+	if !agents {
+		missing = append(missing, `rel="alternate" to agents.json`)
+	}
+	f := 0.0
+	if llms {
+		f += 0.5
+	}
+	if agents {
+		f += 0.5
+	}
+	o := fromFraction(f, strings.Join(missing, "; "))
+	o.receipt, o.scope = rec, scope
+	return o
+}
+
+// pageLinks returns a page's Link header links followed by its <link>
+// elements.
+func (s *site) pageLinks(p *page) []linkValue {
+	base, _ := url.Parse(p.url)
+	if p.resp.finalURL != "" {
+		base, _ = url.Parse(p.resp.finalURL)
+	}
+	var links []linkValue
+	if p.resp.header != nil {
+		links = parseLinkHeader(p.resp.header.Values("Link"), base)
+	}
+	return append(links, p.facts.links...)
+}
+
+// hasLink reports a link with rel whose target path ends in suffix.
+func hasLink(links []linkValue, rel, suffix string) bool {
+	for _, l := range links {
+		if !l.hasRel(rel) {
+			continue
+		}
+		if u, err := url.Parse(l.target); err == nil && strings.HasSuffix(u.Path, suffix) {
+			return true
+		}
+	}
+	return false
+}

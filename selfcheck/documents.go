@@ -1,0 +1,290 @@
+package selfcheck
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"net/url"
+	"reflect"
+	"strings"
+)
+
+// robotsResult is the site's robots.txt, fetched and parsed once.
+type robotsResult struct {
+	resp *response
+	doc  *robotsTxt // nil when there is no usable robots.txt
+}
+
+// robots returns the site's robots.txt (RFC 9309 §2.3: at /robots.txt).
+func (s *site) robots(ctx context.Context) robotsResult {
+	return s.robotsDoc.get(func() robotsResult {
+		r := robotsResult{resp: s.f.get(ctx, s.abs("/robots.txt"), "text/plain")}
+		if r.resp.ok() && !isHTMLish(r.resp) {
+			r.doc = parseRobots(r.resp.body)
+		}
+		return r
+	})
+}
+
+// sitemapResult is the site's sitemap: the candidate that answered, parsed,
+// and every candidate tried.
+type sitemapResult struct {
+	resp  *response   // the chosen candidate (nil when none was tried)
+	doc   sitemapDoc  // its parse
+	tried []*response // every candidate, in order
+	pages []string    // page URLs (from the urlset, or the index's first children)
+}
+
+// sitemapMaxCandidates bounds the sitemaps tried (robots.txt lines first).
+const sitemapMaxCandidates = 3
+
+// sitemap finds and parses the site's sitemap: the robots.txt Sitemap lines
+// (RFC 9309 §2.2.4) first, then /sitemap.xml.
+func (s *site) sitemap(ctx context.Context) sitemapResult {
+	return s.sitemapDoc.get(func() sitemapResult {
+		var cands []string
+		if rb := s.robots(ctx); rb.doc != nil {
+			for _, sm := range rb.doc.sitemaps {
+				if u, err := url.Parse(sm); err == nil && u.IsAbs() && (u.Scheme == "http" || u.Scheme == "https") {
+					cands = append(cands, u.String())
+				}
+			}
+		}
+		cands = append(cands, s.abs("/sitemap.xml"))
+		var res sitemapResult
+		seen := map[string]bool{}
+		for _, c := range cands {
+			if seen[c] || len(res.tried) >= sitemapMaxCandidates {
+				continue
+			}
+			seen[c] = true
+			resp := s.f.get(ctx, c, "application/xml, text/xml;q=0.9, */*;q=0.1")
+			res.tried = append(res.tried, resp)
+			if !resp.ok() {
+				continue
+			}
+			doc := parseSitemap(resp.body, sitemapMaxLocs)
+			if res.resp == nil || (res.doc.kind == "" && doc.kind != "") {
+				res.resp, res.doc = resp, doc
+			}
+			if doc.kind != "" && len(doc.locs) > 0 {
+				break
+			}
+		}
+		if res.resp == nil && len(res.tried) > 0 {
+			res.resp = res.tried[len(res.tried)-1]
+		}
+		res.pages = s.sitemapPages(ctx, res.doc)
+		return res
+	})
+}
+
+// sitemapPages lists page URLs: a urlset's locs, or the locs of the first
+// two child sitemaps of an index (on the site's origin only).
+func (s *site) sitemapPages(ctx context.Context, doc sitemapDoc) []string {
+	switch doc.kind {
+	case "urlset":
+		return doc.locs
+	case "sitemapindex":
+		var out []string
+		n := 0
+		for _, loc := range doc.locs {
+			if n >= 2 {
+				break
+			}
+			if !onOrigin(loc, s.origin) {
+				continue
+			}
+			n++
+			resp := s.f.get(ctx, loc, "application/xml, text/xml;q=0.9, */*;q=0.1")
+			if resp.ok() {
+				if child := parseSitemap(resp.body, sitemapMaxLocs); child.kind == "urlset" {
+					out = append(out, child.locs...)
+				}
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// sitemapRoutes picks up to n pages from the sitemap besides the home page:
+// same origin, http(s), distinct, in sitemap order.
+func (s *site) sitemapRoutes(ctx context.Context, n int) []string {
+	if n <= 0 {
+		return nil
+	}
+	seen := map[string]bool{s.home: true}
+	var out []string
+	for _, loc := range s.sitemap(ctx).pages {
+		if len(out) >= n {
+			break
+		}
+		u, err := url.Parse(loc)
+		if err != nil || !onOrigin(loc, s.origin) {
+			continue
+		}
+		u.Fragment = ""
+		if u.Path == "" {
+			u.Path = "/"
+		}
+		k := u.String()
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, k)
+	}
+	return out
+}
+
+// manifestResult is the capability card (agents.json) at both addresses.
+type manifestResult struct {
+	wellKnown, root *response
+	chosen          *response      // the one judged (.well-known first)
+	doc             map[string]any // its parsed object, nil when none parsed
+	parseErr        error
+	twinsDiffer     bool
+}
+
+// manifest fetches the capability card at /.well-known/agents.json and
+// /agents.json (STANDARD.md §10: scanners read the .well-known one first).
+func (s *site) manifest(ctx context.Context) manifestResult {
+	return s.manifestDoc.get(func() manifestResult {
+		m := manifestResult{
+			wellKnown: s.f.get(ctx, s.abs("/.well-known/agents.json"), acceptJSON),
+			root:      s.f.get(ctx, s.abs("/agents.json"), acceptJSON),
+		}
+		docs := make([]map[string]any, 2)
+		for i, r := range []*response{m.wellKnown, m.root} {
+			if !r.ok() {
+				continue
+			}
+			var v map[string]any
+			if err := json.Unmarshal(bytes.TrimSpace(r.body), &v); err != nil {
+				if m.parseErr == nil {
+					m.parseErr, m.chosen = err, r
+				}
+				continue
+			}
+			docs[i] = v
+			if m.doc == nil {
+				m.doc, m.chosen = v, r
+			}
+		}
+		if docs[0] != nil && docs[1] != nil && !reflect.DeepEqual(docs[0], docs[1]) {
+			m.twinsDiffer = true // rule 10: the twin must agree with itself
+		}
+		if m.chosen == nil {
+			m.chosen = m.wellKnown
+			if !m.wellKnown.unreachable() && m.root.unreachable() {
+				m.chosen = m.root
+			}
+		}
+		return m
+	})
+}
+
+// interfaces returns the card's declared interfaces (its "interfaces" array
+// and the "agents" array other scanners read), each as an object.
+func (m manifestResult) interfaces() []map[string]any {
+	var out []map[string]any
+	for _, key := range []string{"interfaces", "agents"} {
+		arr, _ := m.doc[key].([]any)
+		for _, e := range arr {
+			if o, ok := e.(map[string]any); ok {
+				out = append(out, o)
+			}
+		}
+	}
+	return out
+}
+
+// str reads a string field of a JSON object.
+func str(o map[string]any, key string) string {
+	s, _ := o[key].(string)
+	return s
+}
+
+// jsonResult is a JSON document found at the first of several addresses.
+type jsonResult struct {
+	resp     *response      // the address judged: the first that answered 2xx, else the first tried
+	doc      map[string]any // the parsed object (nil when none parsed)
+	parseErr error
+	tried    []*response
+}
+
+// allUnreachable reports whether every address tried gave no usable answer.
+func (j jsonResult) allUnreachable() bool {
+	for _, t := range j.tried {
+		if !t.unreachable() {
+			return false
+		}
+	}
+	return len(j.tried) > 0
+}
+
+// jsonDoc fetches the first of paths that answers 2xx and parses it as a
+// JSON object; the result is shared between checks.
+func (s *site) jsonDoc(ctx context.Context, paths ...string) jsonResult {
+	key := strings.Join(paths, " ")
+	s.jsonMu.Lock()
+	l := s.jsonDocs[key]
+	if l == nil {
+		l = &lazy[jsonResult]{}
+		s.jsonDocs[key] = l
+	}
+	s.jsonMu.Unlock()
+	return l.get(func() jsonResult {
+		var j jsonResult
+		for _, p := range paths {
+			u := p
+			if strings.HasPrefix(p, "/") {
+				u = s.abs(p)
+			}
+			resp := s.f.get(ctx, u, acceptJSON)
+			j.tried = append(j.tried, resp)
+			if !resp.ok() {
+				continue
+			}
+			j.resp = resp
+			v, err := jsonObject(resp.body)
+			if err != nil {
+				j.parseErr = err
+				continue
+			}
+			j.doc, j.parseErr = v, nil
+			return j
+		}
+		if j.resp == nil {
+			j.resp = j.tried[0]
+		}
+		return j
+	})
+}
+
+// serverCard is the MCP server card (STANDARD.md §9 addresses).
+func (s *site) serverCard(ctx context.Context) jsonResult {
+	return s.jsonDoc(ctx, "/.well-known/mcp/server-card.json", "/.well-known/mcp.json", "/.well-known/mcp/server-cards.json")
+}
+
+// jsonObject parses body as a JSON object, or as an array whose first
+// element is an object (the plural server-cards.json form).
+func jsonObject(body []byte) (map[string]any, error) {
+	var v any
+	if err := json.Unmarshal(bytes.TrimSpace(body), &v); err != nil {
+		return nil, err
+	}
+	switch t := v.(type) {
+	case map[string]any:
+		return t, nil
+	case []any:
+		if len(t) > 0 {
+			if o, ok := t[0].(map[string]any); ok {
+				return o, nil
+			}
+		}
+	}
+	return nil, errors.New("not a JSON object")
+}

@@ -1,0 +1,119 @@
+package selfcheck
+
+import (
+	"encoding/json"
+	"sort"
+	"strings"
+)
+
+// JSON-LD limits: nodes collected per page and nesting depth walked.
+const (
+	jsonldMaxNodes = 1000
+	jsonldMaxDepth = 32
+)
+
+// ldNode is one JSON-LD node with its types and properties.
+type ldNode struct {
+	types []string
+	props map[string]any
+}
+
+// has reports whether the node has a non-empty property.
+func (n ldNode) has(prop string) bool {
+	v, ok := n.props[prop]
+	if !ok || v == nil {
+		return false
+	}
+	if s, ok := v.(string); ok {
+		return strings.TrimSpace(s) != ""
+	}
+	return true
+}
+
+// is reports whether the node has one of the given types (with or without a
+// schema.org prefix).
+func (n ldNode) is(types ...string) bool {
+	for _, t := range n.types {
+		t = strings.TrimPrefix(strings.TrimPrefix(t, "https://schema.org/"), "http://schema.org/")
+		t = strings.TrimPrefix(t, "schema:")
+		for _, want := range types {
+			if strings.EqualFold(t, want) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ldDoc is the JSON-LD of a page: its nodes and the blocks that failed to
+// parse.
+type ldDoc struct {
+	blocks int
+	bad    int
+	nodes  []ldNode
+}
+
+// parseJSONLD parses every ld+json block; nodes nested in properties,
+// arrays and @graph are flattened. A block that fails to parse is counted,
+// not fatal. encoding/json bounds its own nesting depth.
+func parseJSONLD(blocks [][]byte) ldDoc {
+	var d ldDoc
+	for _, b := range blocks {
+		if len(strings.TrimSpace(string(b))) == 0 {
+			continue
+		}
+		d.blocks++
+		var v any
+		if err := json.Unmarshal(b, &v); err != nil {
+			d.bad++
+			continue
+		}
+		d.walk(v, 0)
+	}
+	return d
+}
+
+// walk collects nodes from v.
+func (d *ldDoc) walk(v any, depth int) {
+	if depth > jsonldMaxDepth || len(d.nodes) >= jsonldMaxNodes {
+		return
+	}
+	switch t := v.(type) {
+	case []any:
+		for _, e := range t {
+			d.walk(e, depth+1)
+		}
+	case map[string]any:
+		if types := ldTypes(t["@type"]); len(types) > 0 {
+			d.nodes = append(d.nodes, ldNode{types: types, props: t})
+		}
+		// Walk properties in key order so reports are deterministic.
+		keys := make([]string, 0, len(t))
+		for k := range t {
+			if k != "@context" {
+				keys = append(keys, k)
+			}
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			d.walk(t[k], depth+1)
+		}
+	}
+}
+
+// ldTypes reads @type as a string or an array of strings.
+func ldTypes(v any) []string {
+	switch t := v.(type) {
+	case string:
+		return []string{t}
+	case []any:
+		var out []string
+		for _, e := range t {
+			if s, ok := e.(string); ok {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	return nil
+}

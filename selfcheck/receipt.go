@@ -1,0 +1,159 @@
+package selfcheck
+
+import (
+	"net/http"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// excerptLimit is the longest body excerpt a receipt keeps, in bytes.
+const excerptLimit = 240
+
+// Receipt is the evidence behind a verdict (STANDARD.md §4): the call made,
+// the answer the standard expects, and the answer actually received.
+type Receipt struct {
+	// Request is the main call the check made (nil when it made none).
+	Request *RequestRecord `json:"request,omitempty"`
+	// Expected states the answer the standard expects.
+	Expected string `json:"expected"`
+	// Received is what the main call got back.
+	Received *ResponseRecord `json:"received,omitempty"`
+	// Also lists further calls the check relied on, in order.
+	Also []Exchange `json:"also,omitempty"`
+	// Routes holds the per-route findings of a page-level check.
+	Routes []RouteFinding `json:"routes,omitempty"`
+	// Details holds structured evidence of checks that record more than one
+	// exchange (mcp_transport, ard_manifest…).
+	Details any `json:"details,omitempty"`
+	// Note is a free-text observation (what was found, how it was judged).
+	Note string `json:"note,omitempty"`
+}
+
+// RequestRecord is a request as a receipt records it: only the headers that
+// shape the answer, credentials redacted.
+type RequestRecord struct {
+	Method string            `json:"method"`
+	URL    string            `json:"url"`
+	Header map[string]string `json:"header,omitempty"`
+}
+
+// ResponseRecord is a response as a receipt records it.
+type ResponseRecord struct {
+	// Status is the HTTP status code, 0 when no response came back.
+	Status int `json:"status"`
+	// ContentType is the Content-Type header.
+	ContentType string `json:"content_type,omitempty"`
+	// Header holds the headers relevant to the check, credentials redacted.
+	Header map[string]string `json:"header,omitempty"`
+	// Excerpt is the start of the body (valid UTF-8, at most 240 bytes).
+	Excerpt string `json:"excerpt,omitempty"`
+	// URL is the final URL when redirects were followed.
+	URL string `json:"url,omitempty"`
+	// Error says why no usable response came back (refused, timeout,
+	// redirect loop, oversize…).
+	Error string `json:"error,omitempty"`
+}
+
+// Exchange is one request with its response.
+type Exchange struct {
+	Request  RequestRecord  `json:"request"`
+	Received ResponseRecord `json:"received"`
+}
+
+// RouteFinding is one route's share of a page-level check.
+type RouteFinding struct {
+	Route    string  `json:"route"`
+	Verdict  Verdict `json:"verdict"`
+	Fraction float64 `json:"fraction"`
+	Received string  `json:"received,omitempty"`
+	Missing  string  `json:"missing,omitempty"`
+}
+
+// recordRequest builds the request half of a receipt.
+func recordRequest(req request, redact []string) *RequestRecord {
+	rr := &RequestRecord{Method: req.method, URL: redactURL(req.url)}
+	if req.accept != "" {
+		rr.Header = map[string]string{"Accept": req.accept}
+	}
+	for k, v := range req.header {
+		if rr.Header == nil {
+			rr.Header = map[string]string{}
+		}
+		rr.Header[k] = redactHeaderValue(k, v, redact)
+	}
+	return rr
+}
+
+// recordResponse builds the received half of a receipt, keeping only the
+// named headers.
+func recordResponse(resp *response, headers []string, redact []string) *ResponseRecord {
+	rr := &ResponseRecord{Status: resp.status, Error: resp.errText()}
+	if resp.finalURL != "" && resp.finalURL != resp.req.url {
+		rr.URL = redactURL(resp.finalURL)
+	}
+	if resp.header != nil {
+		rr.ContentType = resp.header.Get("Content-Type")
+		for _, h := range headers {
+			vals := resp.header.Values(h)
+			if len(vals) == 0 {
+				continue
+			}
+			if rr.Header == nil {
+				rr.Header = map[string]string{}
+			}
+			rr.Header[http.CanonicalHeaderKey(h)] = redactHeaderValue(h, strings.Join(vals, ", "), redact)
+		}
+	}
+	rr.Excerpt = excerpt(resp.body)
+	return rr
+}
+
+// exchange records a request and its response.
+func exchange(resp *response, headers []string, redact []string) Exchange {
+	return Exchange{Request: *recordRequest(resp.req, redact), Received: *recordResponse(resp, headers, redact)}
+}
+
+// excerpt returns the start of body as valid UTF-8, whitespace collapsed.
+func excerpt(body []byte) string {
+	if len(body) == 0 {
+		return ""
+	}
+	b := body
+	if len(b) > excerptLimit {
+		b = b[:excerptLimit]
+		for len(b) > 0 && !utf8.Valid(b) {
+			b = b[:len(b)-1]
+		}
+	}
+	s := strings.ToValidUTF8(string(b), "\uFFFD")
+	s = strings.Join(strings.Fields(s), " ")
+	if len(body) > excerptLimit {
+		s += " …"
+	}
+	return s
+}
+
+// summary renders a response record on one line, as §4 prints "received".
+func (rr *ResponseRecord) summary() string {
+	if rr == nil {
+		return ""
+	}
+	if rr.Error != "" {
+		return "no answer: " + rr.Error
+	}
+	var b strings.Builder
+	b.WriteString(itoa(rr.Status))
+	if rr.ContentType != "" {
+		b.WriteString(" " + rr.ContentType)
+	}
+	keys := make([]string, 0, len(rr.Header))
+	for k := range rr.Header {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		b.WriteString("; " + k + ": " + rr.Header[k])
+	}
+	return b.String()
+}

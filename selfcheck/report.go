@@ -1,0 +1,163 @@
+package selfcheck
+
+import "time"
+
+// SchemaVersion is the version of the JSON report schema documented in
+// docs/report-schema.md. It changes only when a field changes meaning or
+// disappears; added fields keep it.
+const SchemaVersion = "1.0"
+
+// StandardName and StandardRevision name the standard the report scores under.
+const (
+	StandardName     = "AI Agent Ready"
+	StandardRevision = "1.2"
+)
+
+// Version is the scanner's version, sent in the User-Agent and recorded in
+// every report.
+const Version = "0.1.0"
+
+// Report is the one result object of a scan. The JSON, Markdown and HTML
+// renderings are all produced from it.
+type Report struct {
+	// SchemaVersion is the version of this JSON shape (see SchemaVersion).
+	SchemaVersion string `json:"schema_version"`
+	// Standard names the standard and the revision scored.
+	Standard StandardRef `json:"standard"`
+	// Scanner names the program that produced the report.
+	Scanner ScannerRef `json:"scanner"`
+	// Target is the URL the scan started from, normalised.
+	Target string `json:"target"`
+	// Started is when the scan began (UTC).
+	Started time.Time `json:"started"`
+	// DurationMS is how long the scan took, in milliseconds.
+	DurationMS int64 `json:"duration_ms"`
+	// Score is 100 × Earned ÷ Applicable, rounded to one decimal; 0 when
+	// nothing applies.
+	Score float64 `json:"score"`
+	// Earned is the sum of the points earned by scored checks.
+	Earned float64 `json:"earned"`
+	// Applicable is the sum of the weights of scored checks that apply
+	// (everything but NOT_APPLICABLE; COULD_NOT_CHECK stays in).
+	Applicable float64 `json:"applicable"`
+	// Routes lists the pages the scan actually read: the home page first,
+	// then the pages taken from the sitemap. Page-level findings describe
+	// these routes and no others.
+	Routes []string `json:"routes"`
+	// Sections holds the six sections in order.
+	Sections []SectionResult `json:"sections"`
+	// Checks holds the 35 checks in catalogue order.
+	Checks []CheckResult `json:"checks"`
+	// CouldNotCheck lists the ids of checks whose verdict is COULD_NOT_CHECK.
+	CouldNotCheck []string `json:"could_not_check"`
+	// Unverified lists what the scanner cannot measure without credentials
+	// (always execution_tested); never counted for or against the site.
+	Unverified []UnverifiedLine `json:"unverified"`
+}
+
+// StandardRef names a standard and its revision.
+type StandardRef struct {
+	Name     string `json:"name"`
+	Revision string `json:"revision"`
+}
+
+// ScannerRef names the scanner and its version.
+type ScannerRef struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// SectionResult is one section's total.
+type SectionResult struct {
+	// ID is the section id (discover, understand, read, act, connect, trust).
+	ID Section `json:"id"`
+	// Title is the section's display name.
+	Title string `json:"title"`
+	// Points is what the section is worth in the standard.
+	Points float64 `json:"points"`
+	// Earned is the sum of points earned by its checks.
+	Earned float64 `json:"earned"`
+	// Applicable is the sum of weights of its checks that apply.
+	Applicable float64 `json:"applicable"`
+}
+
+// CheckResult is one check's verdict with its receipt.
+type CheckResult struct {
+	// ID is the stable check id of the catalogue.
+	ID string `json:"id"`
+	// Title says in a few words what passes.
+	Title string `json:"title"`
+	// Section is the check's section ("optional" for unscored checks).
+	Section Section `json:"section"`
+	// Requirement is R1..R10, or empty for a supporting diagnostic.
+	Requirement string `json:"requirement,omitempty"`
+	// Weight is the check's points in the standard (0 when optional).
+	Weight float64 `json:"weight"`
+	// Earned is Weight × Fraction for PASS and PARTIAL, else 0.
+	Earned float64 `json:"earned"`
+	// Verdict is one of the seven verdicts.
+	Verdict Verdict `json:"verdict"`
+	// Fraction is the share of the weight earned (PARTIAL states it).
+	Fraction float64 `json:"fraction"`
+	// Missing names what is missing for PARTIAL and FAIL, or why the check
+	// could not be made for COULD_NOT_CHECK.
+	Missing string `json:"missing,omitempty"`
+	// Found reports, for optional checks, whether the feature was found.
+	Found *bool `json:"found,omitempty"`
+	// Scope lists the routes the finding describes.
+	Scope []string `json:"scope"`
+	// Receipt is the evidence: the call made, what was expected, what came
+	// back.
+	Receipt Receipt `json:"receipt"`
+}
+
+// UnverifiedLine is a finding the scanner reports on its own line because it
+// would need credentials (rule 1: tested execution).
+type UnverifiedLine struct {
+	ID      string  `json:"id"`
+	Section Section `json:"section"`
+	Verdict Verdict `json:"verdict"`
+	Reason  string  `json:"reason"`
+}
+
+// score fills the totals of r from its checks (STANDARD.md §1): optional
+// checks never score; NOT_APPLICABLE leaves the denominator;
+// COULD_NOT_CHECK keeps its weight and earns nothing.
+func (r *Report) score() {
+	r.Sections = r.Sections[:0]
+	r.Earned, r.Applicable = 0, 0
+	r.CouldNotCheck = []string{}
+	bySection := map[Section]*SectionResult{}
+	for _, s := range Sections() {
+		r.Sections = append(r.Sections, SectionResult{ID: s.ID, Title: s.Title, Points: s.Points})
+	}
+	for i := range r.Sections {
+		bySection[r.Sections[i].ID] = &r.Sections[i]
+	}
+	for i := range r.Checks {
+		c := &r.Checks[i]
+		switch c.Verdict {
+		case Pass:
+			c.Fraction = 1
+		case Partial:
+		default:
+			c.Fraction = 0
+		}
+		c.Earned = round2(c.Weight * c.Fraction)
+		if c.Verdict == CouldNotCheck {
+			r.CouldNotCheck = append(r.CouldNotCheck, c.ID)
+		}
+		s := bySection[c.Section]
+		if s == nil || c.Verdict == NotApplicable || c.Verdict == Optional || c.Verdict == Unverified {
+			continue
+		}
+		s.Earned = round2(s.Earned + c.Earned)
+		s.Applicable += c.Weight
+		r.Earned = round2(r.Earned + c.Earned)
+		r.Applicable += c.Weight
+	}
+	r.Score = 0
+	if r.Applicable > 0 {
+		r.Score = float64(int64(1000*r.Earned/r.Applicable+0.5)) / 10
+	}
+}
