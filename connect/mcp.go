@@ -2,7 +2,9 @@ package connect
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -29,45 +31,33 @@ func (s *Server) newMCPServer() (*mcp.Server, error) {
 		},
 	})
 	queryMax := s.opts.MaxQueryLength
-
-	in, err := inputSchema[searchInput](func(sc *jsonschema.Schema) {
-		limitString(sc.Properties["query"], queryMax)
-		limitInt(sc.Properties["limit"], 1, s.opts.MaxResults)
-	})
+	err := errors.Join(
+		addTool(srv, &mcp.Tool{
+			Name: toolSearch, Annotations: readOnly("Search the site"),
+			Description: fmt.Sprintf("Full-text search over the pages of %s. Returns up to %d pages, best first, each with its title, canonical URL and a snippet.", s.opts.Origin, s.opts.MaxResults),
+		}, s.searchSite, func(sc *jsonschema.Schema) {
+			limitString(sc.Properties["query"], queryMax)
+			limitInt(sc.Properties["limit"], 1, s.opts.MaxResults)
+		}),
+		addTool(srv, &mcp.Tool{
+			Name: toolGet, Annotations: readOnly("Read a page"),
+			Description: "Returns one page of " + s.opts.Origin + " as Markdown with YAML front matter (title, description, canonical, updated, language): the same text as requesting the page with Accept: text/markdown. Only pages of this site are served.",
+		}, s.getPage, func(sc *jsonschema.Schema) { limitString(sc.Properties["url"], maxURLLength) }),
+		addTool(srv, &mcp.Tool{
+			Name: toolList, Annotations: readOnly("List pages"),
+			Description: fmt.Sprintf("Lists the indexed pages of %s in URL order, %d per call; pass nextCursor back as cursor for more. prefix narrows to a section (\"/docs/\").", s.opts.Origin, listPageSize),
+		}, s.listPages, func(sc *jsonschema.Schema) {
+			limitString(sc.Properties["prefix"], maxURLLength)
+			limitString(sc.Properties["cursor"], 4*maxURLLength)
+		}),
+		addTool(srv, &mcp.Tool{
+			Name: toolAsk, Annotations: readOnly("Ask the site"),
+			Description: "NLWeb-style answer: the pages of " + s.opts.Origin + " that match the query, as schema.org WebPage items (the same answer as GET " + s.opts.AskPath + "?query=…).",
+		}, s.askTool, func(sc *jsonschema.Schema) { limitString(sc.Properties["query"], queryMax) }),
+	)
 	if err != nil {
 		return nil, err
 	}
-	mcp.AddTool(srv, &mcp.Tool{
-		Name: toolSearch, InputSchema: in, Annotations: readOnly("Search the site"),
-		Description: fmt.Sprintf("Full-text search over the pages of %s. Returns up to %d pages, best first, each with its title, canonical URL and a snippet.", s.opts.Origin, s.opts.MaxResults),
-	}, s.searchSite)
-
-	if in, err = inputSchema[getInput](func(sc *jsonschema.Schema) { limitString(sc.Properties["url"], maxURLLength) }); err != nil {
-		return nil, err
-	}
-	mcp.AddTool(srv, &mcp.Tool{
-		Name: toolGet, InputSchema: in, Annotations: readOnly("Read a page"),
-		Description: "Returns one page of " + s.opts.Origin + " as Markdown with YAML front matter (title, description, canonical, updated, language): the same text as requesting the page with Accept: text/markdown. Only pages of this site are served.",
-	}, s.getPage)
-
-	if in, err = inputSchema[listInput](func(sc *jsonschema.Schema) {
-		limitString(sc.Properties["prefix"], maxURLLength)
-		limitString(sc.Properties["cursor"], 4*maxURLLength)
-	}); err != nil {
-		return nil, err
-	}
-	mcp.AddTool(srv, &mcp.Tool{
-		Name: toolList, InputSchema: in, Annotations: readOnly("List pages"),
-		Description: fmt.Sprintf("Lists the indexed pages of %s in URL order, %d per call; pass nextCursor back as cursor for more. prefix narrows to a section (\"/docs/\").", s.opts.Origin, listPageSize),
-	}, s.listPages)
-
-	if in, err = inputSchema[askInput](func(sc *jsonschema.Schema) { limitString(sc.Properties["query"], queryMax) }); err != nil {
-		return nil, err
-	}
-	mcp.AddTool(srv, &mcp.Tool{
-		Name: toolAsk, InputSchema: in, Annotations: readOnly("Ask the site"),
-		Description: "NLWeb-style answer: the pages of " + s.opts.Origin + " that match the query, as schema.org WebPage items (the same answer as GET " + s.opts.AskPath + "?query=…).",
-	}, s.askTool)
 
 	srv.AddResourceTemplate(&mcp.ResourceTemplate{
 		Name: "page", Title: "A page of " + s.opts.Origin, MIMEType: mimeMarkdown,
@@ -77,14 +67,42 @@ func (s *Server) newMCPServer() (*mcp.Server, error) {
 	return srv, nil
 }
 
-// inputSchema infers the JSON Schema of T and lets tighten add the limits.
-func inputSchema[T any](tighten func(*jsonschema.Schema)) (*jsonschema.Schema, error) {
-	sc, err := jsonschema.For[T](nil)
+// addTool registers a tool with schemas inferred from its Go types, made
+// precise, and tightened to the configured limits by tighten.
+func addTool[In, Out any](srv *mcp.Server, t *mcp.Tool, h mcp.ToolHandlerFor[In, Out], tighten func(*jsonschema.Schema)) error {
+	in, err := jsonschema.For[In](nil)
 	if err != nil {
-		return nil, fmt.Errorf("connect: inferring tool schema: %v", err)
+		return fmt.Errorf("connect: inferring %s input schema: %v", t.Name, err)
 	}
-	tighten(sc)
-	return sc, nil
+	out, err := jsonschema.For[Out](nil)
+	if err != nil {
+		return fmt.Errorf("connect: inferring %s output schema: %v", t.Name, err)
+	}
+	precise(in, false)
+	precise(out, true)
+	tighten(in)
+	t.InputSchema, t.OutputSchema = in, out
+	mcp.AddTool(srv, t, h)
+	return nil
+}
+
+// precise rewrites what inference leaves loose: the handlers never return a
+// null list, so arrays are not nullable, and output URL fields are URIs
+// (inputs also take paths).
+func precise(sc *jsonschema.Schema, output bool) {
+	if sc == nil {
+		return
+	}
+	if slices.Equal(sc.Types, []string{"null", "array"}) {
+		sc.Type, sc.Types = "array", nil
+	}
+	for name, p := range sc.Properties {
+		if output && name == "url" && p.Type == "string" {
+			p.Format = "uri"
+		}
+		precise(p, output)
+	}
+	precise(sc.Items, output)
 }
 
 func limitString(sc *jsonschema.Schema, maxLen int) {
