@@ -1,0 +1,12 @@
+// Package mcpprobe is the scanner's `mcp_transport` probe. It speaks the MCP
+// Streamable HTTP transport (protocol revisions 2025-03-26, 2025-06-18 and
+// 2025-11-25) directly, so the receipt can record what an SDK would hide: the
+// version offered, returned and negotiated, the raw handshake (redacted), the
+// session the server assigns, and how it announces sign-in (RFC 9728
+// protected-resource metadata, RFC 8414 authorization-server metadata or its
+// OpenID Connect fallback, PKCE methods, dynamic client registration).
+//
+// It only ever sends initialize, notifications/initialized, tools/list and a
+// session DELETE: it never signs in and never calls a tool (STANDARD §5 rule 1),
+// so tested execution is always reported as not tested.
+package mcpprobe
