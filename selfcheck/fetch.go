@@ -352,3 +352,14 @@ func onOrigin(raw string, origin *url.URL) bool {
 	u, err := url.Parse(strings.TrimSpace(raw))
 	return err == nil && u.IsAbs() && sameOrigin(u, origin)
 }
+
+// finalURLOrReq returns the URL the answer came from, as a base for
+// resolving references in it.
+func (r *response) finalURLOrReq() *url.URL {
+	raw := r.finalURL
+	if raw == "" {
+		raw = r.req.url
+	}
+	u, _ := url.Parse(raw)
+	return u
+}

@@ -1,0 +1,129 @@
+package selfcheck
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// num formats points without trailing zeros (4, 2.5, 0.75).
+func num(f float64) string {
+	return strconv.FormatFloat(round2(f), 'f', -1, 64)
+}
+
+// receiptText renders a check's receipt as STANDARD.md §4 prints it. The
+// Markdown and the HTML reports both show exactly this text.
+func receiptText(c CheckResult) string {
+	var b strings.Builder
+	w := func(k, v string) {
+		if v != "" {
+			fmt.Fprintf(&b, "%s: %s\n", k, v)
+		}
+	}
+	rc := c.Receipt
+	w("check", c.ID)
+	if rc.Request != nil {
+		w("request", rc.Request.Method+" "+rc.Request.URL)
+		writeHeaders(&b, rc.Request.Header)
+	}
+	w("expected", rc.Expected)
+	if rc.Received != nil {
+		w("received", rc.Received.summary())
+		if rc.Received.URL != "" {
+			w("  final url", rc.Received.URL)
+		}
+		if rc.Received.Excerpt != "" {
+			w("  body", strconv.Quote(rc.Received.Excerpt))
+		}
+	}
+	for _, a := range rc.Also {
+		w("also", a.Request.Method+" "+a.Request.URL+" → "+a.Received.summary())
+	}
+	for _, r := range rc.Routes {
+		line := string(r.Verdict)
+		if r.Received != "" {
+			line += " — " + r.Received
+		}
+		if r.Missing != "" && r.Verdict != Pass {
+			line += " — missing: " + r.Missing
+		}
+		w("route "+pathOf(r.Route), line)
+	}
+	if rc.Details != nil {
+		if d, err := json.Marshal(rc.Details); err == nil {
+			w("details", string(d))
+		}
+	}
+	w("note", rc.Note)
+	w("status", strings.ToLower(string(c.Verdict)))
+	if c.Verdict == Partial {
+		w("fraction", num(c.Fraction))
+	}
+	w("missing", c.Missing)
+	if c.Found != nil {
+		w("found", strconv.FormatBool(*c.Found))
+	}
+	if c.Weight > 0 {
+		w("weight", num(c.Weight))
+		w("earned", num(c.Earned))
+	}
+	w("scope", strings.Join(c.Scope, ", "))
+	return b.String()
+}
+
+// writeHeaders writes request headers indented, in name order.
+func writeHeaders(b *strings.Builder, h map[string]string) {
+	keys := make([]string, 0, len(h))
+	for k := range h {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		fmt.Fprintf(b, "  %s: %s\n", k, h[k])
+	}
+}
+
+// verdictIcon is the text symbol shown with each verdict, so that colour is
+// never the only signal.
+func verdictIcon(v Verdict) string {
+	switch v {
+	case Pass:
+		return "✓"
+	case Partial:
+		return "◐"
+	case Fail:
+		return "✗"
+	case CouldNotCheck:
+		return "?"
+	case NotApplicable:
+		return "–"
+	case Optional:
+		return "○"
+	case Unverified:
+		return "⊘"
+	}
+	return ""
+}
+
+// sectionChecks returns the checks of a section, in catalogue order.
+func (r *Report) sectionChecks(id Section) []CheckResult {
+	var out []CheckResult
+	for _, c := range r.Checks {
+		if c.Section == id {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// checkByID returns the check with id, or nil.
+func (r *Report) checkByID(id string) *CheckResult {
+	for i := range r.Checks {
+		if r.Checks[i].ID == id {
+			return &r.Checks[i]
+		}
+	}
+	return nil
+}
