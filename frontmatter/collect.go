@@ -57,7 +57,8 @@ func (s *sources) walk(n *html.Node, depth int, inArticle bool) {
 			}
 		case atom.H1:
 			if s.h1 == "" {
-				s.h1 = text(n)
+				// Docs generators end headings with a permalink mark.
+				s.h1 = strings.TrimRight(text(n), " ¶§#🔗")
 			}
 		case atom.Link:
 			if s.canonical == "" && hasToken(attr(n, "rel"), "canonical") {

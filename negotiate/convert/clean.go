@@ -1,0 +1,139 @@
+package convert
+
+import (
+	"strings"
+
+	"github.com/andybalholm/cascadia"
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// dropped are the elements that never carry readable content: they are
+// removed from the whole document before the content is chosen.
+var dropped = map[atom.Atom]bool{
+	atom.Script: true, atom.Style: true, atom.Noscript: true, atom.Template: true,
+	atom.Svg: true, atom.Canvas: true, atom.Iframe: true, atom.Object: true,
+	atom.Embed: true, atom.Link: true, atom.Meta: true, atom.Select: true, atom.Head: true,
+}
+
+// strip removes the dropped elements and the comments from the document.
+func strip(n *html.Node) {
+	for c := n.FirstChild; c != nil; {
+		next := c.NextSibling
+		switch {
+		case c.Type == html.CommentNode,
+			c.Type == html.ElementNode && dropped[c.DataAtom] && c.Namespace == "":
+			n.RemoveChild(c)
+		case c.Type == html.ElementNode && c.Namespace != "":
+			// <svg> and <math> content parsed in a foreign namespace.
+			if c.Data == "svg" {
+				n.RemoveChild(c)
+			}
+		default:
+			strip(c)
+		}
+		c = next
+	}
+}
+
+// cleaner prunes the chosen content and rewrites what html-to-markdown would
+// render badly. It is built per conversion.
+type cleaner struct {
+	prune    cascadia.SelectorGroup
+	keep     map[*html.Node]bool // elements Keep matched
+	keepList []*html.Node        // the same, in document order
+	keepPath map[*html.Node]bool // their ancestors
+	opts     *Options
+}
+
+// newCleaner matches the Keep selectors over doc once.
+func (c *Converter) newCleaner(doc *html.Node) *cleaner {
+	cl := &cleaner{prune: c.pruneGroup, opts: &c.opts}
+	if len(c.keepGroup) == 0 {
+		return cl
+	}
+	cl.keep = make(map[*html.Node]bool)
+	cl.keepPath = make(map[*html.Node]bool)
+	for _, n := range cascadia.QueryAll(doc, c.keepGroup) {
+		cl.keep[n] = true
+		cl.keepList = append(cl.keepList, n)
+		for p := n.Parent; p != nil && !cl.keepPath[p]; p = p.Parent {
+			cl.keepPath[p] = true
+		}
+	}
+	return cl
+}
+
+// clean walks the children of n, removing pruned elements (unless kept) and
+// rewriting the rest. inKeep is true under a kept element.
+func (cl *cleaner) clean(n *html.Node, inKeep bool) {
+	for c := n.FirstChild; c != nil; {
+		next := c.NextSibling
+		if c.Type == html.ElementNode {
+			kept := inKeep || cl.keep[c]
+			switch {
+			case !kept && len(cl.prune) > 0 && cl.prune.Match(c):
+				if cl.keepPath[c] {
+					cl.hollow(c)
+				} else {
+					n.RemoveChild(c)
+				}
+			case cl.rewrite(c):
+				// c was replaced or removed
+			default:
+				cl.clean(c, kept)
+			}
+		}
+		c = next
+	}
+}
+
+// hollow empties a pruned element except for the kept elements inside it
+// and the path to them.
+func (cl *cleaner) hollow(n *html.Node) {
+	for c := n.FirstChild; c != nil; {
+		next := c.NextSibling
+		switch {
+		case cl.keep[c]:
+			cl.clean(c, true)
+		case cl.keepPath[c]:
+			cl.hollow(c)
+		default:
+			n.RemoveChild(c)
+		}
+		c = next
+	}
+}
+
+// rewrite applies the element-specific rewrites and reports whether n was
+// replaced or removed (its children then need no further walk).
+func (cl *cleaner) rewrite(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.Img:
+		return cl.image(n)
+	case atom.A:
+		return anchor(n)
+	case atom.Pre:
+		codeLanguage(n)
+		return true // code is rendered verbatim; nothing inside to prune
+	case atom.Dl:
+		definitionList(n)
+	case atom.Figure:
+		figure(n)
+	case atom.Dialog:
+		if !hasAttr(n, "open") {
+			n.Parent.RemoveChild(n)
+			return true
+		}
+	}
+	return false
+}
+
+// replaceWithText puts a text node holding s (or nothing when s is empty)
+// in n's place.
+func replaceWithText(n *html.Node, s string) {
+	if s = strings.TrimSpace(s); s != "" {
+		n.Parent.InsertBefore(&html.Node{Type: html.TextNode, Data: s}, n)
+	}
+	n.Parent.RemoveChild(n)
+}

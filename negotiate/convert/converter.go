@@ -1,0 +1,164 @@
+package convert
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+
+	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
+	"github.com/agentready/caddy-agentready/frontmatter"
+	"github.com/andybalholm/cascadia"
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// Converter converts HTML pages to Markdown. It is built once with New and
+// is safe for concurrent use.
+type Converter struct {
+	opts       Options
+	content    []namedSel
+	pruneGroup cascadia.SelectorGroup
+	keepGroup  cascadia.SelectorGroup
+	md         *converter.Converter
+}
+
+// Result is one converted page.
+type Result struct {
+	// Markdown is the front matter (when enabled), the converted content
+	// and the JSON-LD blocks (when enabled), ending in one newline.
+	Markdown []byte
+	// Meta is the page's metadata, whether or not it was written as front
+	// matter.
+	Meta frontmatter.Meta
+	// Tokens is the o200k_base token count of Markdown.
+	Tokens int
+	// Extraction says how the content was chosen: "selector:<selector>",
+	// "landmark:main", "landmark:role-main", "landmark:article",
+	// "readability" or "body".
+	Extraction string
+}
+
+// New compiles the options' selectors (an error names the bad selector),
+// builds the html-to-markdown converter and checks it with a dry run.
+func New(opts Options) (*Converter, error) {
+	c := &Converter{opts: opts}
+	var err error
+	if c.content, err = compile("content", opts.ContentSelectors); err != nil {
+		return nil, err
+	}
+	prune, err := compile("prune", opts.prune())
+	if err != nil {
+		return nil, err
+	}
+	keep, err := compile("keep", opts.Keep)
+	if err != nil {
+		return nil, err
+	}
+	c.pruneGroup, c.keepGroup = group(prune), group(keep)
+	if c.md, err = newMarkdownConverter(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// Options returns the options the Converter was built with.
+func (c *Converter) Options() Options { return c.opts }
+
+// Convert converts one HTML page. htmlUTF8 is the decoded body (invalid
+// UTF-8 is replaced); pageURL is the address it was requested at (relative
+// links and images become absolute against it, and it is the fallback
+// canonical); header is the origin's response header (Last-Modified,
+// Content-Language, Link). An error means the caller should send the
+// original HTML: ErrTooDeep, ErrNoContent, a parse error, or a recovered
+// panic from the libraries.
+func (c *Converter) Convert(htmlUTF8 []byte, pageURL *url.URL, header http.Header) (res *Result, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			res, err = nil, fmt.Errorf("convert: panic: %v", p)
+		}
+	}()
+	if header == nil {
+		header = http.Header{}
+	}
+	doc, err := parse(htmlUTF8)
+	if err != nil {
+		return nil, err
+	}
+	meta, jsonld := frontmatter.ExtractWithJSONLD(doc, pageURL, header, c.opts.DefaultLanguage)
+	base := documentBase(doc, pageURL)
+	strip(doc)
+
+	cl := c.newCleaner(doc)
+	picked := c.selectContent(doc, pageURL)
+	root := element(atom.Div)
+	for _, r := range picked.roots {
+		if r.Parent != nil {
+			r.Parent.RemoveChild(r)
+		}
+		root.AppendChild(r)
+	}
+	// Kept elements that the chosen content does not hold come after it.
+	for _, n := range cl.keepList {
+		if !contains(root, n) {
+			if n.Parent != nil {
+				n.Parent.RemoveChild(n)
+			}
+			root.AppendChild(n)
+		}
+	}
+	cl.clean(root, false)
+
+	var opts []converter.ConvertOptionFunc
+	if base != nil {
+		opts = append(opts, converter.WithDomain(base.String()))
+	}
+	body, err := c.md.ConvertNode(root, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("convert: html-to-markdown: %w", err)
+	}
+	body = tidy(body)
+	if len(body) == 0 {
+		return nil, ErrNoContent
+	}
+
+	var out bytes.Buffer
+	if c.opts.FrontMatter {
+		out.Write(meta.Marshal())
+	}
+	out.Write(body)
+	if c.opts.JSONLD {
+		for _, b := range jsonld {
+			jsonFence(&out, b)
+		}
+	}
+	md := out.Bytes()
+	return &Result{Markdown: md, Meta: meta, Tokens: CountTokens(md), Extraction: picked.how}, nil
+}
+
+// documentBase returns the URL relative references resolve against: the
+// <base href> resolved against pageURL, else pageURL (HTML Living Standard,
+// "document base URL").
+func documentBase(doc *html.Node, pageURL *url.URL) *url.URL {
+	b := findFirst(doc, atom.Base)
+	if b == nil || attr(b, "href") == "" {
+		return pageURL
+	}
+	ref, err := url.Parse(attr(b, "href"))
+	if err != nil {
+		return pageURL
+	}
+	if pageURL != nil {
+		ref = pageURL.ResolveReference(ref)
+	}
+	if !ref.IsAbs() {
+		return pageURL
+	}
+	return ref
+}
+
+// jsonIndent pretty-prints a JSON-LD block with two-space indentation.
+func jsonIndent(w *bytes.Buffer, b []byte) error {
+	return json.Indent(w, b, "", "  ")
+}

@@ -1,0 +1,22 @@
+// Package convert turns an HTML page into the Markdown an agent would rather
+// read: it parses the page once, finds the main content, drops the chrome
+// around it, converts it with html-to-markdown v2, prepends YAML front matter
+// and counts the result's tokens with the o200k_base BPE tokenizer.
+//
+// Content is chosen in this order, over the same parsed document:
+//
+//  1. the configured ContentSelectors, in the order given: the site owner
+//     knows the site better than any heuristic, so the first selector that
+//     matches wins ("selector:<selector>");
+//  2. the landmarks: the first visible <main> ("landmark:main"), an element
+//     with role="main" ("landmark:role-main"), or the page's only top-level
+//     <article> ("landmark:article");
+//  3. go-readability, for pages without landmarks that it judges to be
+//     articles ("readability");
+//  4. the whole <body> ("body"), so pages that are not articles (pricing
+//     tables, product lists, home pages with cards) lose none of their content.
+//
+// Prune selectors then remove chrome inside the chosen content; Keep selectors
+// protect what must survive (a kept element outside the chosen content is
+// appended after it).
+package convert

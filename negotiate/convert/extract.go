@@ -1,0 +1,161 @@
+package convert
+
+import (
+	"net/url"
+	"strings"
+
+	readability "codeberg.org/readeck/go-readability/v2"
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// content is the part of the page that will be converted.
+type content struct {
+	roots []*html.Node // top-level content elements, in document order
+	how   string       // Result.Extraction
+}
+
+// selectContent picks the main content of doc in the order the package
+// documentation gives: content selectors, landmarks, readability, body.
+func (c *Converter) selectContent(doc *html.Node, pageURL *url.URL) content {
+	for _, s := range c.content {
+		if roots := topMatches(doc, s.sel); hasText(roots) {
+			return content{roots, "selector:" + s.text}
+		}
+	}
+	if r := landmark(doc); r.roots != nil {
+		return r
+	}
+	body := findFirst(doc, atom.Body)
+	if body == nil {
+		body = doc
+	}
+	parser := readability.NewParser()
+	parser.DisableJSONLD = true // front matter read it already
+	if parser.CheckDocument(doc) {
+		if art, err := parser.ParseAndMutate(doc, pageURL); err == nil && art.Node != nil && hasText([]*html.Node{art.Node}) {
+			return content{[]*html.Node{art.Node}, "readability"}
+		}
+		// readability may have mutated the document: what is left of the
+		// body is still the best we have.
+	}
+	return content{[]*html.Node{body}, "body"}
+}
+
+// landmark returns the page's main landmark: the first visible <main>, the
+// first element with role="main", or the only top-level <article>.
+func landmark(doc *html.Node) content {
+	var main, roleMain *html.Node
+	var articles []*html.Node
+	var walk func(*html.Node, bool)
+	walk = func(n *html.Node, inArticle bool) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type != html.ElementNode {
+				continue
+			}
+			if hasAttr(c, "hidden") {
+				continue
+			}
+			switch {
+			case c.DataAtom == atom.Main && main == nil:
+				main = c
+			case roleMain == nil && strings.EqualFold(strings.TrimSpace(attr(c, "role")), "main"):
+				roleMain = c
+			case c.DataAtom == atom.Article && !inArticle:
+				articles = append(articles, c)
+				walk(c, true)
+				continue
+			}
+			walk(c, inArticle)
+		}
+	}
+	walk(doc, false)
+	switch {
+	case main != nil && hasText([]*html.Node{main}):
+		return content{[]*html.Node{main}, "landmark:main"}
+	case roleMain != nil && hasText([]*html.Node{roleMain}):
+		return content{[]*html.Node{roleMain}, "landmark:role-main"}
+	case len(articles) == 1 && hasText(articles):
+		return content{articles, "landmark:article"}
+	}
+	return content{}
+}
+
+// hasText reports whether any of the nodes holds non-space text.
+func hasText(nodes []*html.Node) bool {
+	for _, n := range nodes {
+		if nodeHasText(n) {
+			return true
+		}
+	}
+	return false
+}
+
+func nodeHasText(n *html.Node) bool {
+	if n.Type == html.TextNode {
+		return strings.TrimSpace(n.Data) != ""
+	}
+	if n.Type == html.ElementNode && (n.DataAtom == atom.Img && attr(n, "alt") != "") {
+		return true
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if nodeHasText(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// findFirst returns the first element with the given tag, in document order.
+func findFirst(n *html.Node, a atom.Atom) *html.Node {
+	if n.Type == html.ElementNode && n.DataAtom == a {
+		return n
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if f := findFirst(c, a); f != nil {
+			return f
+		}
+	}
+	return nil
+}
+
+// attr returns the value of n's attribute key, or "".
+func attr(n *html.Node, key string) string {
+	for _, a := range n.Attr {
+		if a.Namespace == "" && a.Key == key {
+			return a.Val
+		}
+	}
+	return ""
+}
+
+// hasAttr reports whether n carries attribute key.
+func hasAttr(n *html.Node, key string) bool {
+	for _, a := range n.Attr {
+		if a.Namespace == "" && a.Key == key {
+			return true
+		}
+	}
+	return false
+}
+
+// setAttr sets n's attribute key to val.
+func setAttr(n *html.Node, key, val string) {
+	for i, a := range n.Attr {
+		if a.Namespace == "" && a.Key == key {
+			n.Attr[i].Val = val
+			return
+		}
+	}
+	n.Attr = append(n.Attr, html.Attribute{Key: key, Val: val})
+}
+
+// delAttr removes n's attribute key.
+func delAttr(n *html.Node, key string) {
+	for i, a := range n.Attr {
+		if a.Namespace == "" && a.Key == key {
+			n.Attr = append(n.Attr[:i], n.Attr[i+1:]...)
+			return
+		}
+	}
+}

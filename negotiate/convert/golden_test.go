@@ -1,0 +1,99 @@
+package convert
+
+import (
+	"errors"
+	"flag"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden .md files from the current output")
+
+// goldenOptions are the options every golden page is converted with.
+var goldenOptions = Options{FrontMatter: true, JSONLD: true, DefaultLanguage: "en"}
+
+// goldenExtraction is how each golden page's content must be chosen.
+var goldenExtraction = map[string]string{
+	"article-chrome": "landmark:article",
+	"pricing":        "landmark:main",
+	"docs":           "landmark:role-main",
+	"products":       "body",
+	"home-cards":     "body",
+	"no-landmarks":   "readability",
+	"jsonld":         "landmark:main",
+	"figure":         "landmark:main",
+	"data-image":     "landmark:main",
+	"relative-links": "body",
+}
+
+// goldenHeader is the origin response every golden page is converted with.
+var goldenHeader = http.Header{"Last-Modified": {"Tue, 15 Sep 2026 08:00:00 GMT"}}
+
+// TestGolden converts testdata/golden/<name>.html and compares the result
+// with <name>.md (go test -run TestGolden -update rewrites them). A page
+// that fails to convert has its error as the golden text.
+func TestGolden(t *testing.T) {
+	c, err := New(goldenOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages, _ := filepath.Glob("testdata/golden/*.html")
+	if len(pages) < len(goldenExtraction) {
+		t.Fatalf("found %d golden pages, want at least %d", len(pages), len(goldenExtraction))
+	}
+	for _, page := range pages {
+		name := strings.TrimSuffix(filepath.Base(page), ".html")
+		t.Run(name, func(t *testing.T) {
+			in, err := os.ReadFile(page)
+			if err != nil {
+				t.Fatal(err)
+			}
+			u, _ := url.Parse("https://example.com/pages/" + name)
+			res, err := c.Convert(in, u, goldenHeader.Clone())
+			var got string
+			switch {
+			case err != nil:
+				got = "ERROR: " + err.Error() + "\n"
+			default:
+				got = string(res.Markdown)
+				if want, ok := goldenExtraction[name]; ok && res.Extraction != want {
+					t.Errorf("Extraction = %q, want %q", res.Extraction, want)
+				}
+				if res.Tokens <= 0 {
+					t.Errorf("Tokens = %d", res.Tokens)
+				}
+			}
+			checkMarkdownInvariants(t, got)
+			golden := strings.TrimSuffix(page, ".html") + ".md"
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if errors.Is(err, os.ErrNotExist) {
+				t.Fatalf("no golden file %s (run go test -update)", golden)
+			}
+			if got != string(want) {
+				t.Errorf("output differs from %s (go test -run TestGolden -update to accept):\n%s", golden, got)
+			}
+		})
+	}
+}
+
+// checkMarkdownInvariants checks what every output must satisfy whatever
+// the page: no HTML comments, no empty links, no relative links, no data:
+// URLs, no script text.
+func checkMarkdownInvariants(t *testing.T, md string) {
+	t.Helper()
+	for _, bad := range []string{"<!--", "](<", "[](", "]()", "data:image", "](/", "](./", "](../", "](#", "<script", "THE END"} {
+		if strings.Contains(md, bad) {
+			t.Errorf("output contains %q", bad)
+		}
+	}
+}

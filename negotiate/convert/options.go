@@ -1,0 +1,94 @@
+package convert
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+)
+
+// Options configure a Converter. The zero value is usable: default pruning,
+// no content selectors, no front matter, no JSON-LD block.
+type Options struct {
+	// ContentSelectors are CSS selectors naming the page's main content. They
+	// are tried in order before the landmarks; the first one that matches
+	// wins, and all its top-level matches are kept in document order.
+	// Default: none.
+	ContentSelectors []string `json:"content_selectors,omitempty"`
+
+	// Prune are CSS selectors of elements removed from the chosen content
+	// (navigation, footers, cookie banners, share widgets...). nil means
+	// DefaultPrune(); an empty non-nil slice prunes nothing.
+	Prune []string `json:"prune,omitempty"`
+
+	// Keep are CSS selectors of elements that always survive: pruning never
+	// removes them (nor the path to them), and when they sit outside the
+	// chosen content they are appended after it. Default: none.
+	Keep []string `json:"keep,omitempty"`
+
+	// KeepImagesWithoutAlt keeps images that have no alt text (rendered as
+	// "![](src)"). Default: false, they are dropped, since an agent cannot
+	// see them and they only cost tokens.
+	KeepImagesWithoutAlt bool `json:"keep_images_without_alt,omitempty"`
+
+	// JSONLD appends the page's own JSON-LD blocks as fenced ```json code
+	// blocks at the end of the Markdown, so no structured fact is lost.
+	// Default: false (the caller decides).
+	JSONLD bool `json:"jsonld,omitempty"`
+
+	// FrontMatter prepends YAML front matter (title, description,
+	// canonical, updated, language...) to the Markdown. Default: false (the
+	// caller decides).
+	FrontMatter bool `json:"front_matter,omitempty"`
+
+	// DefaultLanguage is the front matter's language when neither the page
+	// (<html lang>) nor the origin (Content-Language) names one.
+	// Default: "" (the field is omitted).
+	DefaultLanguage string `json:"default_language,omitempty"`
+}
+
+// DefaultPrune returns the prune selectors used when Options.Prune is nil:
+// navigation, footers, asides, hidden elements, cookie and consent banners,
+// share widgets and skip links.
+func DefaultPrune() []string {
+	return []string{
+		"nav", "footer", "aside",
+		"[role=navigation]", "[role=contentinfo]", "[role=complementary]", "[role=search]",
+		"[aria-hidden=true]", "[hidden]", `[style*="display:none"]`, `[style*="display: none"]`,
+		"dialog:not([open])",
+		// cookie and consent banners
+		"[id*=cookie-banner]", "[class*=cookie-banner]", "[id*=cookie-consent]", "[class*=cookie-consent]",
+		"[id*=cookie-notice]", "[class*=cookie-notice]", "[id*=cookiebanner]", "[class*=cookiebanner]",
+		"[id*=consent-banner]", "[class*=consent-banner]", "[class*=gdpr]",
+		"#onetrust-consent-sdk", "#CybotCookiebotDialog", ".cc-window",
+		// share widgets
+		"[class*=share-buttons]", "[class*=social-share]", "[class*=share-links]", "[class*=sharing]",
+		".sharedaddy", ".addthis_toolbox", "[class*=share-widget]",
+		// skip links
+		"a.skip-link", `a[href="#main"]`, `a[href="#content"]`, `a[href="#main-content"]`,
+	}
+}
+
+// prune returns the effective prune selectors.
+func (o Options) prune() []string {
+	if o.Prune == nil {
+		return DefaultPrune()
+	}
+	return o.Prune
+}
+
+// formatVersion changes whenever the Markdown this package writes for the
+// same input changes, so cached conversions of an older build are not served.
+const formatVersion = "convert/1"
+
+// Hash returns a short stable digest of the options (with the default prune
+// list spelled out) and the output format version: two Options with the same
+// Hash produce the same Markdown. It keys the conversion cache.
+func (o Options) Hash() string {
+	o.Prune = o.prune()
+	b, _ := json.Marshal(struct {
+		V string
+		O Options
+	}{formatVersion, o})
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:12])
+}

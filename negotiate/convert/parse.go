@@ -1,0 +1,67 @@
+package convert
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/net/html"
+)
+
+// MaxDepth is the deepest element nesting Convert accepts. The HTML parser
+// itself refuses more than 512 open elements; conversion and readability
+// recurse over the tree, so the limit is checked again on the parsed tree.
+const MaxDepth = 512
+
+// Errors Convert returns; the caller answers with the original HTML.
+var (
+	// ErrTooDeep means the page nests elements deeper than MaxDepth.
+	ErrTooDeep = errors.New("convert: markup nested too deeply")
+	// ErrNoContent means the page has no text to convert (an empty page or
+	// a script-only application shell).
+	ErrNoContent = errors.New("convert: page has no content")
+)
+
+// parse parses the page (made valid UTF-8 first: the parser and the
+// converter assume it) and checks the tree's depth.
+func parse(page []byte) (*html.Node, error) {
+	if !utf8.Valid(page) {
+		page = bytes.ToValidUTF8(page, []byte("\uFFFD"))
+	}
+	doc, err := html.Parse(bytes.NewReader(page))
+	if err != nil {
+		if strings.Contains(err.Error(), "exceeds") {
+			return nil, fmt.Errorf("%w: %v", ErrTooDeep, err)
+		}
+		return nil, fmt.Errorf("convert: parsing html: %w", err)
+	}
+	if depthExceeds(doc, MaxDepth) {
+		return nil, ErrTooDeep
+	}
+	return doc, nil
+}
+
+// depthExceeds reports whether the tree under n is deeper than limit,
+// without recursion.
+func depthExceeds(n *html.Node, limit int) bool {
+	depth := 0
+	for n != nil {
+		if n.FirstChild != nil {
+			n = n.FirstChild
+			if depth++; depth > limit {
+				return true
+			}
+			continue
+		}
+		for n != nil && n.NextSibling == nil {
+			n = n.Parent
+			depth--
+		}
+		if n != nil {
+			n = n.NextSibling
+		}
+	}
+	return false
+}

@@ -1,0 +1,267 @@
+package convert
+
+import (
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// image fixes lazy-loaded sources, reduces data: images to their alt text
+// and drops images without alt text unless configured to keep them. It
+// reports whether n was removed.
+func (cl *cleaner) image(n *html.Node) bool {
+	src := strings.TrimSpace(attr(n, "src"))
+	if src == "" || isData(src) {
+		// Lazy loaders put a placeholder in src and the real image aside.
+		for _, k := range [...]string{"data-src", "data-lazy-src", "data-original"} {
+			if v := strings.TrimSpace(attr(n, k)); v != "" && !isData(v) {
+				src = v
+				break
+			}
+		}
+		if src == "" || isData(src) {
+			if v := firstSrcset(attr(n, "srcset")); v != "" {
+				src = v
+			} else if v := firstSrcset(attr(n, "data-srcset")); v != "" {
+				src = v
+			}
+		}
+	}
+	alt := strings.Join(strings.Fields(attr(n, "alt")), " ")
+	switch {
+	case isData(src):
+		replaceWithText(n, alt)
+		return true
+	case src == "" || alt == "" && !cl.opts.KeepImagesWithoutAlt:
+		n.Parent.RemoveChild(n)
+		return true
+	}
+	setAttr(n, "src", src)
+	return false
+}
+
+// isData reports whether u is a data: URL.
+func isData(u string) bool {
+	return len(u) >= 5 && strings.EqualFold(u[:5], "data:")
+}
+
+// firstSrcset returns the first URL of a srcset attribute.
+func firstSrcset(s string) string {
+	first, _, _ := strings.Cut(strings.TrimSpace(s), ",")
+	u, _, _ := strings.Cut(strings.TrimSpace(first), " ")
+	if isData(u) {
+		return ""
+	}
+	return u
+}
+
+// permalinkMarks are the texts of the anchor links docs generators put next
+// to headings.
+var permalinkMarks = map[string]bool{"#": true, "¶": true, "§": true, "🔗": true, "": true}
+
+// anchor drops heading permalinks, and turns links without a followable
+// href (empty, javascript:) into their text.
+// It reports whether n was removed.
+func anchor(n *html.Node) bool {
+	href := strings.TrimSpace(attr(n, "href"))
+	if strings.HasPrefix(href, "#") && permalinkMarks[strings.TrimSpace(textOf(n))] && !hasImage(n) {
+		n.Parent.RemoveChild(n)
+		return true
+	}
+	if href == "" || len(href) >= 11 && strings.EqualFold(href[:11], "javascript:") {
+		// Not a link an agent can follow: keep only its content.
+		n.Data, n.DataAtom, n.Attr = "span", atom.Span, nil
+	}
+	return false
+}
+
+// hasImage reports whether an <img> lies under n.
+func hasImage(n *html.Node) bool {
+	return findFirst(n, atom.Img) != nil
+}
+
+// textOf returns n's text content.
+func textOf(n *html.Node) string {
+	var b strings.Builder
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.TextNode {
+			b.WriteString(n.Data)
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(n)
+	return b.String()
+}
+
+// codeLanguage finds a code block's language wherever the highlighter put
+// it (class "language-x", "lang-x", "highlight-x", "highlight-source-x", or
+// data-lang, on the <pre>, its <code> or a wrapper up to two levels up) and
+// writes it as class="language-x" on the <pre>, where html-to-markdown
+// reads the fence's info string.
+func codeLanguage(pre *html.Node) {
+	cands := []*html.Node{pre}
+	if code := findFirst(pre, atom.Code); code != nil {
+		cands = append(cands, code)
+	}
+	for p, i := pre.Parent, 0; p != nil && i < 2; p, i = p.Parent, i+1 {
+		cands = append(cands, p)
+	}
+	lang := ""
+	for _, n := range cands {
+		if lang = languageOf(n); lang != "" {
+			break
+		}
+	}
+	for _, n := range cands[:min(2, len(cands))] {
+		delAttr(n, "class")
+	}
+	if lang != "" {
+		setAttr(pre, "class", "language-"+lang)
+	}
+}
+
+// languageOf reads a language name from n's class or data-lang attribute.
+func languageOf(n *html.Node) string {
+	for _, k := range [...]string{"data-lang", "data-language"} {
+		if v := strings.TrimSpace(attr(n, k)); validLang(v) {
+			return strings.ToLower(v)
+		}
+	}
+	for cls := range strings.FieldsSeq(attr(n, "class")) {
+		for _, prefix := range [...]string{"language-", "lang-", "highlight-source-", "highlight-", "sourcecode-"} {
+			if v, ok := strings.CutPrefix(strings.ToLower(cls), prefix); ok && validLang(v) {
+				return v
+			}
+		}
+	}
+	return ""
+}
+
+// validLang accepts info strings made of letters, digits and + - # _ .
+func validLang(s string) bool {
+	if s == "" || len(s) > 32 || s == "none" || s == "plaintext" || s == "text" {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("+-#_.", r)) {
+			return false
+		}
+	}
+	return true
+}
+
+// definitionList rewrites <dl> as a bullet list, each term in bold followed
+// by its definitions: "- **Term**: definition". Markdown has no definition
+// lists, and this form reads the same to an agent. Definitions with block
+// content become paragraphs inside the item.
+func definitionList(dl *html.Node) {
+	var items []*html.Node
+	var cur *html.Node
+	var pending []*html.Node // consecutive <dt>s
+	for c := dl.FirstChild; c != nil; {
+		next := c.NextSibling
+		dl.RemoveChild(c)
+		switch {
+		case c.Type == html.ElementNode && c.DataAtom == atom.Dt:
+			if cur != nil {
+				cur, pending = nil, nil
+			}
+			pending = append(pending, c)
+		case c.Type == html.ElementNode && c.DataAtom == atom.Dd:
+			if cur == nil {
+				cur = element(atom.Li)
+				items = append(items, cur)
+				if len(pending) > 0 {
+					strong := element(atom.Strong)
+					for i, dt := range pending {
+						if i > 0 {
+							strong.AppendChild(&html.Node{Type: html.TextNode, Data: ", "})
+						}
+						moveChildren(dt, strong)
+					}
+					cur.AppendChild(strong)
+					cur.AppendChild(&html.Node{Type: html.TextNode, Data: ": "})
+				}
+			} else {
+				cur.AppendChild(&html.Node{Type: html.TextNode, Data: "; "})
+			}
+			if hasBlock(c) {
+				div := element(atom.Div)
+				moveChildren(c, div)
+				cur.AppendChild(div)
+			} else {
+				moveChildren(c, cur)
+			}
+		case c.Type == html.ElementNode && c.DataAtom == atom.Div:
+			// <div> groups of <dt>/<dd> (allowed by HTML): unwrap them.
+			for g := c.LastChild; g != nil; g = c.LastChild {
+				c.RemoveChild(g)
+				dl.InsertBefore(g, next)
+				next = g
+			}
+		}
+		c = next
+	}
+	for _, dt := range pending {
+		if cur == nil { // terms without definitions
+			li := element(atom.Li)
+			strong := element(atom.Strong)
+			moveChildren(dt, strong)
+			li.AppendChild(strong)
+			items = append(items, li)
+		}
+	}
+	dl.Data, dl.DataAtom, dl.Attr = "ul", atom.Ul, nil
+	for _, li := range items {
+		dl.AppendChild(li)
+	}
+}
+
+// hasBlock reports whether n has a block-level child element.
+func hasBlock(n *html.Node) bool {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode {
+			continue
+		}
+		switch c.DataAtom {
+		case atom.P, atom.Div, atom.Pre, atom.Ul, atom.Ol, atom.Table, atom.Blockquote, atom.Dl, atom.Figure:
+			return true
+		}
+	}
+	return false
+}
+
+// figure italicises the caption and gives a caption-less-alt image the
+// caption as its alt text.
+func figure(fig *html.Node) {
+	cap := findFirst(fig, atom.Figcaption)
+	if cap == nil {
+		return
+	}
+	capText := strings.Join(strings.Fields(textOf(cap)), " ")
+	if img := findFirst(fig, atom.Img); img != nil && strings.TrimSpace(attr(img, "alt")) == "" && capText != "" {
+		setAttr(img, "alt", capText)
+	}
+	if capText != "" && !hasBlock(cap) {
+		em := element(atom.Em)
+		moveChildren(cap, em)
+		cap.AppendChild(em)
+	}
+}
+
+// element returns a new element node.
+func element(a atom.Atom) *html.Node {
+	return &html.Node{Type: html.ElementNode, DataAtom: a, Data: a.String()}
+}
+
+// moveChildren moves all children of from to the end of to.
+func moveChildren(from, to *html.Node) {
+	for c := from.FirstChild; c != nil; c = from.FirstChild {
+		from.RemoveChild(c)
+		to.AppendChild(c)
+	}
+}
