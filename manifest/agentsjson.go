@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 )
 
 // agentsCard is the capability card of STANDARD §10.
@@ -143,21 +144,33 @@ func (r *resolved) cardAgents() []cardAgent {
 
 func (r *resolved) cardAuth() cardAuth {
 	a := &r.s.Authentication
-	out := cardAuth{Type: string(a.Type), Public: a.Public, Note: a.Note, Documentation: r.abs(a.Documentation)}
-	if a.Type == AuthNone {
-		return out
+	out := cardAuth{Type: string(a.Type), Note: a.Note, Documentation: r.abs(a.Documentation)}
+	// The card says, capability by capability, what needs a token
+	// (STANDARD §7 access_documented).
+	public := []string{"content"}
+	if r.s.Connect.Enabled {
+		if r.s.Connect.Auth == ConnectPublic {
+			public = append(public, "connect")
+		} else {
+			out.TokenRequired = append(out.TokenRequired, "connect")
+			out.ToolScopes = r.s.Connect.ToolScopes
+		}
 	}
-	out.AuthorizationServers = a.AuthorizationServers
-	out.ResourceMetadata = r.url(PathOAuthResource)
-	out.Scopes = a.Scopes
 	for i := range r.s.Interfaces {
-		if it := &r.s.Interfaces[i]; !r.ifacePublic(it) {
+		if it := &r.s.Interfaces[i]; r.ifacePublic(it) {
+			public = append(public, it.ID)
+		} else {
 			out.TokenRequired = append(out.TokenRequired, it.ID)
 		}
 	}
-	if r.s.Connect.Enabled && r.s.Connect.Auth == ConnectOAuth {
-		out.TokenRequired = append(out.TokenRequired, "connect")
-		out.ToolScopes = r.s.Connect.ToolScopes
+	out.Public = a.Public
+	if len(out.TokenRequired) > 0 || !slices.Contains(a.Public, "*") {
+		out.Public = public
+	}
+	if a.Type == AuthOAuth {
+		out.AuthorizationServers = a.AuthorizationServers
+		out.ResourceMetadata = r.url(PathOAuthResource)
+		out.Scopes = a.Scopes
 	}
 	return out
 }

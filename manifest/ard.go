@@ -62,6 +62,7 @@ func (r *resolved) ardEntries() []ardEntry {
 				URL:                   r.url(PathMCPServerCard),
 				Description:           "Read-only MCP server to search and read the pages of " + r.name + ".",
 				RepresentativeQueries: orSlice(s.Connect.Queries, []string{"search the " + r.name + " website", "read a page of " + r.name + " as Markdown"}),
+				Capabilities:          ConnectTools,
 			})
 		}
 		for i := range s.Interfaces {
@@ -135,7 +136,7 @@ func (r *resolved) skillEntry(sk Skill) ardEntry {
 		Type:                  typ,
 		URL:                   r.origin + skillPath(sk),
 		Description:           sk.Description,
-		RepresentativeQueries: defaultQueries("how to "+name+" with "+r.name, sk.Description),
+		RepresentativeQueries: []string{"how to " + name + " with " + r.name, firstSentence(sk.Description)},
 	}
 }
 
@@ -148,15 +149,21 @@ func (r *resolved) urn(namespace, name string) string {
 	return "urn:air:" + host + ":" + namespace + ":" + name
 }
 
+// firstSentence is the first sentence of s, lower-cased, without its
+// full stop, at most 120 bytes: a query-like phrase.
+func firstSentence(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexAny(s, ".!?\n"); i > 0 {
+		s = s[:i]
+	}
+	return strings.ToLower(trimTo(s, 120))
+}
+
 // defaultQueries derives two representative queries from a name and a
 // description; configured queries say more and are preferred.
 func defaultQueries(name, description string) []string {
-	first := strings.TrimSpace(description)
-	if i := strings.IndexAny(first, ".!?\n"); i > 0 {
-		first = first[:i]
-	}
 	q := []string{"what can " + name + " do"}
-	if first = strings.ToLower(trimTo(first, 120)); first != "" && first != q[0] {
+	if first := firstSentence(description); first != "" && first != q[0] {
 		q = append(q, first)
 	} else {
 		q = append(q, "use "+name)

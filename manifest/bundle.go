@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Env is what Generate knows about where the site is served.
@@ -331,8 +332,12 @@ func (r *resolved) ifaceDescription(it *Interface) string {
 	}[it.Type]
 }
 
-// isPublic says whether a capability is usable without a token.
+// isPublic says whether a capability is usable without a token; the
+// built-in endpoints follow connect.auth.
 func (r *resolved) isPublic(id string) bool {
+	if id == "connect" {
+		return r.s.Connect.Auth == ConnectPublic
+	}
 	for _, p := range r.s.Authentication.Public {
 		if p == "*" || p == id {
 			return true
@@ -347,7 +352,8 @@ func (r *resolved) ifacePublic(it *Interface) bool {
 	if it.Public != nil {
 		return *it.Public
 	}
-	return r.isPublic(it.ID)
+	// Installing a CLI or SDK needs no token; the API it calls states its own.
+	return it.Type == TypeCLI || it.Type == TypeSDK || r.isPublic(it.ID)
 }
 
 // trimTo shortens s to at most n bytes at a word boundary, with an ellipsis.
@@ -358,6 +364,9 @@ func trimTo(s string, n int) string {
 	cut := strings.LastIndex(s[:n-3], " ")
 	if cut < n/2 {
 		cut = n - 3
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
 	}
 	return strings.TrimRight(s[:cut], " ,.;:") + "..."
 }

@@ -114,7 +114,7 @@ func (r *resolved) a2aCard(it *Interface) map[string]any {
 		card["iconUrl"] = logo
 	}
 	a := &r.s.Authentication
-	if a.Type == AuthOAuth && !r.ifacePublic(it) {
+	if a.Type == AuthOAuth && !r.ifacePublic(it) && a.AuthorizationEndpoint != "" && a.TokenEndpoint != "" {
 		// RFC 8414 §3: the metadata of an issuer without a path lives at
 		// /.well-known/oauth-authorization-server on the issuer.
 		scopes := map[string]string{}
@@ -124,7 +124,12 @@ func (r *resolved) a2aCard(it *Interface) map[string]any {
 		card["securitySchemes"] = map[string]any{"oauth2": map[string]any{"oauth2SecurityScheme": map[string]any{
 			"description":       "OAuth 2.0 authorization code with PKCE",
 			"oauth2MetadataUrl": strings.TrimSuffix(a.AuthorizationServers[0], "/") + "/.well-known/oauth-authorization-server",
-			"flows":             map[string]any{"authorizationCode": map[string]any{"scopes": scopes}},
+			"flows": map[string]any{"authorizationCode": map[string]any{
+				"authorizationUrl": a.AuthorizationEndpoint,
+				"tokenUrl":         a.TokenEndpoint,
+				"scopes":           scopes,
+				"pkceRequired":     true,
+			}},
 		}}}
 		card["securityRequirements"] = []map[string]any{{"schemes": map[string]any{"oauth2": map[string]any{"list": orSlice(it.Scopes, a.Scopes)}}}}
 	}

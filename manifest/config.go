@@ -242,6 +242,12 @@ type Authentication struct {
 	AuthorizationServers []string `yaml:"authorization_servers"`
 	// Scopes are the scopes a client may request. Default: none.
 	Scopes []string `yaml:"scopes"`
+	// AuthorizationEndpoint and TokenEndpoint are the authorization
+	// server's endpoints (RFC 8414 §2), needed for the OAuth flow of an A2A
+	// agent card. Default: none (the card then carries no security scheme).
+	AuthorizationEndpoint string `yaml:"authorization_endpoint"`
+	// TokenEndpoint: see AuthorizationEndpoint. Default: none.
+	TokenEndpoint string `yaml:"token_endpoint"`
 	// Public lists the capabilities usable without a token: interface ids,
 	// "content" (pages, Markdown, discovery documents), "connect" (the
 	// built-in MCP and /ask), or "*" for all. Default: ["*"] under none,
@@ -421,10 +427,14 @@ type Connect struct {
 	// Auth is public (no token) or oauth (the authentication section).
 	// Default: public.
 	Auth ConnectAuth `yaml:"auth"`
-	// ToolScopes maps a tool name to the scope it needs under oauth; scopes
-	// must be listed in authentication.scopes. Default: none.
+	// ToolScopes maps a tool name (one of ConnectTools) to the scope it
+	// needs under oauth; scopes must be listed in authentication.scopes.
+	// Default: none (any valid token).
 	ToolScopes map[string]string `yaml:"tool_scopes"`
 	// Queries are 2–5 representative queries for the ARD entry.
 	// Default: generated from the site name.
 	Queries []string `yaml:"queries"`
 }
+
+// ConnectTools are the tools of the built-in MCP endpoint (package connect).
+var ConnectTools = []string{"search_site", "get_page", "list_pages", "ask"}

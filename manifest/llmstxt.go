@@ -25,7 +25,7 @@ func (r *resolved) llmsTxt() []byte {
 		b.WriteString("\n\n")
 	}
 	if c := r.contactLine(); c != "" {
-		fmt.Fprintf(&b, "Contact: %s\n\n", c)
+		fmt.Fprintf(&b, "Contact a person: %s\n\n", c)
 	}
 	sections := s.LLMs.Sections
 	if len(sections) == 0 {
@@ -58,16 +58,16 @@ func (r *resolved) llmsTxt() []byte {
 func (r *resolved) llmsInstructions(b *strings.Builder) {
 	s := r.s
 	b.WriteString("Instructions for AI agents:\n\n")
-	md := "- Every page is available as Markdown: request its URL with the header `Accept: text/markdown`"
+	md := "- Request any page with the header `Accept: text/markdown` to get it as Markdown"
 	if r.mdSuffix != "" {
 		md += fmt.Sprintf(", or append `%s` to its path (for example %s%s)", r.mdSuffix, r.exampleMDPage(), r.mdSuffix)
 	}
 	b.WriteString(md + ".\n")
-	if u := r.url(PathWKAgentsJSON); u != "" {
-		fmt.Fprintf(b, "- What this site offers to agents (interfaces, sign-in, contact, usage policy) is in %s.\n", u)
+	if r.serve[PathAgentsJSON] {
+		fmt.Fprintf(b, "- Read %s%s for what this site offers agents: interfaces, sign-in, contact and usage policy.\n", r.origin, PathWKAgentsJSON)
 	}
 	if r.serve[PathSitemap] {
-		fmt.Fprintf(b, "- All pages are listed in %s/sitemap.xml.\n", r.origin)
+		fmt.Fprintf(b, "- Find every page in %s/sitemap.xml.\n", r.origin)
 	}
 	if s.Connect.Enabled {
 		fmt.Fprintf(b, "- Search and read this site's pages over MCP (streamable HTTP, read-only tools) at %s, or ask a question in plain language with GET %s?query=your+question (JSON answer).\n",
@@ -78,10 +78,10 @@ func (r *resolved) llmsInstructions(b *strings.Builder) {
 		fmt.Fprintf(b, "- %s\n", r.ifaceInstruction(it))
 	}
 	if u := r.url(PathARD); u != "" {
-		fmt.Fprintf(b, "- Machine-readable catalog of agent resources (ARD): %s.\n", u)
+		fmt.Fprintf(b, "- Find the machine-readable catalog of agent resources (ARD) at %s.\n", u)
 	}
 	if u := r.url(PathSkillsIndex); u != "" {
-		fmt.Fprintf(b, "- Agent skills with sha256 digests: %s.\n", u)
+		fmt.Fprintf(b, "- Get agent skills, with sha256 digests, from %s.\n", u)
 	}
 	b.WriteString("- " + r.authSentence() + "\n")
 	if p := r.policySentence(); p != "" {
@@ -130,8 +130,12 @@ func (r *resolved) ifaceInstruction(it *Interface) string {
 	if it.Docs != "" {
 		s += fmt.Sprintf("; documentation: %s", r.abs(it.Docs))
 	}
-	if r.s.Authentication.Type == AuthOAuth && !r.ifacePublic(it) {
+	switch {
+	case r.ifacePublic(it):
+	case r.s.Authentication.Type == AuthOAuth:
 		s += "; needs an OAuth token"
+	default:
+		s += "; needs credentials"
 	}
 	return s + "."
 }
@@ -140,9 +144,9 @@ func (r *resolved) ifaceInstruction(it *Interface) string {
 func (r *resolved) authSentence() string {
 	a := &r.s.Authentication
 	if a.Type == AuthNone {
-		return "No sign-in is needed: " + strings.TrimSuffix(a.Note, ".") + "."
+		return "Use it without signing in: " + strings.TrimSuffix(a.Note, ".") + "."
 	}
-	s := fmt.Sprintf("Some capabilities need an OAuth 2.0 access token from %s", strings.Join(a.AuthorizationServers, ", "))
+	s := fmt.Sprintf("Sign in with OAuth 2.0 where a capability needs a token; tokens come from %s", strings.Join(a.AuthorizationServers, ", "))
 	if u := r.url(PathOAuthResource); u != "" {
 		s += fmt.Sprintf(" (metadata: %s)", u)
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/andybalholm/cascadia"
@@ -245,6 +246,15 @@ func (v *validator) authentication() {
 		}
 	}
 	v.anyURL("authentication.documentation", a.Documentation)
+	v.absURL("authentication.authorization_endpoint", a.AuthorizationEndpoint)
+	v.absURL("authentication.token_endpoint", a.TokenEndpoint)
+	if a.Type == AuthOAuth && (a.AuthorizationEndpoint == "" || a.TokenEndpoint == "") {
+		for i, it := range v.s.Interfaces {
+			if it.Type == TypeA2A && it.Card == "" && (it.Public == nil || !*it.Public) && !slices.Contains(a.Public, it.ID) && !slices.Contains(a.Public, "*") {
+				v.s.warnf(fmt.Sprintf("interfaces[%d]", i), "the A2A agent card needs authentication.authorization_endpoint and token_endpoint to describe its OAuth flow; it is published without a security scheme")
+			}
+		}
+	}
 	v.absURL("authentication.resource", a.Resource)
 	ids := map[string]bool{"*": true, "content": true, "connect": true}
 	for _, it := range v.s.Interfaces {
@@ -426,7 +436,17 @@ func (v *validator) connect() {
 	for _, sc := range v.s.Authentication.Scopes {
 		scopes[sc] = true
 	}
+	if c.Auth == ConnectOAuth && slices.Contains(v.s.Authentication.Public, "connect") {
+		v.errorf("authentication.public", "\"connect\" is public here but connect.auth is oauth")
+	}
 	for tool, scope := range c.ToolScopes {
+		if !slices.Contains(ConnectTools, tool) {
+			msg := fmt.Sprintf("unknown tool %q", tool)
+			if s := suggest(tool, ConnectTools); s != "" {
+				msg += fmt.Sprintf(" (did you mean %q?)", s)
+			}
+			v.errorf("connect.tool_scopes."+tool, "%s", msg)
+		}
 		if c.Auth != ConnectOAuth {
 			v.errorf("connect.tool_scopes."+tool, "tool scopes need auth: oauth")
 			break
