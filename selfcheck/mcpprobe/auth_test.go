@@ -70,15 +70,15 @@ func all(string) bool { return true }
 
 func TestProbeOAuth(t *testing.T) {
 	tests := []struct {
-		name        string
-		challenge   string
-		docs        map[string]string
-		protect     func(string) bool
-		initialize  bool
-		mode        string
-		prm, as     string // expected metadata paths ("" = none)
-		pkce        []string
-		dynamicReg  bool
+		name       string
+		challenge  string
+		docs       map[string]string
+		protect    func(string) bool
+		initialize bool
+		mode       string
+		prm, as    string // expected metadata paths ("" = none)
+		pkce       []string
+		dynamicReg bool
 	}{
 		{"resource_metadata parameter", `Bearer realm="mcp", resource_metadata="{{base}}/meta/prm.json", scope="tools"`,
 			map[string]string{"/meta/prm.json": prmDoc, "/.well-known/oauth-authorization-server/auth": asDoc},

@@ -115,42 +115,44 @@ func TestProbeHostile(t *testing.T) {
 	}
 }
 
-func TestProbeHangs(t *testing.T) {
+// hangingServer answers with prelude, then never finishes the response.
+func hangingServer(t *testing.T, prelude func(w http.ResponseWriter)) string {
+	t.Helper()
 	release := make(chan struct{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		prelude(w)
 		select {
 		case <-r.Context().Done():
 		case <-release:
 		}
 	}))
-	defer srv.Close()
-	defer close(release)
-	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
-	defer cancel()
-	res := Probe(ctx, srv.Client(), srv.URL)
-	if res.Initialize || !strings.Contains(res.Err, "deadline exceeded") {
-		t.Errorf("initialize = %v, err = %q", res.Initialize, res.Err)
-	}
+	t.Cleanup(srv.Close)
+	t.Cleanup(func() { close(release) })
+	return srv.URL
 }
 
-func TestProbeHangsMidStream(t *testing.T) {
-	release := make(chan struct{})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/event-stream")
-		_, _ = io.WriteString(w, ": open\n\n")
-		w.(http.Flusher).Flush()
-		select {
-		case <-r.Context().Done():
-		case <-release:
-		}
-	}))
-	defer srv.Close()
-	defer close(release)
-	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
-	defer cancel()
-	res := Probe(ctx, srv.Client(), srv.URL)
-	if res.Initialize || res.Err == "" {
-		t.Errorf("initialize = %v, err = %q", res.Initialize, res.Err)
+func TestProbeHangs(t *testing.T) {
+	tests := []struct {
+		name    string
+		prelude func(w http.ResponseWriter)
+	}{
+		{"no headers", func(http.ResponseWriter) {}},
+		{"mid event stream", func(w http.ResponseWriter) {
+			w.Header().Set("Content-Type", "text/event-stream")
+			_, _ = io.WriteString(w, ": open\n\n")
+			w.(http.Flusher).Flush()
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			u := hangingServer(t, tt.prelude)
+			ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+			defer cancel()
+			res := Probe(ctx, nil, u)
+			if res.Initialize || !strings.Contains(res.Err, "deadline exceeded") {
+				t.Errorf("initialize = %v, err = %q", res.Initialize, res.Err)
+			}
+		})
 	}
 }
 

@@ -77,17 +77,12 @@ func (o outcome) needsToken() bool {
 }
 
 func (p *prober) run() {
-	init, out, err := p.call("initialize", 1, map[string]any{
+	init, ok := p.request("initialize", 1, map[string]any{
 		"protocolVersion": p.opts.OfferedVersion,
 		"capabilities":    map[string]any{},
 		"clientInfo":      map[string]any{"name": p.opts.ClientName, "version": p.opts.ClientVersion},
 	})
-	if out.needsToken() {
-		p.tokenRequired(out)
-		return
-	}
-	if err != nil {
-		p.fail("initialize: %v", err)
+	if !ok {
 		return
 	}
 	var ir struct {
@@ -95,7 +90,7 @@ func (p *prober) run() {
 		Capabilities    map[string]json.RawMessage `json:"capabilities"`
 		ServerInfo      ServerInfo                 `json:"serverInfo"`
 	}
-	if err := json.Unmarshal(init.Result, &ir); err != nil || ir.ProtocolVersion == "" {
+	if err := json.Unmarshal(init, &ir); err != nil || ir.ProtocolVersion == "" {
 		p.fail("initialize: result has no protocolVersion")
 		return
 	}
@@ -123,6 +118,22 @@ func (p *prober) run() {
 	p.listTools()
 }
 
+// request calls method and returns its result. On a 401/403 it records
+// that a token is required and follows the challenge; on any other failure
+// it records the failure.
+func (p *prober) request(method string, id int, params any) (json.RawMessage, bool) {
+	msg, out, err := p.call(method, id, params)
+	switch {
+	case out.needsToken():
+		p.tokenRequired(out)
+		return nil, false
+	case err != nil:
+		p.fail("%s: %v", method, err)
+		return nil, false
+	}
+	return msg.Result, true
+}
+
 // tokenRequired records a 401/403: no tool answers without a token, and the
 // challenge is followed to the sign-in metadata.
 func (p *prober) tokenRequired(out outcome) {
@@ -141,13 +152,8 @@ func (p *prober) listTools() {
 		if cursor != "" {
 			params = map[string]any{"cursor": cursor}
 		}
-		msg, out, err := p.call("tools/list", 2+page, params)
-		if out.needsToken() {
-			p.tokenRequired(out)
-			return
-		}
-		if err != nil {
-			p.fail("tools/list: %v", err)
+		result, ok := p.request("tools/list", 2+page, params)
+		if !ok {
 			break
 		}
 		var lr struct {
@@ -158,7 +164,7 @@ func (p *prober) listTools() {
 			} `json:"tools"`
 			NextCursor string `json:"nextCursor"`
 		}
-		if err := json.Unmarshal(msg.Result, &lr); err != nil || lr.Tools == nil {
+		if err := json.Unmarshal(result, &lr); err != nil || lr.Tools == nil {
 			p.fail("tools/list: result has no tools array")
 			break
 		}
