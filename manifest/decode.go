@@ -25,14 +25,16 @@ type scalarSetter interface {
 // are all reported, with the line they sit on, and decoding carries on so
 // that one load reports every problem.
 type decoder struct {
-	file  string
-	errs  Errors
-	lines map[string]int // field path -> line of its value
-	nodes int
+	file   string
+	errs   Errors
+	lines  map[string]int  // field path -> line of its value
+	failed map[string]bool // field paths already reported
+	nodes  int
 }
 
 func (d *decoder) errorf(line int, field, format string, args ...any) {
 	d.errs = append(d.errs, &FieldError{File: d.file, Line: line, Field: field, Msg: fmt.Sprintf(format, args...)})
+	d.failed[field] = true
 }
 
 var durationType = reflect.TypeFor[time.Duration]()

@@ -185,9 +185,11 @@ func TestDefaultBundle(t *testing.T) {
 		t.Errorf("llms.txt does not start from the host name with instructions:\n%s", llms)
 	}
 	var card struct {
-		Name           string
-		URL            string
-		Content        struct{ Markdown struct{ ContentNegotiation bool } }
+		Name    string
+		URL     string
+		Content struct {
+			Markdown struct{ ContentNegotiation bool }
+		}
 		Authentication struct {
 			Type   string
 			Public []string

@@ -49,7 +49,7 @@ func Parse(data []byte, filename string) (*Site, error) {
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, Errors{yamlError(filename, err)}
 	}
-	d := &decoder{file: filename, lines: s.lines}
+	d := &decoder{file: filename, lines: s.lines, failed: map[string]bool{}}
 	if len(doc.Content) > 0 {
 		root := doc.Content[0]
 		if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
@@ -60,7 +60,7 @@ func Parse(data []byte, filename string) (*Site, error) {
 		}
 		d.decode(root, reflect.ValueOf(s).Elem(), "")
 	}
-	v := &validator{s: s, errs: d.errs}
+	v := &validator{s: s, errs: d.errs, failed: d.failed}
 	v.validate()
 	if len(v.errs) > 0 {
 		return nil, sortErrors(v.errs)

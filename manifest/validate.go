@@ -15,9 +15,10 @@ import (
 
 // validator checks a decoded Site and collects every problem.
 type validator struct {
-	s    *Site
-	errs Errors
-	ids  map[string]string // ARD identifier -> field path that defined it
+	s      *Site
+	errs   Errors
+	failed map[string]bool   // paths the decoder reported: one problem each
+	ids    map[string]string // ARD identifier -> field path that defined it
 }
 
 var (
@@ -33,6 +34,9 @@ var (
 )
 
 func (v *validator) errorf(path, format string, args ...any) {
+	if v.failed[path] {
+		return
+	}
 	v.errs = append(v.errs, &FieldError{File: v.s.file, Line: v.s.line(path), Field: path, Msg: fmt.Sprintf(format, args...)})
 }
 
