@@ -116,9 +116,9 @@ func (r *response) mediaType() string {
 func redactErr(err error) string {
 	var ue *url.Error
 	if errors.As(err, &ue) {
-		return ue.Op + " " + redactURL(ue.URL) + ": " + ue.Err.Error()
+		return ue.Op + " " + redactURL(ue.URL) + ": " + redactText(ue.Err.Error())
 	}
-	return err.Error()
+	return redactText(err.Error())
 }
 
 var (

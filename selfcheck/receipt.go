@@ -127,7 +127,7 @@ func excerpt(body []byte) string {
 		}
 	}
 	s := strings.ToValidUTF8(string(b), "\uFFFD")
-	s = strings.Join(strings.Fields(s), " ")
+	s = redactText(strings.Join(strings.Fields(s), " "))
 	if len(body) > excerptLimit {
 		s += " …"
 	}

@@ -2,6 +2,7 @@ package selfcheck
 
 import (
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -77,7 +78,7 @@ func redactHeaderValue(name, value string, extra []string) string {
 	if isCredentialHeader(name, extra) {
 		return redacted
 	}
-	return value
+	return redactText(value)
 }
 
 // redactURL removes user information and token-like query parameters from a
@@ -92,7 +93,7 @@ func redactURL(raw string) string {
 	}
 	if u.User != nil {
 		// RFC 3986 §3.2.1: user information may hold a password; never keep it.
-		u.User = url.User(redacted)
+		u.User = url.User("REDACTED")
 	}
 	if u.RawQuery != "" {
 		parts := strings.Split(u.RawQuery, "&")
@@ -112,3 +113,18 @@ func redactURL(raw string) string {
 
 // itoa is strconv.Itoa, named short for the renderers.
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// Credentials inside free text (body excerpts, error messages): token-like
+// query parameters, JSON members and bearer tokens.
+var (
+	textParamRe  = regexp.MustCompile(`(?i)\b([a-z0-9_.-]*(?:token|secret|password|passwd|signature|credential|session|api_key|apikey|api-key)[a-z0-9_.-]*|code|key|sig|pass|pwd|auth|jwt)=([^&\s"'<>]+)`)
+	textJSONRe   = regexp.MustCompile(`(?i)("[a-z0-9_.-]*(?:token|secret|password|passwd|signature|credential|api_key|apikey|api-key)[a-z0-9_.-]*"\s*:\s*)"[^"]*"`)
+	textBearerRe = regexp.MustCompile(`(?i)\b(bearer|basic)\s+[a-z0-9._~+/=-]+`)
+)
+
+// redactText removes credentials from free text.
+func redactText(s string) string {
+	s = textParamRe.ReplaceAllString(s, "$1="+redacted)
+	s = textJSONRe.ReplaceAllString(s, `$1"`+redacted+`"`)
+	return textBearerRe.ReplaceAllString(s, "$1 "+redacted)
+}

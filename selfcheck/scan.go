@@ -153,9 +153,19 @@ func result(c CheckInfo, o outcome) CheckResult {
 			o.found = &f
 		}
 	}
+	// Every free-text field passes the redactor once more: whatever a
+	// check wrote, no credential reaches a report.
+	rc := o.receipt
+	rc.Note = redactText(rc.Note)
+	rc.Routes = append([]RouteFinding(nil), rc.Routes...)
+	for i := range rc.Routes {
+		f := &rc.Routes[i]
+		f.Route, f.Received, f.Missing = redactURL(f.Route), redactText(f.Received), redactText(f.Missing)
+	}
+	o.receipt = rc
 	return CheckResult{
 		ID: c.ID, Title: c.Title, Section: c.Section, Requirement: c.Requirement,
-		Weight: c.Weight, Verdict: v, Fraction: o.fraction, Missing: o.missing,
+		Weight: c.Weight, Verdict: v, Fraction: o.fraction, Missing: redactText(o.missing),
 		Found: o.found, Scope: redactAll(o.scope), Receipt: o.receipt,
 	}
 }
