@@ -79,18 +79,29 @@ children_cpu_seconds() {
 pandoc_version() { pandoc --version | head -n1; }
 html2text_version() { html2text -version 2>&1 | head -n1 | sed 's/^This is //'; }
 
+# Pandoc's HTML reader fetches iframe sources by default: --sandbox forbids
+# any I/O beyond its input and output, and where the kernel allows it the
+# process also runs in a network namespace of its own, with no network.
 run_pandoc() {
 	local name file
+	local nonet=()
+	if unshare --net true 2>/dev/null; then
+		nonet=(unshare --net)
+	fi
 	while IFS=$'\t' read -r name file; do
-		"${pin[@]}" timeout 120 pandoc -f html -t gfm --wrap=none -o "$out/pandoc/$name.md" "$file" ||
+		"${pin[@]}" "${nonet[@]}" timeout 120 pandoc --sandbox -f html -t gfm --wrap=none \
+			-o "$out/pandoc/$name.md" "$file" 2>>"$out/pandoc.log" ||
 			echo "peers: pandoc failed on $name" >&2
 	done <"$out/pages.tsv"
 }
 
+# The corpus files are UTF-8 whatever their <meta charset> says (they were
+# re-saved): -utf8 -nometa reads them as such, as every other tool does.
 run_html2text() {
 	local name file
 	while IFS=$'\t' read -r name file; do
-		"${pin[@]}" timeout 120 html2text -utf8 -nobs -width 100 -o "$out/html2text/$name.md" "$file" ||
+		"${pin[@]}" timeout 120 html2text -utf8 -nometa -nobs -width 100 -o "$out/html2text/$name.md" "$file" \
+			2>>"$out/html2text.log" ||
 			echo "peers: html2text failed on $name" >&2
 	done <"$out/pages.tsv"
 }

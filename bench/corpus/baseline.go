@@ -15,18 +15,18 @@ import (
 // readability finds no article, the output is empty.
 func newBaseline() converterFunc {
 	conv := newMarkdownConverter()
-	return func(html []byte, u *url.URL) ([]byte, error) {
+	return func(html []byte, u *url.URL) (output, error) {
 		article, err := readability.FromReader(bytes.NewReader(html), u)
 		if err != nil {
-			return nil, fmt.Errorf("readability: %w", err)
+			return output{}, fmt.Errorf("readability: %w", err)
 		}
 		if article.Node == nil {
-			return nil, nil
+			return output{how: "none"}, nil
 		}
 		md, err := conv.ConvertNode(article.Node, converter.WithDomain(u.String()))
 		if err != nil {
-			return nil, fmt.Errorf("html-to-markdown: %w", err)
+			return output{}, fmt.Errorf("html-to-markdown: %w", err)
 		}
-		return md, nil
+		return output{md: md, how: "readability"}, nil
 	}
 }

@@ -24,6 +24,9 @@
 //	-pages=false     leave out the per-page table
 //	-filter S        only pages whose name contains S
 //	-corpus DIR      a test-pages directory other than go-readability's
+//	-content-type T  the origin's Content-Type for our pipeline (default
+//	                 "text/html; charset=utf-8", what a file server sends for
+//	                 .html; "text/html" makes it sniff the charset)
 package main
 
 import (
@@ -51,6 +54,8 @@ type options struct {
 	perPage   bool
 	filter    string
 	corpusDir string
+	// contentType is the Content-Type our pipeline is told the origin sent.
+	contentType string
 }
 
 func main() {
@@ -64,6 +69,8 @@ func main() {
 	flag.BoolVar(&o.perPage, "pages", true, "print the per-page table")
 	flag.StringVar(&o.filter, "filter", "", "only pages whose name contains `S`")
 	flag.StringVar(&o.corpusDir, "corpus", "", "test-pages `DIR` (default: go-readability's, from the module cache)")
+	flag.StringVar(&o.contentType, "content-type", "text/html; charset=utf-8",
+		"Content-Type the origin is taken to send (the corpus files are UTF-8, as a file server labels .html)")
 	flag.Parse()
 	if err := run(o); err != nil {
 		fmt.Fprintln(os.Stderr, "corpus:", err)
@@ -97,7 +104,7 @@ func run(o options) error {
 	}
 	u, _ := url.Parse(pageURL)
 
-	ours, err := newOurs()
+	ours, err := newOurs(o.contentType)
 	if err != nil {
 		return fmt.Errorf("building our pipeline: %w", err)
 	}
@@ -141,12 +148,12 @@ func evaluate(sys *system, pages []*page, u *url.URL, count func([]byte) int, ro
 	}
 	results := make([]pageResult, 0, len(pages))
 	for _, p := range pages {
-		var out []byte
+		var out output
 		var err error
 		if sys.convert != nil {
 			out, err = sys.convert(p.html, u)
-		} else if o, ok := sys.outputs[p.name]; ok {
-			out = o
+		} else if md, ok := sys.outputs[p.name]; ok {
+			out.md = md
 		} else {
 			err = fmt.Errorf("no output")
 		}
@@ -155,7 +162,7 @@ func evaluate(sys *system, pages []*page, u *url.URL, count func([]byte) int, ro
 			r.AllocBytes = measureAlloc(sys.convert, p.html, u)
 		}
 		if write {
-			if err := os.WriteFile(filepath.Join(dir, p.name+".md"), out, 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(dir, p.name+".md"), out.md, 0o644); err != nil {
 				return nil, fmt.Errorf("writing output of %s: %w", p.name, err)
 			}
 		}

@@ -2,27 +2,39 @@ package main
 
 import (
 	"bytes"
+	"fmt"
+	"net/http"
 	"net/url"
 
-	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
+	"github.com/agentready/caddy-agentready/negotiate"
+	"github.com/agentready/caddy-agentready/negotiate/convert"
 )
 
-// newOurs returns the module's conversion pipeline.
-//
-// Interim: until negotiate/convert lands this converts the whole document
-// with html-to-markdown and counts tokens, with no extraction.
-func newOurs() (converterFunc, error) {
-	conv := newMarkdownConverter()
-	count, err := newTokenCounter()
+// newOurs returns the module's whole conversion pipeline as the handler runs
+// it on a 200 text/html response: decode the body (identity coding here,
+// within negotiate.DefaultMaxSize), convert it to UTF-8 by the response's
+// contentType (or sniffing when it names no charset), then
+// convert.Converter.Convert, which extracts the main content, converts it,
+// prepends front matter and counts tokens. Options are the defaults with
+// front matter on.
+func newOurs(contentType string) (converterFunc, error) {
+	conv, err := convert.New(convert.Options{FrontMatter: true})
 	if err != nil {
 		return nil, err
 	}
-	return func(html []byte, u *url.URL) ([]byte, error) {
-		md, err := conv.ConvertReader(bytes.NewReader(html), converter.WithDomain(u.String()))
+	header := http.Header{"Content-Type": {contentType}}
+	return func(html []byte, u *url.URL) (output, error) {
+		body, err := negotiate.Decode(bytes.NewReader(html), "", negotiate.DefaultMaxSize)
 		if err != nil {
-			return nil, err
+			return output{}, err
 		}
-		_ = count(md)
-		return md, nil
+		if body, err = negotiate.ToUTF8(body, contentType); err != nil {
+			return output{}, err
+		}
+		res, err := conv.Convert(body, u, header)
+		if err != nil {
+			return output{}, fmt.Errorf("convert: %w", err)
+		}
+		return output{md: res.Markdown, how: res.Extraction}, nil
 	}, nil
 }

@@ -16,6 +16,8 @@ type pageResult struct {
 	OutTokens  int     `json:"output_tokens"`
 	TokenRatio float64 `json:"token_ratio"`
 	score.Result
+	// Extraction says how the tool chose the content, when it says.
+	Extraction string `json:"extraction,omitempty"`
 	// AllocBytes bounds the peak heap of this one conversion (in-process
 	// tools only; see measureAlloc).
 	AllocBytes uint64 `json:"alloc_bytes,omitempty"`
@@ -52,9 +54,11 @@ type summary struct {
 }
 
 // scorePage scores one output against the page's expected words.
-func scorePage(p *page, out []byte, err error, countTokens func([]byte) int) pageResult {
+func scorePage(p *page, o output, err error, countTokens func([]byte) int) pageResult {
+	out := o.md
 	r := pageResult{
 		Page:       p.name,
+		Extraction: o.how,
 		HTMLBytes:  len(p.html),
 		OutBytes:   len(out),
 		HTMLTokens: p.htmlToks,

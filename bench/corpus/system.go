@@ -11,7 +11,14 @@ import (
 )
 
 // converterFunc turns one page's HTML into Markdown (or text) in process.
-type converterFunc func(html []byte, u *url.URL) ([]byte, error)
+type converterFunc func(html []byte, u *url.URL) (output, error)
+
+// output is one conversion: the Markdown, and how the content was chosen
+// when the tool says (convert.Result.Extraction).
+type output struct {
+	md  []byte
+	how string
+}
 
 // system is one tool under test. In-process tools have convert set and are
 // timed and measured here; external tools (peers) come with their outputs and
