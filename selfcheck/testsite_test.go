@@ -128,8 +128,10 @@ func (s *testSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	origin := "http://" + r.Host
-	for k, v := range d.header {
-		w.Header()[k] = v
+	for k, vs := range d.header {
+		for _, v := range vs {
+			w.Header().Add(k, strings.ReplaceAll(v, "{{origin}}", origin))
+		}
 	}
 	body, ctype := d.body, d.ctype
 	if d.markdown != "" && strings.HasPrefix(r.Header.Get("Accept"), "text/markdown") {
