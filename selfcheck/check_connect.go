@@ -48,7 +48,7 @@ func checkBackendInterface(ctx context.Context, s *site) outcome {
 	done := func(o outcome, main *response, note string) outcome {
 		o.receipt = s.receiptOf(main, expected)
 		o.receipt.Also, o.receipt.Note, o.scope = also, note, scope
-		if mc.details != nil {
+		if mc.details != nil && mc.found {
 			o.receipt.Details = map[string]any{"mcp": mc.details}
 		}
 		return o
@@ -76,7 +76,7 @@ func checkBackendInterface(ctx context.Context, s *site) outcome {
 	switch {
 	case oa.version == "2.0":
 		return done(outcome{verdict: Partial, fraction: 0.5, missing: "the API is described by Swagger 2.0, not OpenAPI 3.x"}, oa.resp, "")
-	case mc.found && mc.authMode == "oauth":
+	case mc.found && mc.needsToken:
 		return done(outcome{verdict: Partial, fraction: 0.5, missing: "the MCP endpoint needs a token even to initialize; nothing could be listed"}, m.chosen, "MCP endpoint "+redactURL(mc.endpoint))
 	case mc.declared || declared > 0:
 		return done(outcome{verdict: Partial, fraction: 0.25, missing: "declared interfaces do not answer" + errSuffix(mc.errText)}, m.chosen, "")
@@ -96,21 +96,14 @@ func errSuffix(e string) string {
 	return " (" + e + ")"
 }
 
-// mcpDetails is the §4 receipt of the MCP probe.
-func mcpDetails(mc mcpFindings) map[string]any {
-	d := map[string]any{
-		"endpoint": redactURL(mc.endpoint), "source": mc.source,
-		"initialize": mc.initialize, "toolsList": mc.toolsList, "negotiated": mc.negotiated,
-		"auth": map[string]any{"mode": mc.authMode, "oauthMetadata": mc.oauthMeta, "metadataUrl": redactURL(mc.metadataURL), "pkce": mc.pkce},
-		"tools": map[string]any{"listedWithoutToken": mc.listed, "authenticated": nil, "withReadOnlyHint": mc.readOnlyHint, "executionTested": false},
-	}
+// mcpDetails is the §4 receipt of the MCP probe: endpoint, transport,
+// protocol {offered, returned, negotiated}, initialize, toolsList, auth,
+// tools and the raw (redacted) exchanges.
+func mcpDetails(mc mcpFindings) any {
 	if mc.details != nil {
-		d["probe"] = mc.details
+		return mc.details
 	}
-	if mc.errText != "" {
-		d["error"] = mc.errText
-	}
-	return d
+	return map[string]any{"endpoint": redactURL(mc.endpoint), "error": mc.errText}
 }
 
 // checkMCPTransport: the MCP endpoint answers initialize with a negotiated
@@ -120,6 +113,7 @@ func checkMCPTransport(ctx context.Context, s *site) outcome {
 	mc := s.mcp(ctx)
 	rec := Receipt{Request: &RequestRecord{Method: "POST", URL: redactURL(mc.endpoint), Header: map[string]string{"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}}, Expected: expected, Details: mcpDetails(mc)}
 	scope := []string{pathOf(mc.endpoint)}
+	rec.Note = "endpoint from " + mc.source
 	o := outcome{receipt: rec, scope: scope}
 	u, _ := url.Parse(mc.endpoint)
 	switch {
@@ -133,13 +127,13 @@ func checkMCPTransport(ctx context.Context, s *site) outcome {
 		o.verdict, o.fraction = Pass, 1
 	case mc.initialize && mc.negotiated != "":
 		o.verdict, o.fraction, o.missing = Partial, 0.5, "tools/list did not answer without a token"
-	case mc.authMode == "oauth":
+	case mc.needsToken:
 		o.verdict, o.fraction, o.missing = Partial, 0.25, "initialize needs a token: the version and tools cannot be discovered anonymously"
 	default:
 		o.verdict, o.missing = Fail, "the endpoint does not answer initialize"+errSuffix(mc.errText)
 	}
 	if o.verdict == Pass && u != nil && !sameOrigin(u, s.origin) {
-		o.receipt.Note = "the endpoint is on another origin than the site"
+		o.receipt.Note += "; the endpoint is on another origin than the site"
 	}
 	return o
 }
@@ -148,7 +142,7 @@ func checkMCPTransport(ctx context.Context, s *site) outcome {
 // why: the MCP endpoint asks for one, the card names a scheme, or the
 // OpenAPI document requires security.
 func (s *site) tokenNeeded(ctx context.Context) (bool, string) {
-	if mc := s.mcp(ctx); mc.found && mc.authMode == "oauth" {
+	if mc := s.mcp(ctx); mc.found && mc.needsToken {
 		return true, "the MCP endpoint answers 401 with WWW-Authenticate"
 	}
 	m := s.manifest(ctx)
@@ -277,7 +271,7 @@ func checkSigninDiscovery(ctx context.Context, s *site) outcome {
 	}
 	sort.Strings(pkce)
 	rec.Note = why + fmt.Sprintf("; PKCE methods: %v", pkce)
-	if mc.found && mc.authMode == "oauth" {
+	if mc.found && mc.needsToken {
 		rec.Details = mcpDetails(mc)
 	}
 	o := outcome{receipt: rec, scope: scope}

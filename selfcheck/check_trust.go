@@ -44,7 +44,7 @@ func checkHumanHandoff(ctx context.Context, s *site) outcome {
 	if m := s.manifest(ctx); m.doc != nil && m.doc["contact"] != nil {
 		found = append(found, "agents.json contact")
 	}
-	if l := s.llmsTxt(ctx); llmsUsable(l) && inspectLLMS(l.body).contact {
+	if l := s.llmsTxt(ctx); llmsUsable(l) && inspectLLMS(l.body).contact != "" {
 		found = append(found, "contact line in llms.txt")
 	}
 	if len(found) > 0 {
@@ -73,7 +73,7 @@ func checkAccessPolicy(ctx context.Context, s *site) outcome {
 		}
 	}
 	l := s.llmsTxt(ctx)
-	if policy == "" && llmsUsable(l) && inspectLLMS(l.body).policy {
+	if policy == "" && llmsUsable(l) && inspectLLMS(l.body).policy != "" {
 		policy = "a policy line in llms.txt"
 		rec.Also = append(rec.Also, s.also(l))
 	}

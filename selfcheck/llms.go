@@ -4,54 +4,35 @@ import (
 	"context"
 	"regexp"
 	"strings"
+
+	"github.com/agentready/caddy-agentready/selfcheck/llmstxt"
 )
 
-// llmsFacts are what the checks read from an llms.txt.
+// policyLine recognises a usage-policy line in llms.txt
+// (access_policy_declared).
+var policyLine = regexp.MustCompile(`(?i)(\bpolicy\b|\bterms\b|\busage\b|\blicen[cs]e\b|\bpermitted\b|\ballowed\b|\bmay (not )?(use|quote|train|cite)\b|\bcontent-signal\b)`)
+
+// llmsFacts are what the Trust checks read from an llms.txt besides the
+// llms_txt rule set: a contact line (rule 12) and a policy line.
 type llmsFacts struct {
-	h1           string
-	links        int
-	instructions bool
-	contact      bool
-	policy       bool
+	contact string
+	policy  string
 }
 
-// mdLink matches a Markdown inline link [text](url).
-var mdLink = regexp.MustCompile(`\[[^\]\n]*\]\([^)\s]+[^)\n]*\)`)
+// llmsLineLimit bounds the lines scanned for a policy line.
+const llmsLineLimit = 20000
 
-// contactLine and policyLine recognise a contact line and a usage-policy
-// line in llms.txt (rule 12; access_policy_declared).
-var (
-	contactLine = regexp.MustCompile(`(?i)(mailto:|\bcontact\b|\be-?mail\b|\bsupport@|\bhelp@|\bphone\b)`)
-	policyLine  = regexp.MustCompile(`(?i)(\bpolicy\b|\bterms\b|\busage\b|\blicen[cs]e\b|\bpermitted\b|\ballowed\b|\bmay (not )?(use|quote|train|cite)\b|\bcontent-signal\b)`)
-)
-
-// inspectLLMS reads the facts of an llms.txt body.
+// inspectLLMS reads the contact and policy lines of an llms.txt body; the
+// contact line is llmstxt.Inspect's.
 func inspectLLMS(body []byte) llmsFacts {
-	var f llmsFacts
-	for n, line := range strings.Split(string(body), "\n") {
-		if n > 20000 {
+	f := llmsFacts{contact: llmstxt.Inspect(body).ContactLine}
+	for n, line := range strings.SplitN(string(body), "\n", llmsLineLimit) {
+		if n >= llmsLineLimit-1 {
 			break
 		}
-		t := strings.TrimSpace(line)
-		switch {
-		case strings.HasPrefix(t, "# ") && f.h1 == "":
-			f.h1 = strings.TrimSpace(t[2:])
-		case strings.HasPrefix(t, "#"):
-		default:
-			links := mdLink.FindAllStringIndex(t, -1)
-			f.links += len(links)
-			prose := strings.TrimSpace(strings.TrimLeft(mdLink.ReplaceAllString(t, ""), "-*>:0123456789. "))
-			// A direct instruction is prose, not only a list of links: a
-			// sentence of at least five words outside any link.
-			if len(strings.Fields(prose)) >= 5 {
-				f.instructions = true
-			}
-		}
-		if contactLine.MatchString(t) {
-			f.contact = true
-		}
-		if policyLine.MatchString(t) {
-			f.policy = true
+		if policyLine.MatchString(line) {
+			f.policy = strings.TrimSpace(line)
+			break
 		}
 	}
 	return f

@@ -16,6 +16,7 @@ type mcpFindings struct {
 	toolsList    bool
 	negotiated   string
 	authMode     string // "none", "oauth" or "unknown"
+	needsToken   bool   // the endpoint answered 401/403 or announced OAuth
 	oauthMeta    bool
 	metadataURL  string
 	pkce         []string
@@ -52,7 +53,7 @@ func (s *site) mcp(ctx context.Context) mcpResult {
 			}
 		}
 		probeMCP(ctx, s.f.httpClient(), &f)
-		f.found = f.declared || f.initialize || f.authMode == "oauth"
+		f.found = f.declared || f.initialize || f.needsToken
 		return f
 	})
 }

@@ -52,7 +52,7 @@ func receiptText(c CheckResult) string {
 		w("route "+pathOf(r.Route), line)
 	}
 	if rc.Details != nil {
-		if d, err := json.Marshal(rc.Details); err == nil {
+		if d, err := json.MarshalIndent(rc.Details, "  ", "  "); err == nil {
 			w("details", string(d))
 		}
 	}

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // doc is one resource of a test site. Body and Markdown may hold
@@ -80,6 +82,8 @@ func agentReadySite(t testing.TB) *testSite {
 		"/ask":                 {ctype: "application/json", body: `{"query":"x","results":[{"@type":"Product","name":"W-1"}]}`},
 	}}
 	s.docs["/"].header.Set("X-Markdown-Tokens", "25")
+	mcpHandler := newMCPHandler(3, 2, false)
+	s.docs["/mcp"] = &doc{handler: mcpHandler.ServeHTTP}
 	return s
 }
 
@@ -272,4 +276,21 @@ func bare(edits ...func(s *testSite)) func(t testing.TB) http.Handler {
 		}
 		return s
 	}
+}
+
+// newMCPHandler serves a real MCP server built with the official SDK: n
+// tools, the first readOnly annotated readOnlyHint. Calling a tool fails
+// the test process: the scanner must never do it.
+func newMCPHandler(n, readOnly int, jsonResponse bool) http.Handler {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "acme-widgets", Version: "1.0.0"}, nil)
+	for i := range n {
+		tool := &mcp.Tool{Name: fmt.Sprintf("tool_%d", i), Description: "a widget tool", InputSchema: map[string]any{"type": "object"}}
+		if i < readOnly {
+			tool.Annotations = &mcp.ToolAnnotations{ReadOnlyHint: true}
+		}
+		srv.AddTool(tool, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			panic("the scanner must never call a tool")
+		})
+	}
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{JSONResponse: jsonResponse})
 }
