@@ -11,8 +11,12 @@ import (
 )
 
 // maxNodes bounds how many YAML nodes one configuration may expand to, so an
-// alias bomb ("billion laughs") fails fast instead of exhausting memory.
-const maxNodes = 200_000
+// alias bomb ("billion laughs") fails fast instead of exhausting memory;
+// maxDepth bounds nesting, which no configuration needs beyond a handful.
+const (
+	maxNodes = 200_000
+	maxDepth = 32
+)
 
 // scalarSetter is implemented by configuration types that parse themselves
 // from a YAML scalar (enumerations, durations).
@@ -25,11 +29,13 @@ type scalarSetter interface {
 // are all reported, with the line they sit on, and decoding carries on so
 // that one load reports every problem.
 type decoder struct {
-	file   string
-	errs   Errors
-	lines  map[string]int  // field path -> line of its value
-	failed map[string]bool // field paths already reported
-	nodes  int
+	file      string
+	errs      Errors
+	lines     map[string]int  // field path -> line of its value
+	failed    map[string]bool // field paths already reported
+	nodes     int
+	depth     int
+	expanding map[*yaml.Node]bool // aliases being expanded, to catch cycles
 }
 
 func (d *decoder) errorf(line int, field, format string, args ...any) {
@@ -48,10 +54,25 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, path string) {
 		}
 		return
 	}
+	if d.depth >= maxDepth {
+		d.errorf(n.Line, path, "nested more than %d levels deep", maxDepth)
+		return
+	}
+	d.depth++
+	defer func() { d.depth-- }()
 	if n.Kind == yaml.AliasNode {
 		if n.Alias == nil {
 			return
 		}
+		if d.expanding[n.Alias] {
+			d.errorf(n.Line, path, "alias *%s refers to itself", n.Value)
+			return
+		}
+		if d.expanding == nil {
+			d.expanding = map[*yaml.Node]bool{}
+		}
+		d.expanding[n.Alias] = true
+		defer delete(d.expanding, n.Alias)
 		n = n.Alias
 	}
 	if path != "" {

@@ -266,6 +266,18 @@ func TestAliasBombIsBounded(t *testing.T) {
 	}
 }
 
+func TestAliasCycleAndDepth(t *testing.T) {
+	for in, want := range map[string]string{
+		"site:\n  pages: &a [*a]\n":     "want a single value, got a list",
+		"site: &a {organization: *a}\n": "site.organization.organization: unknown key",
+	} {
+		_, err := Parse([]byte(in), "site.yaml")
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Parse(%.40q) = %v, want %q", in, err, want)
+		}
+	}
+}
+
 func TestSuggest(t *testing.T) {
 	names := []string{"origin", "name", "description", "language"}
 	for word, want := range map[string]string{"orign": "origin", "nmae": "name", "descripton": "description", "zzz": "", "lang": ""} {
