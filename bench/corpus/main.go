@@ -27,6 +27,8 @@
 //	-content-type T  the origin's Content-Type for our pipeline (default
 //	                 "text/html; charset=utf-8", what a file server sends for
 //	                 .html; "text/html" makes it sniff the charset)
+//	-prune SEL       an extra prune selector for our pipeline, after the
+//	                 defaults (repeatable): try a candidate on the corpus
 package main
 
 import (
@@ -35,6 +37,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // Tool names in the report.
@@ -56,7 +59,15 @@ type options struct {
 	corpusDir string
 	// contentType is the Content-Type our pipeline is told the origin sent.
 	contentType string
+	// prune are extra prune selectors for our pipeline, to try candidates.
+	prune stringList
 }
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (l *stringList) String() string     { return strings.Join(*l, " ") }
+func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
 
 func main() {
 	var o options
@@ -71,6 +82,7 @@ func main() {
 	flag.StringVar(&o.corpusDir, "corpus", "", "test-pages `DIR` (default: go-readability's, from the module cache)")
 	flag.StringVar(&o.contentType, "content-type", "text/html; charset=utf-8",
 		"Content-Type the origin is taken to send (the corpus files are UTF-8, as a file server labels .html)")
+	flag.Var(&o.prune, "prune", "extra prune `selector` for our pipeline, after the defaults (repeatable)")
 	flag.Parse()
 	if err := run(o); err != nil {
 		fmt.Fprintln(os.Stderr, "corpus:", err)
@@ -92,7 +104,11 @@ func run(o options) error {
 			return err
 		}
 	}
-	pages, err := loadCorpus(o.corpusDir, o.filter, count)
+	countHTML := count
+	if o.list {
+		countHTML = func([]byte) int { return 0 } // -list needs no token counts
+	}
+	pages, err := loadCorpus(o.corpusDir, o.filter, countHTML)
 	if err != nil {
 		return err
 	}
@@ -104,7 +120,7 @@ func run(o options) error {
 	}
 	u, _ := url.Parse(pageURL)
 
-	ours, err := newOurs(o.contentType)
+	ours, err := newOurs(o.contentType, o.prune)
 	if err != nil {
 		return fmt.Errorf("building our pipeline: %w", err)
 	}

@@ -16,9 +16,13 @@ import (
 // contentType (or sniffing when it names no charset), then
 // convert.Converter.Convert, which extracts the main content, converts it,
 // prepends front matter and counts tokens. Options are the defaults with
-// front matter on.
-func newOurs(contentType string) (converterFunc, error) {
-	conv, err := convert.New(convert.Options{FrontMatter: true})
+// front matter on, plus extraPrune selectors after convert.DefaultPrune.
+func newOurs(contentType string, extraPrune []string) (converterFunc, error) {
+	opts := convert.Options{FrontMatter: true}
+	if len(extraPrune) > 0 {
+		opts.Prune = append(convert.DefaultPrune(), extraPrune...)
+	}
+	conv, err := convert.New(opts)
 	if err != nil {
 		return nil, err
 	}

@@ -43,7 +43,7 @@ func benchmarkPipeline(b *testing.B, conv converterFunc) {
 }
 
 func BenchmarkOurs(b *testing.B) {
-	conv, err := newOurs("text/html; charset=utf-8")
+	conv, err := newOurs("text/html; charset=utf-8", nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func TestPipelinesOnSmallPage(t *testing.T) {
 <p>Another paragraph with <a href="/more">a link</a> and enough words to count as content for the extractor.</p></article>
 </body></html>`
 	u, _ := url.Parse(pageURL)
-	ours, err := newOurs("text/html; charset=utf-8")
+	ours, err := newOurs("text/html; charset=utf-8", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
