@@ -14,6 +14,7 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/standard"
+	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/search/query"
 )
@@ -44,6 +45,11 @@ type doc struct {
 // size is what the page counts against the byte budget.
 func (d *doc) size() int64 { return int64(len(d.markdown)) }
 
+// fields are the document bleve indexes.
+func (d *doc) fields() map[string]any {
+	return map[string]any{fieldTitle: d.title, fieldDescription: d.description, fieldBody: string(d.body())}
+}
+
 // body is the Markdown without its front matter.
 func (d *doc) body() []byte { return d.markdown[d.bodyStart:] }
 
@@ -61,20 +67,28 @@ type index struct {
 	keys  []string // sorted; rebuilt by finish
 	bytes int64
 
-	full bleve.Index
-	path string // on-disk index directory, "" in memory
+	fullMu   sync.RWMutex // held for reading during a search, for writing to swap full
+	full     bleve.Index
+	path     string // on-disk index directory, "" in memory
+	segments int    // batches applied to an in-memory index since it was built
 }
+
+// In-memory scorch never merges segments (one per batch), so after
+// maxSegments batches the index is rebuilt in compactChunk-sized batches.
+const (
+	maxSegments  = 16
+	compactChunk = 2000
+)
 
 // openIndex creates an empty index in memory, or on disk under dir (which is
 // created when missing and must be writable; an index left there by an
 // earlier run is replaced).
 func openIndex(dir string) (*index, error) {
-	m := indexMapping()
 	x := &index{docs: make(map[string]*doc)}
 	if dir == "" {
-		full, err := bleve.NewMemOnly(m)
+		full, err := newMemIndex()
 		if err != nil {
-			return nil, fmt.Errorf("connect: creating in-memory index: %v", err)
+			return nil, err
 		}
 		x.full = full
 		return x, nil
@@ -86,12 +100,23 @@ func openIndex(dir string) (*index, error) {
 	if err := os.RemoveAll(x.path); err != nil {
 		return nil, fmt.Errorf("connect: removing old index %q: %v", x.path, err)
 	}
-	full, err := bleve.New(x.path, m)
+	full, err := bleve.NewUsing(x.path, indexMapping(), scorch.Name, scorch.Name, nil)
 	if err != nil {
 		return nil, fmt.Errorf("connect: creating index in %q: %v", x.path, err)
 	}
 	x.full = full
 	return x, nil
+}
+
+// newMemIndex creates an in-memory scorch index (scorch with no path keeps
+// its segments in memory; it is much faster and smaller than bleve's
+// MemOnly upsidedown store).
+func newMemIndex() (bleve.Index, error) {
+	full, err := bleve.NewUsing("", indexMapping(), scorch.Name, scorch.Name, nil)
+	if err != nil {
+		return nil, fmt.Errorf("connect: creating in-memory index: %v", err)
+	}
+	return full, nil
 }
 
 // checkWritableDir creates dir if needed and proves it writable with a probe
@@ -208,7 +233,9 @@ func (x *index) search(ctx context.Context, q string, limit int) ([]hit, error) 
 		qs = append(qs, mq)
 	}
 	req := bleve.NewSearchRequestOptions(bleve.NewDisjunctionQuery(qs...), limit, 0, false)
+	x.fullMu.RLock()
 	res, err := x.full.SearchInContext(ctx, req)
+	x.fullMu.RUnlock()
 	if err != nil {
 		return nil, fmt.Errorf("searching index: %w", err)
 	}
@@ -231,7 +258,7 @@ type batcher struct {
 }
 
 // batchSize is how many changes go to bleve at once.
-const batchSize = 200
+const batchSize = 1000
 
 func (x *index) newBatcher() *batcher { return &batcher{x: x, batch: x.full.NewBatch()} }
 
@@ -244,11 +271,7 @@ func (b *batcher) put(d *doc) {
 	b.x.docs[d.key] = d
 	b.x.bytes += d.size()
 	b.x.mu.Unlock()
-	err := b.batch.Index(d.key, map[string]any{
-		fieldTitle:       d.title,
-		fieldDescription: d.description,
-		fieldBody:        string(d.body()),
-	})
+	err := b.batch.Index(d.key, d.fields())
 	b.keep(err)
 	b.maybeFlush()
 }
@@ -276,6 +299,7 @@ func (b *batcher) flush() {
 	if b.batch.Size() > 0 {
 		b.keep(b.x.full.Batch(b.batch))
 		b.batch.Reset()
+		b.x.segments++
 	}
 	b.x.mu.Lock()
 	b.x.keys = slices.Sorted(maps.Keys(b.x.docs))
@@ -286,6 +310,40 @@ func (b *batcher) keep(err error) {
 	if err != nil && b.err == nil {
 		b.err = fmt.Errorf("updating index: %w", err)
 	}
+}
+
+// compact rebuilds an in-memory index whose segments have piled up, and
+// swaps it in once built (searches meanwhile use the old one). Only the
+// refresh calls it, so the pages do not change underneath.
+func (x *index) compact() error {
+	if x.path != "" || x.segments < maxSegments {
+		return nil
+	}
+	fresh, err := newMemIndex()
+	if err != nil {
+		return err
+	}
+	x.mu.RLock()
+	docs := slices.Collect(maps.Values(x.docs))
+	x.mu.RUnlock()
+	batch, segments := fresh.NewBatch(), 0
+	for i, d := range docs {
+		err = errors.Join(err, batch.Index(d.key, d.fields()))
+		if batch.Size() == compactChunk || i == len(docs)-1 {
+			err = errors.Join(err, fresh.Batch(batch))
+			batch.Reset()
+			segments++
+		}
+	}
+	if err != nil {
+		fresh.Close()
+		return fmt.Errorf("compacting index: %w", err)
+	}
+	x.fullMu.Lock()
+	old := x.full
+	x.full, x.segments = fresh, segments
+	x.fullMu.Unlock()
+	return old.Close()
 }
 
 // close releases the bleve index and removes its directory.

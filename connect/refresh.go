@@ -72,6 +72,9 @@ func (s *Server) refresh(ctx context.Context) error {
 		s.progress.update(func(st *Stats) { st.Done++ })
 	}
 	b.flush()
+	if err := s.index.compact(); err != nil {
+		b.keep(err)
+	}
 	s.refreshLLMsTxt(ctx)
 	if err := ctx.Err(); err != nil {
 		return errors.Join(fmt.Errorf("connect: refresh interrupted: %w", err), b.err)
