@@ -191,11 +191,7 @@ func (d *decoder) unknownKey(k *yaml.Node, path, key string, fields map[string]i
 	for name := range fields {
 		names = append(names, name)
 	}
-	msg := "unknown key"
-	if s := suggest(strings.ToLower(key), names); s != "" {
-		msg += fmt.Sprintf(" (did you mean %q?)", s)
-	}
-	d.errorf(k.Line, joinPath(path, key), "%s", msg)
+	d.errorf(k.Line, joinPath(path, key), "unknown key%s", didYouMean(strings.ToLower(key), names))
 }
 
 func (d *decoder) decodeSlice(n *yaml.Node, v reflect.Value, path string) {

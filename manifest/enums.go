@@ -1,7 +1,6 @@
 package manifest
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 )
@@ -77,11 +76,7 @@ func oneOf(value string, allowed ...string) (string, error) {
 			return a, nil
 		}
 	}
-	msg := fmt.Sprintf("want one of %s, got %q", strings.Join(allowed, ", "), value)
-	if s := suggest(v, allowed); s != "" {
-		msg += fmt.Sprintf(" (did you mean %q?)", s)
-	}
-	return "", errors.New(msg)
+	return "", fmt.Errorf("want one of %s, got %q%s", strings.Join(allowed, ", "), value, didYouMean(v, allowed))
 }
 
 func (t *InterfaceType) setScalar(s string) error {

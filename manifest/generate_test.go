@@ -249,14 +249,7 @@ func TestGenerateErrors(t *testing.T) {
 }
 
 func TestConnectReflected(t *testing.T) {
-	on, err := Parse([]byte("connect: {enabled: true, mcp_path: /agent/mcp, ask_path: /agent/ask}\n"), "site.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := on.Generate(Env{Origin: "https://c.example", Now: testNow})
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := generateYAML(t, "connect: {enabled: true, mcp_path: /agent/mcp, ask_path: /agent/ask}\n", "https://c.example")
 	for path, want := range map[string]string{
 		PathAgentsJSON:    `"url": "https://c.example/agent/ask"`,
 		PathMCPServerCard: `"url": "https://c.example/agent/mcp"`,
@@ -281,14 +274,7 @@ func TestConnectReflected(t *testing.T) {
 }
 
 func TestDocumentsSwitches(t *testing.T) {
-	s, err := Parse([]byte("documents: {llms_txt: off, agents_json: origin, robots_txt: off, sitemap_xml: false}\n"), "site.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := s.Generate(Env{Origin: "https://d.example", Now: testNow})
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := generateYAML(t, "documents: {llms_txt: off, agents_json: origin, robots_txt: off, sitemap_xml: false}\n", "https://d.example")
 	if b.Document(PathLLMsTxt) != nil || b.Robots != nil || b.Sitemap != nil {
 		t.Errorf("switched-off documents still generated: %+v", b)
 	}
@@ -302,29 +288,15 @@ func TestDocumentsSwitches(t *testing.T) {
 }
 
 func TestInjectionSwitches(t *testing.T) {
-	s, err := Parse([]byte("site: {language: pt-BR}\ninject: {lang: false, canonical: no, json_ld: off, webmcp: false}\n"+
-		"webmcp:\n  forms:\n    - {selector: form, toolname: send_form, tooldescription: Sends the form.}\n"), "site.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := s.Generate(Env{Origin: "https://i.example", Now: testNow})
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := generateYAML(t, "site: {language: pt-BR}\ninject: {lang: false, canonical: no, json_ld: off, webmcp: false}\n"+
+		"webmcp:\n  forms:\n    - {selector: form, toolname: send_form, tooldescription: Sends the form.}\n", "https://i.example")
 	if in := b.Inject; in.Lang != "" || in.Canonical || in.JSONLD != "" || len(in.Forms) != 0 {
 		t.Errorf("injection not switched off: %+v", in)
 	}
 }
 
 func TestJSONLDCannotCloseScript(t *testing.T) {
-	s, err := Parse([]byte("site: {name: \"</script><script>alert(1)</script>\", description: \"a & b <c>\"}\n"), "site.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := s.Generate(Env{Origin: "https://x.example", Now: testNow})
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := generateYAML(t, "site: {name: \"</script><script>alert(1)</script>\", description: \"a & b <c>\"}\n", "https://x.example")
 	inner := strings.TrimSuffix(strings.TrimPrefix(b.Inject.JSONLD, `<script type="application/ld+json">`), "</script>")
 	if strings.ContainsAny(inner, "<>") {
 		t.Errorf("JSON-LD carries raw markup: %s", b.Inject.JSONLD)

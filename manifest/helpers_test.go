@@ -92,3 +92,17 @@ func jsonOf(t testing.TB, v any) []byte {
 	}
 	return append(b, '\n')
 }
+
+// generateYAML parses a configuration and generates it for origin.
+func generateYAML(t testing.TB, yaml, origin string) *Bundle {
+	t.Helper()
+	s, err := Parse([]byte(yaml), "site.yaml")
+	if err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	b, err := s.Generate(Env{Origin: origin, Now: testNow})
+	if err != nil {
+		t.Fatalf("Generate: %v", err)
+	}
+	return b
+}

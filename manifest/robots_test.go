@@ -145,14 +145,7 @@ func TestContentSignal(t *testing.T) {
 		"policy: {search: allow, user: allow, training: disallow}":            "search=yes, ai-input=yes, ai-train=no",
 		"policy: {search: allow, content_signal: \"search=yes,ai-train=no\"}": "search=yes,ai-train=no",
 	} {
-		s, err := Parse([]byte(yaml), "site.yaml")
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := s.Generate(Env{Origin: "https://cs.example", Now: testNow})
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := generateYAML(t, yaml, "https://cs.example")
 		if b.ContentSignal != want || b.Robots.ContentSignal != want {
 			t.Errorf("%q: Content-Signal %q, want %q", yaml, b.ContentSignal, want)
 		}

@@ -1,5 +1,15 @@
 package manifest
 
+import "fmt"
+
+// didYouMean is " (did you mean "x"?)" for the closest candidate, or "".
+func didYouMean(word string, candidates []string) string {
+	if s := suggest(word, candidates); s != "" {
+		return fmt.Sprintf(" (did you mean %q?)", s)
+	}
+	return ""
+}
+
 // suggest returns the candidate closest to word by edit distance, or "" when
 // none is close enough to be a plausible typo (at most a third of the word's
 // length, and at least one edit allowed).

@@ -270,11 +270,7 @@ func (v *validator) authentication() {
 			for k := range ids {
 				names = append(names, k)
 			}
-			msg := fmt.Sprintf("%q is not an interface id, \"content\", \"connect\" or \"*\"", p)
-			if s := suggest(p, names); s != "" {
-				msg += fmt.Sprintf(" (did you mean %q?)", s)
-			}
-			v.errorf(fmt.Sprintf("authentication.public[%d]", i), "%s", msg)
+			v.errorf(fmt.Sprintf("authentication.public[%d]", i), "%q is not an interface id, \"content\", \"connect\" or \"*\"%s", p, didYouMean(p, names))
 		}
 	}
 }
@@ -445,11 +441,7 @@ func (v *validator) connect() {
 	}
 	for tool, scope := range c.ToolScopes {
 		if !slices.Contains(ConnectTools, tool) {
-			msg := fmt.Sprintf("unknown tool %q", tool)
-			if s := suggest(tool, ConnectTools); s != "" {
-				msg += fmt.Sprintf(" (did you mean %q?)", s)
-			}
-			v.errorf("connect.tool_scopes."+tool, "%s", msg)
+			v.errorf("connect.tool_scopes."+tool, "unknown tool %q%s", tool, didYouMean(tool, ConnectTools))
 		}
 		if c.Auth != ConnectOAuth {
 			v.errorf("connect.tool_scopes."+tool, "tool scopes need auth: oauth")
