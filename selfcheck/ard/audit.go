@@ -31,12 +31,20 @@ type Row struct {
 // (valid with warnings), 0 (any error, or an advertised manifest that did not
 // load); NotApplicable (with Score 1) when nothing was found or advertised.
 type AuditResult struct {
-	Score         float64   `json:"score"`
-	NotApplicable bool      `json:"notApplicable,omitempty"`
-	Explanation   string    `json:"explanation,omitempty"`
-	Rows          []Row     `json:"rows"`
-	Validation    Result    `json:"validation"`
-	Discovery     Discovery `json:"discovery"`
+	// Score is 1, 0.9 or 0 (1 when not applicable).
+	Score float64 `json:"score"`
+	// NotApplicable is set when no manifest was found and none advertised.
+	NotApplicable bool `json:"notApplicable,omitempty"`
+	// Explanation is ExplanationNotLoaded when no manifest could be validated.
+	Explanation string `json:"explanation,omitempty"`
+	// Rows is the audit table: errors, then warnings, then broken
+	// advertised locations, then the legacy-location note. Infos are not
+	// shown, as in Lighthouse; they stay in Validation.
+	Rows []Row `json:"rows"`
+	// Validation is the full validator output (empty when nothing loaded).
+	Validation Result `json:"validation"`
+	// Discovery is the input, kept for the receipt.
+	Discovery Discovery `json:"discovery"`
 }
 
 // Audit scores a discovery as Lighthouse's ard-schema audit does.

@@ -19,9 +19,14 @@ type Finding struct {
 // Result is the outcome of validating a manifest. Errors fail the audit,
 // warnings cost it 0.1, infos are informational only.
 type Result struct {
-	Errors   []Finding `json:"errors"`
+	// Errors are conformance failures (schema, required terms, URN form,
+	// url/data, malformed JSON).
+	Errors []Finding `json:"errors"`
+	// Warnings are best-practice findings (representativeQueries, media
+	// types, collections).
 	Warnings []Finding `json:"warnings"`
-	Infos    []Finding `json:"infos"`
+	// Infos are notes that never cost points (extension media types).
+	Infos []Finding `json:"infos"`
 }
 
 // Passed reports whether the manifest has no errors.

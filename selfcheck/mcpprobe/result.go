@@ -92,13 +92,21 @@ type Exchange struct {
 
 // Result is the mcp_transport receipt.
 type Result struct {
-	Endpoint   string     `json:"endpoint"`
-	Transport  string     `json:"transport"`
-	Protocol   Protocol   `json:"protocol"`
-	Initialize bool       `json:"initialize"`
-	ToolsList  bool       `json:"toolsList"`
-	Auth       Auth       `json:"auth"`
-	Tools      Tools      `json:"tools"`
+	// Endpoint is the probed URL (redacted).
+	Endpoint string `json:"endpoint"`
+	// Transport is TransportStreamableHTTP once initialize was answered.
+	Transport string `json:"transport"`
+	// Protocol is the version negotiation.
+	Protocol Protocol `json:"protocol"`
+	// Initialize reports an initialize result with a protocol version.
+	Initialize bool `json:"initialize"`
+	// ToolsList reports a tools/list result with a tools array.
+	ToolsList bool `json:"toolsList"`
+	// Auth is how the endpoint announces sign-in.
+	Auth Auth `json:"auth"`
+	// Tools are the counts taken without a token.
+	Tools Tools `json:"tools"`
+	// ServerInfo is the server's name and version from initialize.
 	ServerInfo ServerInfo `json:"serverInfo"`
 	// SessionAssigned reports that initialize returned an Mcp-Session-Id.
 	SessionAssigned bool `json:"sessionAssigned"`
