@@ -149,6 +149,13 @@ func checkOpenAPIQuality(ctx context.Context, s *site) outcome {
 	const expected = "every operation: operationId, summary, typed parameters, 2xx schema, error model; GET <api base>/" + missingProbe + " → 404/410 with a JSON problem body"
 	oa := s.openapi(ctx)
 	if oa.doc == nil {
+		for _, t := range oa.tried {
+			if t.unreachable() {
+				o := s.couldNotCheck(t, expected)
+				o.scope = []string{pathOf(t.req.url)}
+				return o
+			}
+		}
 		rec := Receipt{Expected: expected, Note: "no OpenAPI document found"}
 		if oa.resp != nil {
 			rec = s.receiptOf(oa.resp, expected)

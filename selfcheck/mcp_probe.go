@@ -21,16 +21,18 @@ func probeMCP(ctx context.Context, client *http.Client, f *mcpFindings) {
 	f.listed, f.readOnlyHint = res.Tools.ListedWithoutToken, res.Tools.WithReadOnlyHint
 	f.errText = res.Err
 	if len(res.Exchanges) > 0 {
-		switch first := res.Exchanges[0]; {
-		case first.Status == 0 || first.Status >= 500:
-			// RFC 9110 §15.6: a 5xx says nothing about the endpoint.
+		// RFC 9110 §15.6: a 5xx (or no answer) says nothing about the endpoint.
+		if first := res.Exchanges[0]; first.Status == 0 || first.Status >= 500 {
 			f.unreachable = true
-		case first.Status == http.StatusUnauthorized || first.Status == http.StatusForbidden:
-			// RFC 9110 §15.5.2: 401 means credentials are required.
-			f.needsToken = true
 		}
 	} else if res.Err != "" {
 		f.unreachable = true
+	}
+	for _, e := range res.Exchanges {
+		// RFC 9110 §15.5.2: 401 means credentials are required.
+		if e.Method != "" && (e.Status == http.StatusUnauthorized || e.Status == http.StatusForbidden) {
+			f.needsToken = true
+		}
 	}
 	if res.Auth.Mode == mcpprobe.AuthOAuth {
 		f.needsToken = true

@@ -30,8 +30,9 @@ type doc struct {
 
 // testSite is a mutable map of paths to documents served by httptest.
 type testSite struct {
-	mu   sync.Mutex
-	docs map[string]*doc
+	mu       sync.Mutex
+	docs     map[string]*doc
+	fallback *doc // served for unknown paths (nil: 404)
 	hits map[string]int // "METHOD path Accept" → count
 }
 
@@ -122,6 +123,9 @@ func (s *testSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	s.hits[r.Method+" "+r.URL.Path+" "+r.Header.Get("Accept")]++
 	d := s.docs[r.URL.Path]
+	if d == nil {
+		d = s.fallback
+	}
 	s.mu.Unlock()
 	if d == nil {
 		http.NotFound(w, r)
