@@ -54,6 +54,7 @@ func DefaultPrune() []string {
 		"nav", "footer", "aside",
 		"[role=navigation]", "[role=contentinfo]", "[role=complementary]", "[role=search]",
 		"[aria-hidden=true]", "[hidden]", `[style*="display:none"]`, `[style*="display: none"]`,
+		`[style*="visibility:hidden"]`, `[style*="visibility: hidden"]`,
 		"dialog:not([open])",
 		// cookie and consent banners
 		"[id*=cookie-banner]", "[class*=cookie-banner]", "[id*=cookie-consent]", "[class*=cookie-consent]",

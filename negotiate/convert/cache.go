@@ -1,0 +1,151 @@
+package convert
+
+import (
+	"container/list"
+	"crypto/sha256"
+	"encoding/hex"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// Cache keeps recent conversions so that repeated agent requests for an
+// unchanged page skip the conversion. It is keyed by the page URL, the
+// origin's validators and the options hash, bounded by bytes with
+// least-recently-used eviction, and safe for concurrent use. A nil *Cache,
+// or one made with a size of 0, stores nothing (the off switch).
+type Cache struct {
+	max          int64
+	mu           sync.Mutex
+	bytes        int64
+	order        *list.List // of *cacheEntry, most recently used first
+	items        map[string]*list.Element
+	hits, misses atomic.Uint64
+}
+
+type cacheEntry struct {
+	key  string
+	res  *Result
+	size int64
+}
+
+// entryOverhead approximates the bookkeeping bytes of one entry.
+const entryOverhead = 256
+
+// NewCache returns a cache holding at most maxBytes of conversions
+// (Markdown plus metadata). maxBytes <= 0 disables it.
+func NewCache(maxBytes int64) *Cache {
+	return &Cache{max: maxBytes, order: list.New(), items: make(map[string]*list.Element)}
+}
+
+// Key returns the cache key of a page's conversion, or ok=false when the
+// response must not be cached:
+//   - it has no validator: without ETag (RFC 9110 §8.8.3) or Last-Modified
+//     (RFC 9110 §8.8.2) there is no way to tell a changed page from the
+//     same one;
+//   - it is personal or uncacheable: Cache-Control no-store or private
+//     (RFC 9111 §5.2.2.5, §5.2.2.7), Set-Cookie, or a Vary on anything but
+//     Accept and Accept-Encoding (RFC 9110 §12.5.5), since two users' pages
+//     could then share validators.
+//
+// The key also covers the headers the conversion reads (Content-Language,
+// Link) and optsHash (Options.Hash), so different settings never share an
+// entry.
+func (c *Cache) Key(pageURL string, header http.Header, optsHash string) (key string, ok bool) {
+	etag, lastMod := header.Get("ETag"), header.Get("Last-Modified")
+	if etag == "" && lastMod == "" {
+		return "", false
+	}
+	for _, cc := range header.Values("Cache-Control") {
+		for d := range strings.SplitSeq(cc, ",") {
+			name, _, _ := strings.Cut(strings.TrimSpace(d), "=")
+			if strings.EqualFold(name, "no-store") || strings.EqualFold(name, "private") {
+				return "", false
+			}
+		}
+	}
+	if len(header.Values("Set-Cookie")) > 0 {
+		return "", false
+	}
+	for _, v := range header.Values("Vary") {
+		for f := range strings.SplitSeq(v, ",") {
+			f = strings.TrimSpace(f)
+			if f != "" && !strings.EqualFold(f, "Accept") && !strings.EqualFold(f, "Accept-Encoding") {
+				return "", false
+			}
+		}
+	}
+	h := sha256.New()
+	for _, part := range []string{pageURL, etag, lastMod,
+		strings.Join(header.Values("Content-Language"), ","),
+		strings.Join(header.Values("Link"), ","), optsHash} {
+		h.Write([]byte(part))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil)), true
+}
+
+// Get returns the cached conversion for key. The Result is shared: callers
+// must not modify it.
+func (c *Cache) Get(key string) (*Result, bool) {
+	if c == nil || c.max <= 0 {
+		return nil, false
+	}
+	c.mu.Lock()
+	el, ok := c.items[key]
+	if ok {
+		c.order.MoveToFront(el)
+	}
+	c.mu.Unlock()
+	if !ok {
+		c.misses.Add(1)
+		return nil, false
+	}
+	c.hits.Add(1)
+	return el.Value.(*cacheEntry).res, true
+}
+
+// Put stores r under key, evicting the least recently used entries to stay
+// within the size bound. A result larger than the whole cache is not
+// stored. r must not be modified afterwards.
+func (c *Cache) Put(key string, r *Result) {
+	if c == nil || c.max <= 0 || r == nil {
+		return
+	}
+	m := r.Meta
+	size := int64(len(key)+len(r.Markdown)+len(r.Extraction)+entryOverhead) +
+		int64(len(m.Title)+len(m.Description)+len(m.Canonical)+len(m.Updated)+len(m.Published)+
+			len(m.Language)+len(m.Author)+len(m.Image)+len(m.SiteName))
+	if size > c.max {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if el, ok := c.items[key]; ok {
+		c.remove(el)
+	}
+	for c.bytes+size > c.max {
+		c.remove(c.order.Back())
+	}
+	c.items[key] = c.order.PushFront(&cacheEntry{key, r, size})
+	c.bytes += size
+}
+
+// remove drops one entry; c.mu is held.
+func (c *Cache) remove(el *list.Element) {
+	e := c.order.Remove(el).(*cacheEntry)
+	delete(c.items, e.key)
+	c.bytes -= e.size
+}
+
+// Stats returns the hit and miss counts since the cache was made, and the
+// bytes and entries it holds now.
+func (c *Cache) Stats() (hits, misses uint64, bytes int64, entries int) {
+	if c == nil {
+		return 0, 0, 0, 0
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.hits.Load(), c.misses.Load(), c.bytes, len(c.items)
+}

@@ -1,0 +1,109 @@
+package convert
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+)
+
+func TestCacheKey(t *testing.T) {
+	c := NewCache(1 << 20)
+	tests := []struct {
+		name   string
+		header http.Header
+		ok     bool
+	}{
+		{"no validators", http.Header{}, false},
+		{"etag", http.Header{"Etag": {`"v1"`}}, true},
+		{"last-modified", http.Header{"Last-Modified": {"Tue, 15 Sep 2026 08:00:00 GMT"}}, true},
+		{"no-store", http.Header{"Etag": {`"v1"`}, "Cache-Control": {"max-age=60, no-store"}}, false},
+		{"private", http.Header{"Etag": {`"v1"`}, "Cache-Control": {`private="x"`}}, false},
+		{"set-cookie", http.Header{"Etag": {`"v1"`}, "Set-Cookie": {"a=b"}}, false},
+		{"vary cookie", http.Header{"Etag": {`"v1"`}, "Vary": {"Accept-Encoding, Cookie"}}, false},
+		{"vary accept", http.Header{"Etag": {`"v1"`}, "Vary": {"accept, Accept-Encoding"}}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, ok := c.Key("https://example.com/", tt.header, "h"); ok != tt.ok {
+				t.Errorf("Key ok = %v, want %v", ok, tt.ok)
+			}
+		})
+	}
+	base := http.Header{"Etag": {`"v1"`}}
+	k0, _ := c.Key("https://example.com/", base, "h")
+	for name, k := range map[string]func() (string, bool){
+		"url":     func() (string, bool) { return c.Key("https://example.com/x", base, "h") },
+		"etag":    func() (string, bool) { return c.Key("https://example.com/", http.Header{"Etag": {`"v2"`}}, "h") },
+		"options": func() (string, bool) { return c.Key("https://example.com/", base, "h2") },
+		"language": func() (string, bool) {
+			return c.Key("https://example.com/", http.Header{"Etag": {`"v1"`}, "Content-Language": {"de"}}, "h")
+		},
+	} {
+		if k1, _ := k(); k1 == k0 {
+			t.Errorf("changing the %s does not change the key", name)
+		}
+	}
+}
+
+func TestCacheLRU(t *testing.T) {
+	res := func(n int) *Result { return &Result{Markdown: []byte(strings.Repeat("x", n))} }
+	// Each entry costs its Markdown, its key and entryOverhead.
+	c := NewCache(3 * (1000 + 1 + entryOverhead))
+	c.Put("a", res(1000))
+	c.Put("b", res(1000))
+	c.Put("c", res(1000))
+	if _, ok := c.Get("a"); !ok { // a is now the most recent
+		t.Fatal("a missing")
+	}
+	c.Put("d", res(1000)) // evicts b, the least recently used
+	if _, ok := c.Get("b"); ok {
+		t.Error("b survived eviction")
+	}
+	for _, k := range []string{"a", "c", "d"} {
+		if _, ok := c.Get(k); !ok {
+			t.Errorf("%s evicted", k)
+		}
+	}
+	c.Put("huge", res(1<<20)) // larger than the cache: not stored, nothing evicted
+	hits, misses, bytes, entries := c.Stats()
+	if hits != 4 || misses != 1 || entries != 3 || bytes != 3*(1000+1+entryOverhead) {
+		t.Errorf("Stats = %d hits, %d misses, %d bytes, %d entries", hits, misses, bytes, entries)
+	}
+	c.Put("a", res(10)) // replacing an entry updates the size
+	if _, _, b, n := c.Stats(); n != 3 || b != 2*(1000+1+entryOverhead)+10+1+entryOverhead {
+		t.Errorf("after replace: %d bytes, %d entries", b, n)
+	}
+}
+
+func TestCacheOff(t *testing.T) {
+	for name, c := range map[string]*Cache{"nil": nil, "zero": NewCache(0)} {
+		c.Put("k", &Result{Markdown: []byte("x")})
+		if _, ok := c.Get("k"); ok {
+			t.Errorf("%s cache returned an entry", name)
+		}
+		if _, _, b, n := c.Stats(); b != 0 || n != 0 {
+			t.Errorf("%s cache holds %d bytes in %d entries", name, b, n)
+		}
+	}
+}
+
+func TestCacheConcurrent(t *testing.T) {
+	c := NewCache(64 << 10)
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 500 {
+				k := fmt.Sprint(g, i%50)
+				if _, ok := c.Get(k); !ok {
+					c.Put(k, &Result{Markdown: make([]byte, 100+i)})
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if _, _, b, _ := c.Stats(); b > 64<<10 {
+		t.Errorf("cache grew to %d bytes", b)
+	}
+}

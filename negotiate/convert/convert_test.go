@@ -1,0 +1,287 @@
+package convert
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+)
+
+var testURL, _ = url.Parse("https://example.com/section/page")
+
+func mustNew(t testing.TB, o Options) *Converter {
+	t.Helper()
+	c, err := New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func TestNewRejectsBadSelectors(t *testing.T) {
+	tests := []struct {
+		name string
+		opts Options
+		want string
+	}{
+		{"content", Options{ContentSelectors: []string{"main", "div[["}}, `content selector "div[["`},
+		{"prune", Options{Prune: []string{":nope("}}, `prune selector ":nope("`},
+		{"keep", Options{Keep: []string{"##"}}, `keep selector "##"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := New(tt.opts)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("New() error = %v, want it to name %s", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestConvertCases(t *testing.T) {
+	tests := []struct {
+		name    string
+		opts    Options
+		html    string
+		want    string // exact Markdown body
+		extract string
+	}{
+		{
+			name:    "content selector beats main",
+			opts:    Options{ContentSelectors: []string{".missing", ".post"}},
+			html:    `<main><p>main text</p><div class="post"><p>one</p></div><div class="post"><p>two</p></div></main>`,
+			want:    "one\n\ntwo\n",
+			extract: "selector:.post",
+		},
+		{
+			name:    "selector matching only empty elements falls through",
+			opts:    Options{ContentSelectors: []string{".post"}},
+			html:    `<div class="post"> </div><main><p>main text</p></main>`,
+			want:    "main text\n",
+			extract: "landmark:main",
+		},
+		{
+			name:    "hidden main skipped",
+			html:    `<main hidden><p>old</p></main><main><p>new</p></main>`,
+			want:    "new\n",
+			extract: "landmark:main",
+		},
+		{
+			name:    "several articles: body",
+			html:    `<article><p>a</p></article><article><p>b</p></article>`,
+			want:    "a\n\nb\n",
+			extract: "body",
+		},
+		{
+			name:    "nested article counts once",
+			html:    `<article><p>a</p><article><p>comment</p></article></article>`,
+			want:    "a\n\ncomment\n",
+			extract: "landmark:article",
+		},
+		{
+			name: "default prune",
+			html: `<main><nav>menu</nav><p>text</p><div aria-hidden="true">icon</div><div hidden>x</div>
+<div style="display: none">y</div><div class="cookie-consent">cookies</div><aside>side</aside><footer>foot</footer>
+<dialog>modal</dialog><dialog open>open dialog</dialog></main>`,
+			want:    "text\n\nopen dialog\n",
+			extract: "landmark:main",
+		},
+		{
+			name:    "empty prune list prunes nothing",
+			opts:    Options{Prune: []string{}},
+			html:    `<main><nav>menu</nav><p>text</p></main>`,
+			want:    "menu\n\ntext\n",
+			extract: "landmark:main",
+		},
+		{
+			name:    "keep inside a pruned element survives, the rest of it does not",
+			opts:    Options{Keep: []string{".legal"}},
+			html:    `<main><p>text</p><footer><a href="/x">links</a><div><p class="legal">Prices include VAT.</p></div></footer></main>`,
+			want:    "text\n\nPrices include VAT.\n",
+			extract: "landmark:main",
+		},
+		{
+			name:    "keep outside the content is appended",
+			opts:    Options{Keep: []string{"#notice"}},
+			html:    `<header><p id="notice">Service notice</p></header><main><p>text</p></main>`,
+			want:    "text\n\nService notice\n",
+			extract: "landmark:main",
+		},
+		{
+			name: "definition list",
+			html: `<dl><dt>Term</dt><dd>Definition</dd><dd>Second</dd><dt>Lonely</dt></dl>`,
+			want: "- **Term**: Definition; Second\n- **Lonely**\n",
+		},
+		{
+			name: "definition list with div groups",
+			html: `<dl><div><dt>A</dt><dd>1</dd></div><div><dt>B</dt><dd>2</dd></div></dl>`,
+			want: "- **A**: 1\n- **B**: 2\n",
+		},
+		{
+			name: "adjacent lists leave no comment",
+			html: `<ul><li>a</li></ul><ul><li>b</li></ul>`,
+			want: "- a\n\n- b\n",
+		},
+		{
+			name: "images without alt kept when configured",
+			opts: Options{KeepImagesWithoutAlt: true},
+			html: `<p><img src="a.png"></p>`,
+			want: "![](https://example.com/section/a.png)\n",
+		},
+		{
+			name: "heading levels kept",
+			html: `<h1>A</h1><h3>C</h3><h2>B</h2><h6>F</h6>`,
+			want: "# A\n\n### C\n\n## B\n\n###### F\n",
+		},
+		{
+			name: "hard break kept, whitespace normalised",
+			html: `<p>line one<br>line two   </p><p></p><p></p><p>next&nbsp;&nbsp;</p>`,
+			want: "line one  \nline two\n\nnext\n",
+		},
+		{
+			name: "markdown-looking text escaped",
+			html: `<p># not a heading</p><p>*not emphasis*</p><p>&lt;!-- not a comment --&gt;</p>`,
+			want: "\\# not a heading\n\n\\*not emphasis*\n\n&lt;!-- not a comment --&gt;\n",
+		},
+		{
+			name: "template and noscript dropped",
+			html: `<p>a</p><template><p>tpl</p></template><noscript><p>ns</p></noscript><style>p{}</style>`,
+			want: "a\n",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := mustNew(t, tt.opts)
+			res, err := c.Convert([]byte(tt.html), testURL, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(res.Markdown) != tt.want {
+				t.Errorf("Markdown =\n%q\nwant\n%q", res.Markdown, tt.want)
+			}
+			if tt.extract != "" && res.Extraction != tt.extract {
+				t.Errorf("Extraction = %q, want %q", res.Extraction, tt.extract)
+			}
+		})
+	}
+}
+
+func TestConvertFrontMatterAndTokens(t *testing.T) {
+	c := mustNew(t, Options{FrontMatter: true, DefaultLanguage: "en"})
+	res, err := c.Convert([]byte(`<title>T: "x"</title><main><h1>T</h1><p>Hello world.</p></main>`), testURL,
+		http.Header{"Last-Modified": {"Tue, 15 Sep 2026 08:00:00 GMT"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "---\ntitle: \"T: \\\"x\\\"\"\ncanonical: https://example.com/section/page\nupdated: 2026-09-15\nlanguage: en\n---\n# T\n\nHello world.\n"
+	if string(res.Markdown) != want {
+		t.Errorf("Markdown =\n%s\nwant\n%s", res.Markdown, want)
+	}
+	if res.Tokens != CountTokens(res.Markdown) || res.Tokens < 20 || res.Tokens > 60 {
+		t.Errorf("Tokens = %d, CountTokens = %d", res.Tokens, CountTokens(res.Markdown))
+	}
+}
+
+func TestConvertBadInput(t *testing.T) {
+	c := mustNew(t, Options{FrontMatter: true})
+	deep := strings.Repeat("<div>", 10000) + "text" + strings.Repeat("</div>", 10000)
+	deepSpans := strings.Repeat("<span>", 10000) + "text"
+	tests := []struct {
+		name    string
+		html    string
+		wantErr error // nil: must succeed
+		anyErr  bool  // an error is acceptable
+	}{
+		{"empty", "", ErrNoContent, false},
+		{"no body text", "<html><head><title>x</title></head><body> </body></html>", ErrNoContent, false},
+		{"only scripts", "<script>render()</script><div id=app></div>", ErrNoContent, false},
+		{"10000 nested divs", deep, ErrTooDeep, false},
+		{"10000 nested spans", deepSpans, ErrTooDeep, false},
+		{"invalid utf-8", "<p>caf\xe9 \xff\xfe ok</p>", nil, false},
+		{"binary garbage", string([]byte{0, 1, 2, 0xff, '<', 0x80, '>', 0, 'x'}), nil, true},
+		{"unclosed everything", "<table><tr><td><ul><li><p><b><i>text", nil, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := c.Convert([]byte(tt.html), testURL, nil)
+			switch {
+			case tt.wantErr != nil:
+				if !errors.Is(err, tt.wantErr) {
+					t.Fatalf("err = %v, want %v", err, tt.wantErr)
+				}
+			case err != nil && !tt.anyErr:
+				t.Fatalf("err = %v", err)
+			case err == nil:
+				if !strings.HasPrefix(string(res.Markdown), "---\n") {
+					t.Errorf("no front matter: %q", res.Markdown)
+				}
+				if !isValidUTF8(res.Markdown) {
+					t.Errorf("invalid UTF-8 output: %q", res.Markdown)
+				}
+			}
+		})
+	}
+}
+
+func TestConvertBigTable(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("<main><table><tr><th>id</th><th>name</th><th>price</th></tr>")
+	for i := 0; b.Len() < 2<<20; i++ {
+		b.WriteString("<tr><td>")
+		b.WriteString(strings.Repeat("7", i%9+1))
+		b.WriteString("</td><td>Widget number ")
+		b.WriteString(strings.Repeat("x", i%40))
+		b.WriteString("</td><td>$9.99</td></tr>")
+	}
+	b.WriteString("</table></main>")
+	c := mustNew(t, Options{})
+	res, err := c.Convert([]byte(b.String()), testURL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(res.Markdown), "| id | name | price |\n|---|---|---|\n| 7 | Widget number | $9.99 |\n") {
+		t.Errorf("unexpected table start: %.200q", res.Markdown)
+	}
+	if len(res.Markdown) > b.Len() {
+		t.Errorf("Markdown (%d bytes) larger than the HTML (%d bytes)", len(res.Markdown), b.Len())
+	}
+}
+
+func TestConvertConcurrent(t *testing.T) {
+	c := mustNew(t, Options{FrontMatter: true, ContentSelectors: []string{".post"}})
+	page := []byte(`<nav>x</nav><div class="post"><h1>T</h1><p>body <a href="/a">a</a></p><table><tr><td>1</td></tr></table></div>`)
+	first, err := c.Convert(page, testURL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for range 20 {
+				res, err := c.Convert(page, testURL, nil)
+				if err != nil || string(res.Markdown) != string(first.Markdown) {
+					t.Errorf("concurrent Convert differs: %v %q", err, res.Markdown)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+func isValidUTF8(b []byte) bool { return strings.ToValidUTF8(string(b), "?") == string(b) }
+
+func TestOptionsHash(t *testing.T) {
+	a := Options{}.Hash()
+	if b := (Options{Prune: DefaultPrune()}).Hash(); a != b {
+		t.Errorf("nil prune and explicit default prune hash differently: %s %s", a, b)
+	}
+	if b := (Options{Prune: []string{}}).Hash(); a == b {
+		t.Error("empty prune hashes like default prune")
+	}
+	if b := (Options{FrontMatter: true}).Hash(); a == b {
+		t.Error("FrontMatter does not change the hash")
+	}
+}
