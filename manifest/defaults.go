@@ -1,7 +1,6 @@
 package manifest
 
 import (
-	"fmt"
 	"strings"
 	"time"
 )
@@ -137,9 +136,4 @@ func (s *Site) checkSize() {
 	if n > llmsTxtLimit {
 		s.warnf("llms", "configured llms.txt content is %d characters, over the %d agents read comfortably", n, llmsTxtLimit)
 	}
-}
-
-// String describes the configuration for logs.
-func (s *Site) String() string {
-	return fmt.Sprintf("site config %s (%d interfaces, %d skills, %d forms)", s.file, len(s.Interfaces), len(s.Skills), len(s.WebMCP.Forms))
 }

@@ -18,10 +18,11 @@ func (r *resolved) sitemapXML() []byte {
 	b.WriteString(xml.Header)
 	b.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
 	seen := map[string]bool{}
+	origin, _ := url.Parse(r.origin)
 	add := func(u string) {
 		u = r.abs(u)
 		p, err := url.Parse(u)
-		if u == "" || seen[u] || err != nil || p.Host == "" || r.origin != p.Scheme+"://"+p.Host {
+		if u == "" || seen[u] || err != nil || !sameOrigin(p, origin) {
 			return
 		}
 		seen[u] = true
