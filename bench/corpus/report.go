@@ -53,10 +53,13 @@ func (r *report) writeText(w io.Writer, perPage bool) {
 }
 
 func writePages(w io.Writer, results []pageResult) {
-	fmt.Fprintf(w, "%-44s %9s %9s %6s %6s %6s %6s %6s %9s  %-18s %s\n",
+	line := func(format string, args ...any) {
+		fmt.Fprintln(w, strings.TrimRight(fmt.Sprintf(format, args...), " "))
+	}
+	line("%-44s %9s %9s %6s %6s %6s %6s %6s %9s  %-18s %s",
 		"page", "html B", "out B", "bytes", "tokens", "recall", "prec", "F1", "alloc KB", "extraction", "error")
 	for _, p := range results {
-		fmt.Fprintf(w, "%-44s %9d %9d %6.3f %6.3f %6.3f %6.3f %6.3f %9.0f  %-18s %s\n",
+		line("%-44s %9d %9d %6.3f %6.3f %6.3f %6.3f %6.3f %9.0f  %-18s %s",
 			p.Page, p.HTMLBytes, p.OutBytes, p.ByteRatio, p.TokenRatio,
 			p.Recall, p.Precision, p.F1, float64(p.AllocBytes)/1024, p.Extraction, p.Err)
 	}
