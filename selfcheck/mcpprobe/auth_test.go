@@ -168,3 +168,18 @@ func TestRedact(t *testing.T) {
 		t.Errorf("excerpt leaks a cut secret: %q", got)
 	}
 }
+
+func TestRedactKeepsMetadata(t *testing.T) {
+	for _, in := range []string{
+		`Bearer resource_metadata="https://a.example/prm", scope="x"`,
+		`{"authorization_endpoint":"https://a.example/authorize","token_endpoint":"https://a.example/token"}`,
+		`Bearer realm="mcp"`,
+	} {
+		if got := redact(in); got != in {
+			t.Errorf("redact(%q) = %q, want it unchanged", in, got)
+		}
+	}
+	if got := redact(`Basic dXNlcjpwYXNz, Bearer abc==`); got != `Basic [redacted], Bearer [redacted]` {
+		t.Errorf("credentials kept: %q", got)
+	}
+}

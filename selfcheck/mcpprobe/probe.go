@@ -148,7 +148,8 @@ func (p *prober) listTools() {
 	cursor := ""
 	seen := map[string]bool{}
 	for page := 0; page < p.opts.MaxPages; page++ {
-		var params map[string]any
+		// JSON-RPC 2.0 §4.2: params is omitted, never null, without a cursor.
+		var params any
 		if cursor != "" {
 			params = map[string]any{"cursor": cursor}
 		}

@@ -80,3 +80,19 @@ func BenchmarkReadResponseSSE(b *testing.B) {
 		}
 	}
 }
+
+// TestRequestBodies pins what the probe sends: JSON-RPC 2.0 requests with
+// structured params (never null), a notification without an id.
+func TestRequestBodies(t *testing.T) {
+	srv, _ := serveMCP(t, newServer(1, 0, nil), nil)
+	res := Probe(t.Context(), srv.Client(), srv.URL+"/mcp")
+	want := map[string]string{
+		"notifications/initialized": `{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		"tools/list":                `{"id":2,"jsonrpc":"2.0","method":"tools/list"}`,
+	}
+	for _, ex := range res.Exchanges {
+		if w, ok := want[ex.Method]; ok && ex.Body != w {
+			t.Errorf("%s body = %s, want %s", ex.Method, ex.Body, w)
+		}
+	}
+}
