@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"crypto/sha256"
+	"errors"
 	"encoding/hex"
 	"encoding/json"
 	"net/url"
@@ -317,6 +318,34 @@ func BenchmarkGenerate(b *testing.B) {
 	for b.Loop() {
 		if _, err := s.Generate(env); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestGenerateConcurrently: a Site is read-only once parsed, so reloads and
+// requests may generate from it at the same time (run with -race).
+func TestGenerateConcurrently(t *testing.T) {
+	s, err := Load("testdata/full.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := s.Generate(Env{Now: testNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 8)
+	for range 8 {
+		go func() {
+			b, err := s.Generate(Env{Now: testNow})
+			if err == nil && string(b.Document(PathAgentsJSON).Body) != string(want.Document(PathAgentsJSON).Body) {
+				err = errors.New("agents.json differs between concurrent generations")
+			}
+			errs <- err
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Error(err)
 		}
 	}
 }

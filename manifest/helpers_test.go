@@ -55,9 +55,10 @@ func (fx fixture) bundle(t testing.TB) *Bundle {
 	return b
 }
 
-// goldenName flattens a request path into a file name.
+// goldenName flattens a request path into a visible file name:
+// /.well-known/mcp/server-card.json → well-known_mcp_server-card.json.
 func goldenName(path string) string {
-	return strings.ReplaceAll(strings.TrimPrefix(path, "/"), "/", "_")
+	return strings.ReplaceAll(strings.TrimLeft(path, "/."), "/", "_")
 }
 
 // checkGolden compares got with testdata/golden/<dir>/<name>, or rewrites it

@@ -150,7 +150,7 @@ func MergeRobots(origin []byte, add RobotsAdditions) (merged []byte, warnings []
 			warnings = append(warnings, fmt.Sprintf("robots.txt: the origin's Agentmap %s is kept; agents will not find %s from robots.txt", o.agentmap, add.Agentmap))
 		}
 	}
-	return bytes.TrimRight(out.Bytes(), "\n"), warnings, nil
+	return append(bytes.TrimRight(out.Bytes(), "\n"), '\n'), warnings, nil
 }
 
 // writeGroup writes one crawler group without the agents the origin
