@@ -123,7 +123,7 @@ func TestCheckOpenAPIQuality(t *testing.T) {
 	runVerdictCases(t, "openapi_quality", []verdictCase{
 		{name: "complete", site: ready(), verdict: Pass},
 		{name: "no operationId or summary", site: ready(replace("/openapi.json", &doc{ctype: "application/json", body: sloppy})), verdict: Partial, fraction: 0.68},
-		{name: "unknown path answers HTML", site: ready(without("/api/"+missingProbe)), verdict: Partial, fraction: 0.8},
+		{name: "unknown path answers HTML", site: ready(without("/api/" + missingProbe)), verdict: Partial, fraction: 0.8},
 		{name: "no operations", site: bare(replace("/openapi.json", &doc{ctype: "application/json", body: `{"openapi":"3.0.0","paths":{}}`})), verdict: Fail},
 		{name: "no OpenAPI", site: bare(), verdict: NotApplicable},
 		{name: "OpenAPI 500", site: bare(serverError("/openapi.json")), verdict: CouldNotCheck},

@@ -61,7 +61,11 @@ func checkSitemap(ctx context.Context, s *site) outcome {
 		rec.Note += fmt.Sprintf(" (parsing stopped at %d locs)", sitemapMaxLocs)
 	}
 	if len(doc.locs) == 0 {
-		return outcome{verdict: Fail, missing: "no <loc> in the sitemap", receipt: rec, scope: scope}
+		missing := "no <loc> in the sitemap"
+		if doc.err != nil {
+			missing += " (malformed XML: " + doc.err.Error() + ")"
+		}
+		return outcome{verdict: Fail, missing: missing, receipt: rec, scope: scope}
 	}
 	missing := ""
 	if len(bad) > 0 {

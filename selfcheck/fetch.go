@@ -290,7 +290,8 @@ func (f *fetcher) fetch(ctx context.Context, req request) *response {
 	case int64(len(body)) > f.opts.MaxBodyBytes:
 		resp.kind = failOversize
 		resp.err = fmt.Errorf("body exceeds %d bytes", f.opts.MaxBodyBytes)
-		resp.body = body[:min(len(body), excerptLimit)]
+		// Keep only an excerpt, copied so the oversize buffer can be freed.
+		resp.body = append([]byte(nil), body[:min(len(body), excerptLimit)]...)
 	default:
 		resp.body = body
 	}

@@ -32,8 +32,8 @@ type doc struct {
 type testSite struct {
 	mu       sync.Mutex
 	docs     map[string]*doc
-	fallback *doc // served for unknown paths (nil: 404)
-	hits map[string]int // "METHOD path Accept" → count
+	fallback *doc           // served for unknown paths (nil: 404)
+	hits     map[string]int // "METHOD path Accept" → count
 }
 
 // fixture reads a handwritten document from testdata/site.
