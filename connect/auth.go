@@ -97,15 +97,19 @@ func invalidToken(reason string) error {
 	return fmt.Errorf("%w: %s", auth.ErrInvalidToken, reason)
 }
 
-// requiredScopes are the scopes a call of tool needs: the "*" entry plus the
-// tool's own ("" for requests that call no tool).
-func (s *Server) requiredScopes(tool string) []string {
+// requiredScopes are the scopes a request calling tools needs: the "*"
+// entry plus each tool's own, without repeats.
+func (s *Server) requiredScopes(tools ...string) []string {
 	if s.opts.Auth == nil {
 		return nil
 	}
 	need := slices.Clone(s.opts.Auth.Scopes["*"])
-	if tool != "" {
-		need = append(need, s.opts.Auth.Scopes[tool]...)
+	for _, t := range tools {
+		for _, sc := range s.opts.Auth.Scopes[t] {
+			if !slices.Contains(need, sc) {
+				need = append(need, sc)
+			}
+		}
 	}
 	return need
 }
@@ -146,16 +150,17 @@ func verifiedToken(ctx context.Context) *auth.TokenInfo {
 	return info
 }
 
-// authenticate verifies the request's bearer token and its scopes for tool.
+// authenticate verifies the request's bearer token and its scopes for the
+// tools the request calls.
 // On failure it writes the challenge and returns false: 401 with
 // WWW-Authenticate naming the resource metadata (RFC 9728 §5.1, RFC 6750 §3)
 // when the token is missing or invalid, 403 insufficient_scope with the
 // scopes needed (RFC 6750 §3.1) when it lacks some.
-func (s *Server) authenticate(w http.ResponseWriter, r *http.Request, tool string) (*http.Request, bool) {
+func (s *Server) authenticate(w http.ResponseWriter, r *http.Request, tools ...string) (*http.Request, bool) {
 	if s.tokens == nil {
 		return r, true
 	}
-	need := s.requiredScopes(tool)
+	need := s.requiredScopes(tools...)
 	scheme, token, _ := strings.Cut(r.Header.Get("Authorization"), " ")
 	token = strings.TrimSpace(token)
 	if !strings.EqualFold(scheme, "Bearer") || token == "" {

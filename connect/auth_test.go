@@ -127,6 +127,8 @@ func TestOAuthHTTP(t *testing.T) {
 		{name: "garbage", auth: "not.a.jwt", body: initializeBody, wantStatus: 401, wantError: "invalid_token"},
 		{name: "missing global scope", auth: a.token(t, tokenSpec{scope: "pages:read", expires: time.Hour}), body: initializeBody, wantStatus: 403, wantError: "insufficient_scope"},
 		{name: "missing tool scope", auth: a.token(t, tokenSpec{scope: "content:read", expires: time.Hour}), body: callGet, wantStatus: 403, wantError: "insufficient_scope"},
+		{name: "missing tool scope inside a batch", auth: a.token(t, tokenSpec{scope: "content:read", expires: time.Hour}),
+			body: `[{"jsonrpc":"2.0","id":1,"method":"ping"},` + callGet + `]`, wantStatus: 403, wantError: "insufficient_scope"},
 		{name: "tool scope present", auth: a.token(t, tokenSpec{scope: "content:read pages:read", expires: time.Hour}), body: callGet, wantStatus: 200},
 	}
 	for _, tt := range tests {

@@ -48,60 +48,52 @@ type rpcError struct {
 	msg    string
 }
 
-// screen reads a POST body and returns the tool it calls ("" when it calls
-// none), or the error to answer: malformed JSON, an empty or oversized batch,
-// an unknown method.
-func screen(body []byte) (tool string, rerr *rpcError) {
+// screen reads a POST body and returns the tools it calls (none for other
+// methods), or the error to answer: malformed JSON, an empty or oversized
+// batch, an unknown method.
+func screen(body []byte) (tools []string, rerr *rpcError) {
 	body = bytes.TrimSpace(body)
 	if len(body) > 0 && body[0] == '[' {
 		var batch []json.RawMessage
 		if err := json.Unmarshal(body, &batch); err != nil {
-			return "", &rpcError{status: http.StatusBadRequest, code: codeParseError, msg: "parse error"}
+			return nil, &rpcError{status: http.StatusBadRequest, code: codeParseError, msg: "parse error"}
 		}
 		if len(batch) == 0 || len(batch) > maxBatch {
-			return "", &rpcError{status: http.StatusBadRequest, code: codeInvalidRequest,
+			return nil, &rpcError{status: http.StatusBadRequest, code: codeInvalidRequest,
 				msg: fmt.Sprintf("batch must hold 1 to %d messages", maxBatch)}
 		}
 		for _, m := range batch {
 			t, rerr := screenOne(m)
 			if rerr != nil {
-				return "", rerr
+				return nil, rerr
 			}
-			tool = cmpTool(tool, t)
+			tools = append(tools, t...)
 		}
-		return tool, nil
+		return tools, nil
 	}
 	return screenOne(body)
 }
 
-// cmpTool keeps the first tool a batch calls.
-func cmpTool(have, next string) string {
-	if have != "" {
-		return have
-	}
-	return next
-}
-
-func screenOne(raw []byte) (string, *rpcError) {
+func screenOne(raw []byte) ([]string, *rpcError) {
 	var m rpcMessage
 	if err := json.Unmarshal(raw, &m); err != nil {
 		var syn *json.SyntaxError
 		if errors.As(err, &syn) || !json.Valid(raw) {
-			return "", &rpcError{status: http.StatusBadRequest, code: codeParseError, msg: "parse error"}
+			return nil, &rpcError{status: http.StatusBadRequest, code: codeParseError, msg: "parse error"}
 		}
-		return "", &rpcError{status: http.StatusBadRequest, code: codeInvalidRequest, msg: "invalid request"}
+		return nil, &rpcError{status: http.StatusBadRequest, code: codeInvalidRequest, msg: "invalid request"}
 	}
 	isRequest := len(m.ID) > 0 && string(m.ID) != "null"
 	if isRequest && m.Method != "" && !serverMethods[m.Method] {
 		// STANDARD §9 and MCP 2026-07-28: an unknown method answers 404 with
 		// the JSON-RPC "method not found" error.
-		return "", &rpcError{status: http.StatusNotFound, id: m.ID, code: codeMethodNotFound,
+		return nil, &rpcError{status: http.StatusNotFound, id: m.ID, code: codeMethodNotFound,
 			msg: "method not found: " + truncate(m.Method, 100)}
 	}
 	if m.Method == "tools/call" {
-		return m.Params.Name, nil
+		return []string{m.Params.Name}, nil
 	}
-	return "", nil
+	return nil, nil
 }
 
 // write answers the error as a JSON-RPC response.
@@ -120,7 +112,7 @@ func (e *rpcError) write(w http.ResponseWriter) {
 // abuse, unknown methods), checks the bearer token and the called tool's
 // scopes, and hands the request on with the body restored.
 func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
-	tool := ""
+	var tools []string
 	if r.Method == http.MethodPost {
 		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opts.MaxRequestBytes))
 		if err != nil {
@@ -134,16 +126,16 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 			writeProblem(w, http.StatusBadRequest, "bad request", "could not read the request body")
 			return
 		}
-		t, rerr := screen(body)
+		called, rerr := screen(body)
 		if rerr != nil {
 			rerr.write(w)
 			return
 		}
-		tool = t
+		tools = called
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		r.ContentLength = int64(len(body))
 	}
-	r, ok := s.authenticate(w, r, tool)
+	r, ok := s.authenticate(w, r, tools...)
 	if !ok {
 		return
 	}

@@ -123,9 +123,12 @@ func FuzzScreen(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		tool, rerr := screen(body)
-		if rerr != nil && tool != "" {
-			t.Fatalf("both a tool %q and an error", tool)
+		tools, rerr := screen(body)
+		if rerr != nil && tools != nil {
+			t.Fatalf("both tools %q and an error", tools)
+		}
+		if len(tools) > maxBatch {
+			t.Fatalf("%d tools from one body", len(tools))
 		}
 		if rerr != nil && (rerr.status < 400 || rerr.code >= 0) {
 			t.Fatalf("bad error %+v", rerr)

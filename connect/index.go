@@ -216,7 +216,7 @@ func (x *index) list(prefix, after string, n int) ([]*doc, bool) {
 }
 
 // search runs q over title, description and body and returns up to limit
-// pages, best first.
+// pages, best first, one per canonical URL.
 func (x *index) search(ctx context.Context, q string, limit int) ([]hit, error) {
 	if strings.TrimSpace(q) == "" || limit <= 0 {
 		return nil, nil
@@ -242,8 +242,10 @@ func (x *index) search(ctx context.Context, q string, limit int) ([]hit, error) 
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	hits := make([]hit, 0, len(res.Hits))
+	seen := make(map[string]bool, len(res.Hits))
 	for _, h := range res.Hits {
-		if d, ok := x.docs[h.ID]; ok {
+		if d, ok := x.docs[h.ID]; ok && !seen[d.url] {
+			seen[d.url] = true
 			hits = append(hits, hit{doc: d, score: h.Score})
 		}
 	}

@@ -19,6 +19,9 @@ import (
 func (s *Server) Refresh(ctx context.Context) error {
 	s.refreshMu.Lock()
 	defer s.refreshMu.Unlock()
+	if s.closed {
+		return errors.New("connect: refresh after close")
+	}
 	start := time.Now()
 	s.progress.update(func(st *Stats) {
 		st.Refreshing, st.LastStart = true, start
@@ -40,6 +43,9 @@ func (s *Server) Refresh(ctx context.Context) error {
 		"skipped", st.Skipped, "removed", st.Removed, "duration", st.LastDuration, "error", st.LastError)
 	return err
 }
+
+// progressEvery is how many pages pass between progress log lines.
+const progressEvery = 1000
 
 // fetched is the outcome of one page fetch.
 type fetched struct {
@@ -67,9 +73,14 @@ func (s *Server) refresh(ctx context.Context) error {
 			s.progress.update(func(st *Stats) { st.Removed++ })
 		}
 	}
+	done := 0
 	for r := range s.fetchAll(ctx, keys) {
 		s.apply(b, r)
-		s.progress.update(func(st *Stats) { st.Done++ })
+		done++
+		s.progress.update(func(st *Stats) { st.Done = done })
+		if done%progressEvery == 0 {
+			s.log.Info("connect: indexing", "done", done, "listed", len(keys))
+		}
 	}
 	b.flush()
 	if err := s.index.compact(); err != nil {

@@ -38,15 +38,18 @@ func (s *Server) limitOrDefault(n int) int {
 	return n
 }
 
-// find checks q and searches the index.
+// find checks q and searches the index within RequestTimeout (tool handlers
+// do not always run under the HTTP request's context).
 func (s *Server) find(ctx context.Context, q string, limit int) ([]hit, error) {
 	if err := s.checkQuery(q); err != nil {
 		return nil, err
 	}
+	ctx, cancel := context.WithTimeout(ctx, s.opts.RequestTimeout)
+	defer cancel()
 	return s.index.search(ctx, q, s.limitOrDefault(limit))
 }
 
-// title is the page title, or its path when it has none.
+// displayTitle is the page title, or its path when it has none.
 func (d *doc) displayTitle() string {
 	if d.title != "" {
 		return d.title

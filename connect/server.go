@@ -26,7 +26,8 @@ type Server struct {
 	tokens  *verifier    // nil when public
 
 	progress  progress
-	refreshMu sync.Mutex
+	refreshMu sync.Mutex // held by a refresh; guards closed
+	closed    bool
 
 	llmsMu sync.Mutex
 	llms   Page // last /llms.txt the Source served; empty when none
@@ -117,6 +118,7 @@ func (s *Server) Close() error {
 		s.wg.Wait()
 		s.refreshMu.Lock()
 		defer s.refreshMu.Unlock()
+		s.closed = true
 		if err := s.index.close(); err != nil {
 			s.closeErr = fmt.Errorf("connect: closing index: %v", err)
 		}
@@ -137,6 +139,9 @@ func (s *Server) newMCPHandler() http.Handler {
 		Logger:                     s.log,
 		DisableLocalhostProtection: true,
 		MaxRequestBodyBytes:        s.opts.MaxRequestBytes,
+		// Tie tool handlers to the request (and its RequestTimeout) where
+		// the protocol version allows it (2026-07-28 and later).
+		PropagateRequestCancellation: true,
 	})
 	if s.tokens == nil {
 		return h
