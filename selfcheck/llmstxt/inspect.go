@@ -119,11 +119,10 @@ func Inspect(content []byte) Facts {
 		if f.ContactLine == "" && contactRE.MatchString(line) {
 			f.ContactLine = clip(trimmed)
 		}
-		if isInstruction(text, guidance) {
+		// Once enough instruction lines are recorded, the rest are not judged.
+		if len(f.Instructions) < maxInstructionLines && isInstruction(text, guidance) {
 			f.HasInstructions = true
-			if len(f.Instructions) < maxInstructionLines {
-				f.Instructions = append(f.Instructions, clip(trimmed))
-			}
+			f.Instructions = append(f.Instructions, clip(trimmed))
 		}
 	}
 	return f
