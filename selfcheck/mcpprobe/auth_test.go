@@ -167,6 +167,10 @@ func TestRedact(t *testing.T) {
 	if got := excerpt([]byte(`{"token":"0123456789"}`), 12); strings.Contains(got, "0123") {
 		t.Errorf("excerpt leaks a cut secret: %q", got)
 	}
+	// A body the read cap cut inside a secret.
+	if got := redact(`{"x":1,"client_secret":"abc\`); strings.Contains(got, "abc") {
+		t.Errorf("redact leaks a truncated secret: %q", got)
+	}
 }
 
 func TestRedactKeepsMetadata(t *testing.T) {

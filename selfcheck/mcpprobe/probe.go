@@ -252,7 +252,7 @@ func (p *prober) call(method string, id int, params any) (rpcMessage, outcome, e
 		ex.WWWAuthenticate = redact(strings.Join(out.challenge, ", "))
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		raw, _ := io.ReadAll(io.LimitReader(resp.Body, int64(p.opts.ExcerptBytes)))
+		raw, _ := io.ReadAll(io.LimitReader(resp.Body, min(p.opts.MaxBodyBytes, 64<<10)))
 		ex.Excerpt = excerpt(raw, p.opts.ExcerptBytes)
 		err := fmt.Errorf("http status %d", resp.StatusCode)
 		ex.Error = err.Error()

@@ -11,8 +11,10 @@ import (
 // reaches the receipt.
 var (
 	secretMember = regexp.MustCompile(`(?i)("(?:access_token|refresh_token|id_token|token|client_secret|secret|password|passwd|api[_-]?key|apikey|authorization|cookie|set-cookie|session[_-]?id|mcp-session-id|code_verifier|credentials?|private_key)"\s*:\s*)"(?:[^"\\]|\\.)*"`)
-	credential   = regexp.MustCompile(`(?i)\b(bearer|basic)\s+([A-Za-z0-9\-._~+/]+=*)`)
-	secretQuery  = regexp.MustCompile(`(?i)([?&;](?:access_token|id_token|refresh_token|token|api[_-]?key|apikey|key|code|secret|client_secret|signature|sig|password|session)=)[^&;\s"'#]*`)
+	// cutSecret is a secret member whose value the read cap cut off.
+	cutSecret   = regexp.MustCompile(`(?i)("(?:access_token|refresh_token|id_token|token|client_secret|secret|password|passwd|api[_-]?key|apikey|authorization|cookie|set-cookie|session[_-]?id|mcp-session-id|code_verifier|credentials?|private_key)"\s*:\s*)"(?:[^"\\]|\\.)*\\?$`)
+	credential  = regexp.MustCompile(`(?i)\b(bearer|basic)\s+([A-Za-z0-9\-._~+/]+=*)`)
+	secretQuery = regexp.MustCompile(`(?i)([?&;](?:access_token|id_token|refresh_token|token|api[_-]?key|apikey|key|code|secret|client_secret|signature|sig|password|session)=)[^&;\s"'#]*`)
 )
 
 // redacted is what a secret becomes.
@@ -21,6 +23,7 @@ const redacted = "[redacted]"
 // redact removes credentials from s.
 func redact(s string) string {
 	s = secretMember.ReplaceAllString(s, `$1"`+redacted+`"`)
+	s = cutSecret.ReplaceAllString(s, `$1"`+redacted)
 	s = redactCredentials(s)
 	return secretQuery.ReplaceAllString(s, "$1"+redacted)
 }
