@@ -62,6 +62,9 @@ func Decode(body io.Reader, contentEncoding string, limit int64) ([]byte, error)
 		r = dec
 	}
 	out, err := readLimited(r, limit)
+	if errors.Is(err, zstd.ErrWindowSizeExceeded) || errors.Is(err, zstd.ErrDecoderSizeExceeded) {
+		return nil, ErrTooLarge // the frame announced more than we accept
+	}
 	if err != nil && !errors.Is(err, ErrTooLarge) {
 		return nil, fmt.Errorf("decoding %s body: %w", contentEncoding, err)
 	}

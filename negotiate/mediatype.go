@@ -197,25 +197,26 @@ func parseQValue(s string) (float64, bool) {
 	if s == "" || len(s) > 5 || (s[0] != '0' && s[0] != '1') {
 		return 0, false
 	}
-	whole := float64(s[0] - '0')
+	// Count in thousandths so 0.7 comes out as the float literal 0.7.
+	milli := int(s[0]-'0') * 1000
 	if len(s) == 1 {
-		return whole, true
+		return float64(milli) / 1000, true
 	}
 	if s[1] != '.' {
 		return 0, false
 	}
-	frac, scale := 0.0, 1.0
+	scale := 100
 	for _, c := range []byte(s[2:]) {
 		if c < '0' || c > '9' {
 			return 0, false
 		}
+		milli += int(c-'0') * scale
 		scale /= 10
-		frac += float64(c-'0') * scale
 	}
-	if whole == 1 && frac != 0 {
+	if milli > 1000 {
 		return 0, false
 	}
-	return whole + frac, true
+	return float64(milli) / 1000, true
 }
 
 func trimOWS(s string) string {

@@ -100,7 +100,8 @@ type rewriter struct {
 
 	// goroutine side
 	cur []byte
-	fed bool
+	fed bool // a chunk has been received: the next empty read reports idle
+	eof bool
 }
 
 func (rw *rewriter) start() {
@@ -155,11 +156,15 @@ func (rw *rewriter) Close() error {
 // Read feeds the tokenizer from Write calls.
 func (rw *rewriter) Read(b []byte) (int, error) {
 	if len(rw.cur) == 0 {
+		if rw.eof {
+			return 0, io.EOF
+		}
 		if rw.fed {
 			rw.idle <- struct{}{}
 		}
 		p, ok := <-rw.in
 		if !ok {
+			rw.eof = true
 			return 0, io.EOF
 		}
 		rw.cur, rw.fed = p, true

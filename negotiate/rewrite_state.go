@@ -168,6 +168,9 @@ func (st *rewriteState) addAttrs(raw []byte, tt nethtml.TokenType, attrs []netht
 	cut := len(raw) - 1
 	if tt == nethtml.SelfClosingTagToken && raw[cut-1] == '/' {
 		cut--
+		for cut > 1 && isHTMLSpace(raw[cut-1]) {
+			cut-- // `<input a="b" />` keeps its space before the "/"
+		}
 	}
 	out := make([]byte, 0, len(raw)+32*len(keys))
 	out = append(out, raw[:cut]...)
@@ -239,4 +242,8 @@ func isAttrName(s string) bool {
 		}
 	}
 	return true
+}
+
+func isHTMLSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'
 }

@@ -118,6 +118,8 @@ func (cl *cleaner) rewrite(n *html.Node) bool {
 		return true // code is rendered verbatim; nothing inside to prune
 	case atom.Dl:
 		definitionList(n)
+	case atom.Table:
+		sectionRows(n)
 	case atom.Figure:
 		figure(n)
 	case atom.Dialog:

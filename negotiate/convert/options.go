@@ -63,7 +63,7 @@ func DefaultPrune() []string {
 		"#onetrust-consent-sdk", "#CybotCookiebotDialog", ".cc-window",
 		// share widgets
 		"[class*=share-buttons]", "[class*=social-share]", "[class*=share-links]", "[class*=sharing]",
-		".sharedaddy", ".addthis_toolbox", "[class*=share-widget]",
+		".sharedaddy", ".addthis_toolbox", "[class*=share-widget]", ".share", `[aria-label^="Share"]`,
 		// skip links
 		"a.skip-link", `a[href="#main"]`, `a[href="#content"]`, `a[href="#main-content"]`,
 	}

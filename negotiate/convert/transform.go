@@ -265,3 +265,59 @@ func moveChildren(from, to *html.Node) {
 		to.AppendChild(c)
 	}
 }
+
+// sectionRows finds the rows that label a section of a table (one cell
+// spanning every column) and drops their colspan, so the label is written
+// once instead of repeated in each column.
+func sectionRows(table *html.Node) {
+	var rows []*html.Node
+	for _, c := range childElements(table) {
+		switch c.DataAtom {
+		case atom.Tr:
+			rows = append(rows, c)
+		case atom.Thead, atom.Tbody, atom.Tfoot:
+			for _, r := range childElements(c) {
+				if r.DataAtom == atom.Tr {
+					rows = append(rows, r)
+				}
+			}
+		}
+	}
+	width := 0
+	for _, r := range rows {
+		w := 0
+		for _, cell := range childElements(r) {
+			w += max(1, min(atoi(attr(cell, "colspan")), 1000))
+		}
+		width = max(width, w)
+	}
+	for _, r := range rows {
+		cells := childElements(r)
+		if len(cells) == 1 && width > 1 && atoi(attr(cells[0], "colspan")) >= width {
+			delAttr(cells[0], "colspan")
+		}
+	}
+}
+
+// childElements returns n's element children.
+func childElements(n *html.Node) []*html.Node {
+	var out []*html.Node
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// atoi parses a small non-negative integer attribute, 0 when invalid.
+func atoi(s string) int {
+	n := 0
+	for _, r := range strings.TrimSpace(s) {
+		if r < '0' || r > '9' || n > 1e6 {
+			return n
+		}
+		n = n*10 + int(r-'0')
+	}
+	return n
+}
