@@ -35,6 +35,21 @@ func writeAs(w http.ResponseWriter, ctype, body string) {
 	_, _ = io.WriteString(w, body)
 }
 
+// listing answers initialize and notifications properly and tools/list with
+// toolsList.
+func listing(toolsList func(w http.ResponseWriter, r *http.Request)) func(http.ResponseWriter, *http.Request, string) {
+	return func(w http.ResponseWriter, r *http.Request, method string) {
+		switch method {
+		case "initialize":
+			writeAs(w, "application/json", initOK)
+		case "tools/list":
+			toolsList(w, r)
+		default:
+			w.WriteHeader(http.StatusAccepted)
+		}
+	}
+}
+
 func TestProbeHostile(t *testing.T) {
 	tests := []struct {
 		name       string
@@ -72,27 +87,13 @@ func TestProbeHostile(t *testing.T) {
 		{"unknown protocol version", func(w http.ResponseWriter, _ *http.Request, _ string) {
 			writeAs(w, "application/json", strings.Replace(initOK, "2025-06-18", "1999-01-01", 1))
 		}, Options{}, true, "does not speak"},
-		{"garbage tools/list", func(w http.ResponseWriter, _ *http.Request, method string) {
-			switch method {
-			case "initialize":
-				writeAs(w, "application/json", initOK)
-			case "tools/list":
-				writeAs(w, "application/json", `{"jsonrpc":"2.0","id":2,"result":{"tools":"many"}}`)
-			default:
-				w.WriteHeader(http.StatusAccepted)
-			}
-		}, Options{}, true, "no tools array"},
-		{"repeating cursor", func(w http.ResponseWriter, r *http.Request, method string) {
-			switch method {
-			case "initialize":
-				writeAs(w, "application/json", initOK)
-			case "tools/list":
-				body := `{"jsonrpc":"2.0","id":` + r.Header.Get("X-Rpc-Id") + `,"result":{"tools":[{"name":"a"}],"nextCursor":"same"}}`
-				writeAs(w, "text/event-stream", "data: "+body+"\n\n")
-			default:
-				w.WriteHeader(http.StatusAccepted)
-			}
-		}, Options{}, true, "cursor repeated"},
+		{"garbage tools/list", listing(func(w http.ResponseWriter, _ *http.Request) {
+			writeAs(w, "application/json", `{"jsonrpc":"2.0","id":2,"result":{"tools":"many"}}`)
+		}), Options{}, true, "no tools array"},
+		{"repeating cursor", listing(func(w http.ResponseWriter, r *http.Request) {
+			body := `{"jsonrpc":"2.0","id":` + r.Header.Get("X-Rpc-Id") + `,"result":{"tools":[{"name":"a"}],"nextCursor":"same"}}`
+			writeAs(w, "text/event-stream", "data: "+body+"\n\n")
+		}), Options{}, true, "cursor repeated"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
