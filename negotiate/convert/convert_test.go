@@ -120,6 +120,21 @@ func TestConvertCases(t *testing.T) {
 			want: "- **A**: 1\n- **B**: 2\n",
 		},
 		{
+			name: "table: section row written once, spanned data cell mirrored",
+			html: `<table><tr><th>A</th><th>B</th><th>C</th></tr><tr><th colspan="3">Section</th></tr><tr><td>1</td><td colspan="2">wide</td></tr></table>`,
+			want: "| A | B | C |\n|---|---|---|\n| Section |  |  |\n| 1 | wide | wide |\n",
+		},
+		{
+			name: "table without header row gets the first row as header",
+			html: `<table><tr><td>k</td><td>v</td></tr><tr><td>a|b</td><td><a href="/x">x</a></td></tr></table>`,
+			want: "| k | v |\n|---|---|\n| a\\|b | [x](https://example.com/x) |\n",
+		},
+		{
+			name: "code language from wrappers and attributes",
+			html: `<div class="highlight highlight-source-rust"><pre>fn main() {}</pre></div><pre><code class="hljs lang-ts">let x = 1</code></pre><pre class="language-none">plain</pre>`,
+			want: "```rust\nfn main() {}\n```\n\n```ts\nlet x = 1\n```\n\n```\nplain\n```\n",
+		},
+		{
 			name: "adjacent lists leave no comment",
 			html: `<ul><li>a</li></ul><ul><li>b</li></ul>`,
 			want: "- a\n\n- b\n",
