@@ -169,7 +169,9 @@ func TestSameOriginOnly(t *testing.T) {
 	}))
 	defer other.Close()
 	s := agentReadySite(t)
-	s.set("/llms.txt", &doc{handler: func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, other.URL+"/llms.txt", http.StatusFound) }})
+	s.set("/llms.txt", &doc{handler: func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, other.URL+"/llms.txt", http.StatusFound)
+	}})
 	s.set("/sitemap.xml", &doc{ctype: "application/xml", body: `<urlset><url><loc>` + other.URL + `/x</loc></url></urlset>`})
 	r := scanHandler(t, s, Options{SameOriginOnly: true})
 	if c := r.checkByID("llms_txt"); c.Verdict != CouldNotCheck || !strings.Contains(c.Missing, "origin") {
