@@ -167,6 +167,9 @@ func writeGroup(out *bytes.Buffer, g RobotsGroup, o *originRobots) []string {
 	if len(agents) == 0 {
 		return warnings
 	}
+	if g.Allow && slices.Contains(o.starRules, "Disallow: /") {
+		warnings = append(warnings, fmt.Sprintf("robots.txt: the origin disallows everything for User-agent: *; the %s crawlers it allows by policy get the same rules", g.Kind))
+	}
 	label := map[CrawlerKind]string{KindTraining: "Model training crawlers", KindSearch: "AI search crawlers", KindUser: "Fetches a person asked for"}[g.Kind]
 	if g.Allow {
 		fmt.Fprintf(out, "# %s: allowed, with the same rules as User-agent: *\n", label)

@@ -55,6 +55,12 @@ func TestMergeRobots(t *testing.T) {
 				"robots.txt: the origin's Agentmap https://r.example/catalog.json is kept; agents will not find https://r.example/.well-known/ard.json from robots.txt"},
 		},
 		{
+			name:     "origin shuts everyone out",
+			origin:   "User-agent: *\nDisallow: /\n",
+			contains: []string{"User-agent: OAI-SearchBot\nDisallow: /\n"},
+			warnings: []string{"robots.txt: the origin disallows everything for User-agent: *; the search crawlers it allows by policy get the same rules"},
+		},
+		{
 			name:     "no final newline, CRLF and comments",
 			origin:   "# ours\r\nUser-agent: *\r\nDisallow: /tmp # temporary\r\nCrawl-delay: 5",
 			contains: []string{"Crawl-delay: 5\n\n# Added", "User-agent: OAI-SearchBot\nDisallow: /tmp\n"},
