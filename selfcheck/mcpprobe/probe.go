@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -235,7 +236,7 @@ func (p *prober) call(method string, id int, params any) (rpcMessage, outcome, e
 	resp, err := p.client.Do(req)
 	if err != nil {
 		ex.Error = redact(err.Error())
-		return rpcMessage{}, outcome{}, fmt.Errorf("%s", ex.Error)
+		return rpcMessage{}, outcome{}, errors.New(ex.Error)
 	}
 	defer resp.Body.Close()
 	out := outcome{status: resp.StatusCode}
