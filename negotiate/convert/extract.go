@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	readability "codeberg.org/readeck/go-readability/v2"
+	"github.com/JohannesKaufmann/dom"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -120,23 +121,12 @@ func findFirst(n *html.Node, a atom.Atom) *html.Node {
 }
 
 // attr returns the value of n's attribute key, or "".
-func attr(n *html.Node, key string) string {
-	for _, a := range n.Attr {
-		if a.Namespace == "" && a.Key == key {
-			return a.Val
-		}
-	}
-	return ""
-}
+func attr(n *html.Node, key string) string { return dom.GetAttributeOr(n, key, "") }
 
 // hasAttr reports whether n carries attribute key.
 func hasAttr(n *html.Node, key string) bool {
-	for _, a := range n.Attr {
-		if a.Namespace == "" && a.Key == key {
-			return true
-		}
-	}
-	return false
+	_, ok := dom.GetAttribute(n, key)
+	return ok
 }
 
 // setAttr sets n's attribute key to val.
