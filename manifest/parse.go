@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -45,9 +46,19 @@ func Parse(data []byte, filename string) (*Site, error) {
 	if len(data) > MaxConfigBytes {
 		return nil, Errors{{File: filename, Line: 1, Msg: fmt.Sprintf("file is larger than %d bytes", MaxConfigBytes)}}
 	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
+	var doc, extra yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&doc); err != nil && !errors.Is(err, io.EOF) {
 		return nil, Errors{yamlError(filename, err)}
+	}
+	// One file is one configuration: a second document would be ignored
+	// silently, so it is an error.
+	switch err := dec.Decode(&extra); {
+	case errors.Is(err, io.EOF):
+	case err != nil:
+		return nil, Errors{yamlError(filename, err)}
+	default:
+		return nil, Errors{{File: filename, Line: max(extra.Line, 1), Msg: "a second YAML document (---): put the whole configuration in one document"}}
 	}
 	d := &decoder{file: filename, lines: s.lines, failed: map[string]bool{}}
 	if len(doc.Content) > 0 {

@@ -22,6 +22,8 @@ func TestParseErrors(t *testing.T) {
 			[]string{"site.yaml:2: invalid YAML: found unexpected end of stream"}},
 		{"tab indentation", "site:\n\tname: x\n",
 			[]string{"site.yaml:2: invalid YAML: found character that cannot start any token"}},
+		{"two documents", "site:\n  name: a\n---\nsite:\n  name: b\n",
+			[]string{"site.yaml:3: a second YAML document (---): put the whole configuration in one document"}},
 		{"top level list", "- a\n- b\n",
 			[]string{"site.yaml:1: want a mapping of sections at the top level, got a list"}},
 		{"unknown top key", "sitee:\n  name: x\n",
