@@ -11,7 +11,7 @@ import (
 )
 
 func init() {
-	caddy.RegisterModule(App{})
+	caddy.RegisterModule(new(App))
 }
 
 // App runs the self-scans of the sites that use the agent_ready handler.
@@ -34,7 +34,7 @@ type registration struct {
 }
 
 // CaddyModule returns the Caddy module information.
-func (App) CaddyModule() caddy.ModuleInfo {
+func (*App) CaddyModule() caddy.ModuleInfo {
 	return caddy.ModuleInfo{
 		ID:  "agent_ready",
 		New: func() caddy.Module { return new(App) },

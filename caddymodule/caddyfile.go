@@ -40,7 +40,7 @@ func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error)
 //	    content_signal     <value>
 //	    tokens_header      on|off
 //	    content_selector   <selector...>
-//	    prune              <selector...>|off
+//	    prune              <selector...>|off   # off: no default prune selectors
 //	    keep               <selector...>
 //	    images_without_alt keep|drop
 //	    jsonld_block       on|off
@@ -58,7 +58,8 @@ func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error)
 //	}
 //
 // Every subdirective may be omitted; see the JSON fields of AgentReady for
-// defaults. Selectors taking several values may be repeated.
+// defaults. Subdirectives taking selectors may be repeated. Quote selectors
+// that start with '#': the Caddyfile reads an unquoted '#' as a comment.
 func (ar *AgentReady) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	d.Next() // consume directive name
 	if d.NextArg() {
@@ -146,7 +147,7 @@ func (ar *AgentReady) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 				return d.ArgErr()
 			}
 			if len(args) == 1 && args[0] == "off" {
-				ar.Prune = []string{}
+				ar.PruneDefaults = new(bool)
 				continue
 			}
 			ar.Prune = append(ar.Prune, args...)

@@ -36,7 +36,7 @@ func TestCaddyfileAdapt(t *testing.T) {
 			if !ok {
 				t.Fatalf("%s: missing ---------- separator", f)
 			}
-			got, err := adapt(in)
+			got, err := adapt(in + "\n")
 			if err != nil {
 				if strings.HasPrefix(strings.TrimSpace(want), "error:") {
 					if !strings.Contains(err.Error(), strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(want), "error:"))) {
@@ -121,7 +121,7 @@ func TestUnmarshalCaddyfile(t *testing.T) {
 		cache_control "private, max-age=60"
 		content_signal search=yes, ai-input=yes, ai-train=no
 		tokens_header off
-		content_selector #content .post
+		content_selector "#content" .post
 		content_selector .extra
 		prune nav .ads
 		keep .keep-me

@@ -46,7 +46,8 @@ make relative links absolute. The other flags mirror the handler's settings.
 			}
 			conv.Flags().String("url", "http://localhost/", "address of the page")
 			conv.Flags().StringArray("content-selector", nil, "CSS selector of the main content (repeatable)")
-			conv.Flags().StringArray("prune", nil, "CSS selector to remove (repeatable; replaces the defaults)")
+			conv.Flags().StringArray("prune", nil, "CSS selector to remove, besides the defaults (repeatable)")
+			conv.Flags().Bool("no-default-prune", false, "do not apply the default prune selectors")
 			conv.Flags().StringArray("keep", nil, "CSS selector that always survives pruning (repeatable)")
 			conv.Flags().Bool("keep-images-without-alt", false, "keep images that have no alt text")
 			conv.Flags().Bool("no-jsonld", false, "do not append the page's JSON-LD block")
@@ -109,14 +110,12 @@ func cmdConvert(fl caddycmd.Flags) (int, error) {
 	}
 	opts := convert.Options{
 		ContentSelectors:     strs("content-selector"),
+		Prune:                pruneSelectors(strs("prune"), !fl.Bool("no-default-prune")),
 		Keep:                 strs("keep"),
 		KeepImagesWithoutAlt: fl.Bool("keep-images-without-alt"),
 		JSONLD:               !fl.Bool("no-jsonld"),
 		FrontMatter:          true,
 		DefaultLanguage:      fl.String("default-language"),
-	}
-	if fl.Changed("prune") {
-		opts.Prune = strs("prune")
 	}
 	conv, err := convert.New(opts)
 	if err != nil {

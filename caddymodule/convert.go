@@ -41,14 +41,7 @@ func (ar *AgentReady) injection(r *http.Request) *negotiate.Injection {
 	if b.err != nil || b.Bundle == nil {
 		return nil
 	}
-	return injectionFor(b.Inject, canonicalURL(b, r))
-}
-
-// canonicalURL is the page's own address on the site's canonical origin,
-// without query or fragment.
-func canonicalURL(b *bundle, r *http.Request) string {
-	u := url.URL{Path: r.URL.Path}
-	return b.Origin + u.EscapedPath()
+	return b.injection(r)
 }
 
 func mustURL(s string) *url.URL {

@@ -2,6 +2,7 @@ package caddymodule
 
 import (
 	"bytes"
+	"fmt"
 	"crypto/sha256"
 	"encoding/base64"
 	"net/http"
@@ -15,6 +16,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/agentready/caddy-agentready/manifest"
+	"github.com/agentready/caddy-agentready/negotiate"
 )
 
 // maxOrigins bounds how many origins documents are generated for when the
@@ -34,6 +36,12 @@ type documents struct {
 	loaded  time.Time
 	baseDir string
 
+	// paths are the request paths of the generated documents; they do not
+	// depend on the origin, so requests for anything else skip the bundles.
+	paths map[string]bool
+	// contentSignal is the policy's Content-Signal value, "" for none.
+	contentSignal string
+
 	mu      sync.Mutex
 	bundles map[string]*bundle // by origin
 	order   []string           // insertion order, for eviction
@@ -44,6 +52,7 @@ type bundle struct {
 	*manifest.Bundle
 	byPath  map[string]*servedDoc
 	sitemap *servedDoc
+	inject  *negotiate.Injection
 	err     error
 }
 
@@ -52,14 +61,31 @@ type servedDoc struct {
 	etag string
 }
 
-func newDocuments(site *manifest.Site, suffix, baseDir string) *documents {
-	return &documents{
+// newDocuments generates the site's documents once for a placeholder origin,
+// so that a configuration that cannot generate fails at load time, and
+// records which paths are ours.
+func newDocuments(site *manifest.Site, suffix, baseDir string) (*documents, error) {
+	d := &documents{
 		site:    site,
 		suffix:  suffix,
 		loaded:  time.Now().UTC().Truncate(time.Second),
 		baseDir: baseDir,
 		bundles: make(map[string]*bundle),
+		paths:   map[string]bool{"/robots.txt": true, "/sitemap.xml": true},
 	}
+	origin := site.Info.Origin
+	if origin == "" {
+		origin = "http://localhost"
+	}
+	b := d.generate(origin)
+	if b.err != nil {
+		return nil, fmt.Errorf("generating documents: %v", b.err)
+	}
+	for p := range b.byPath {
+		d.paths[p] = true
+	}
+	d.contentSignal = b.ContentSignal
+	return d, nil
 }
 
 // originOf is the scheme and host the request was addressed to.
@@ -74,7 +100,7 @@ func originOf(r *http.Request) string {
 // bundleFor returns the documents for the request's site, generating them on
 // first use for that origin.
 func (d *documents) bundleFor(r *http.Request) *bundle {
-	origin := d.site.Origin()
+	origin := d.site.Info.Origin
 	if origin == "" {
 		origin = originOf(r)
 	}
@@ -103,7 +129,10 @@ func (d *documents) generate(origin string) *bundle {
 	if err != nil {
 		return &bundle{err: err}
 	}
-	b := &bundle{Bundle: mb, byPath: make(map[string]*servedDoc, len(mb.Documents))}
+	b := &bundle{Bundle: mb, byPath: make(map[string]*servedDoc, len(mb.Documents)), inject: injectionTemplate(mb.Inject)}
+	if err := b.inject.Validate(); err != nil {
+		return &bundle{err: fmt.Errorf("html annotations: %v", err)}
+	}
 	for _, doc := range mb.Documents {
 		b.byPath[doc.Path] = newServedDoc(doc, d.loaded)
 	}
@@ -128,7 +157,7 @@ func (d *documents) serve(w http.ResponseWriter, r *http.Request, next caddyhttp
 		return false, nil
 	}
 	path := r.URL.Path
-	if path != "/robots.txt" && path != "/sitemap.xml" && !d.site.MayServe(path) {
+	if !d.paths[path] {
 		return false, nil
 	}
 	b := d.bundleFor(r)
@@ -138,17 +167,23 @@ func (d *documents) serve(w http.ResponseWriter, r *http.Request, next caddyhttp
 	}
 	switch path {
 	case "/robots.txt":
+		if b.Robots == nil {
+			return false, nil
+		}
+		countDocument(r, path)
 		return true, d.serveRobots(w, r, next, b, logger)
 	case "/sitemap.xml":
 		if b.sitemap == nil {
 			return false, nil
 		}
+		countDocument(r, path)
 		return true, serveOriginFirst(w, r, next, b.sitemap)
 	}
 	doc, ok := b.byPath[path]
 	if !ok {
 		return false, nil
 	}
+	countDocument(r, path)
 	if doc.OriginWins {
 		return true, serveOriginFirst(w, r, next, doc)
 	}

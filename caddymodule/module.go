@@ -97,11 +97,14 @@ type AgentReady struct {
 	// `article`) and the readability fallback. Default: none.
 	ContentSelectors []string `json:"content_selectors,omitempty"`
 
-	// Prune are CSS selectors removed before conversion. nil means the
-	// defaults (navigation, footers, asides, cookie and consent banners,
-	// share widgets, `[aria-hidden=true]`, `[hidden]`); an empty list means
-	// none.
+	// Prune are CSS selectors of elements removed from the page before
+	// conversion, on top of the defaults (see PruneDefaults). Default: none.
 	Prune []string `json:"prune,omitempty"`
+
+	// PruneDefaults applies the built-in prune selectors: navigation,
+	// footers, asides, cookie and consent banners, share widgets,
+	// `[aria-hidden=true]` and `[hidden]`. Default: true.
+	PruneDefaults *bool `json:"prune_defaults,omitempty"`
 
 	// Keep are CSS selectors that always survive pruning. Default: none.
 	Keep []string `json:"keep,omitempty"`
@@ -207,11 +210,14 @@ func (ar *AgentReady) Provision(ctx caddy.Context) error {
 	for _, w := range site.Warnings() {
 		ar.logger.Warn("site configuration", zap.String("warning", w))
 	}
-	ar.docs = newDocuments(site, ar.suffix(), ar.configDir())
+	ar.docs, err = newDocuments(site, ar.suffix(), ar.configDir())
+	if err != nil {
+		return err
+	}
 
 	copts := convert.Options{
 		ContentSelectors:     ar.ContentSelectors,
-		Prune:                ar.Prune,
+		Prune:                pruneSelectors(ar.Prune, boolOr(ar.PruneDefaults, true)),
 		Keep:                 ar.Keep,
 		KeepImagesWithoutAlt: ar.KeepImagesWithoutAlt,
 		JSONLD:               boolOr(ar.JSONLDBlock, true),
@@ -219,7 +225,7 @@ func (ar *AgentReady) Provision(ctx caddy.Context) error {
 		DefaultLanguage:      ar.DefaultLanguage,
 	}
 	if copts.DefaultLanguage == "" {
-		copts.DefaultLanguage = site.DefaultLanguage()
+		copts.DefaultLanguage = site.Info.Language
 	}
 	conv, err := convert.New(copts)
 	if err != nil {
@@ -233,7 +239,7 @@ func (ar *AgentReady) Provision(ctx caddy.Context) error {
 
 	contentSignal := ar.ContentSignal
 	if contentSignal == "" {
-		contentSignal = site.ContentSignal()
+		contentSignal = ar.docs.contentSignal
 	}
 	ar.neg = &negotiate.Handler{
 		Options: negotiate.Options{
@@ -241,11 +247,11 @@ func (ar *AgentReady) Provision(ctx caddy.Context) error {
 			MarkdownSuffix: ar.MarkdownSuffix,
 			LLMSLink:       ar.LinkLLMS,
 			AgentsLink:     ar.LinkAgents,
-			MarkdownLink:   boolOr(ar.LinkMarkdown, true),
-			HeadLink:       boolOr(ar.HeadLink, true),
+			MarkdownLink:   ar.LinkMarkdown,
+			HeadLink:       ar.HeadLink,
 			CacheControl:   ar.CacheControl,
 			ContentSignal:  contentSignal,
-			TokensHeader:   boolOr(ar.TokensHeader, true),
+			TokensHeader:   ar.TokensHeader,
 		},
 		Convert:  ar.convertPage,
 		Observer: observer{logger: ar.logger},
@@ -278,7 +284,7 @@ func (ar *AgentReady) provisionSelfScan(ctx caddy.Context) error {
 	}
 	target := ss.Target
 	if target == "" {
-		target = ar.site.Origin()
+		target = ar.site.Info.Origin
 	}
 	if target == "" {
 		target = targetFromListeners(srv.Listen)
@@ -406,6 +412,17 @@ func (ar *AgentReady) suffix() string {
 		return ""
 	}
 	return ar.MarkdownSuffix
+}
+
+// pruneSelectors is the converter's prune list: the defaults, when on, plus
+// the configured selectors; never nil, so "no defaults" really prunes only
+// what is configured.
+func pruneSelectors(extra []string, defaults bool) []string {
+	out := []string{}
+	if defaults {
+		out = append(out, convert.DefaultPrune()...)
+	}
+	return append(out, extra...)
 }
 
 func boolOr(b *bool, def bool) bool {
