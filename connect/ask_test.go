@@ -26,6 +26,7 @@ func TestAskEndpoint(t *testing.T) {
 		{name: "missing query", query: "", wantStatus: 400, wantType: "application/problem+json"},
 		{name: "blank query", query: "?query=%20%20", wantStatus: 400, wantType: "application/problem+json"},
 		{name: "query over the limit", query: "?query=" + strings.Repeat("x", 101), wantStatus: 400, wantType: "application/problem+json"},
+		{name: "huge query", query: "?query=" + strings.Repeat("kiln+", 20000), wantStatus: 400, wantType: "application/problem+json"},
 		{name: "invalid UTF-8", query: "?query=%ff%fe", wantStatus: 400, wantType: "application/problem+json"},
 		{name: "bad limit", query: "?query=kiln&limit=-3", wantStatus: 400, wantType: "application/problem+json"},
 		{name: "POST", method: http.MethodPost, query: "?query=kiln", wantStatus: 405, wantType: "application/problem+json"},

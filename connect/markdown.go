@@ -80,9 +80,15 @@ func scalarStyle(v string) yaml.Style {
 	return 0
 }
 
-// snippet returns about n characters of plain text from body around the
-// first occurrence of a query word, or from the start when none occurs.
+// snippet returns about n bytes of plain text from body around the first
+// occurrence of a query word, or from the start when none occurs.
 func snippet(body []byte, q string, n int) string {
+	// The title heading repeats the result's name: start after it.
+	if trimmed := bytes.TrimLeft(body, " \t\r\n"); bytes.HasPrefix(trimmed, []byte("# ")) {
+		if _, rest, ok := bytes.Cut(trimmed, []byte("\n")); ok && len(bytes.TrimSpace(rest)) > 0 {
+			body = rest
+		}
+	}
 	text := collapseSpace(body, 64*n)
 	lower := strings.ToLower(text)
 	at := -1

@@ -32,25 +32,25 @@ func (s *Server) newMCPServer() (*mcp.Server, error) {
 	})
 	queryMax := s.opts.MaxQueryLength
 	err := errors.Join(
-		addTool(srv, &mcp.Tool{
+		addTool(srv, &s.tools, &mcp.Tool{
 			Name: toolSearch, Annotations: readOnly("Search the site"),
 			Description: fmt.Sprintf("Full-text search over the pages of %s. Returns up to %d pages, best first, each with its title, canonical URL and a snippet.", s.opts.Origin, s.opts.MaxResults),
 		}, s.searchSite, func(sc *jsonschema.Schema) {
 			limitString(sc.Properties["query"], queryMax)
 			limitInt(sc.Properties["limit"], 1, s.opts.MaxResults)
 		}),
-		addTool(srv, &mcp.Tool{
+		addTool(srv, &s.tools, &mcp.Tool{
 			Name: toolGet, Annotations: readOnly("Read a page"),
 			Description: "Returns one page of " + s.opts.Origin + " as Markdown with YAML front matter (title, description, canonical, updated, language): the same text as requesting the page with Accept: text/markdown. Only pages of this site are served.",
 		}, s.getPage, func(sc *jsonschema.Schema) { limitString(sc.Properties["url"], maxURLLength) }),
-		addTool(srv, &mcp.Tool{
+		addTool(srv, &s.tools, &mcp.Tool{
 			Name: toolList, Annotations: readOnly("List pages"),
 			Description: fmt.Sprintf("Lists the indexed pages of %s in URL order, %d per call; pass nextCursor back as cursor for more. prefix narrows to a section (\"/docs/\").", s.opts.Origin, listPageSize),
 		}, s.listPages, func(sc *jsonschema.Schema) {
 			limitString(sc.Properties["prefix"], maxURLLength)
 			limitString(sc.Properties["cursor"], 4*maxURLLength)
 		}),
-		addTool(srv, &mcp.Tool{
+		addTool(srv, &s.tools, &mcp.Tool{
 			Name: toolAsk, Annotations: readOnly("Ask the site"),
 			Description: "NLWeb-style answer: the pages of " + s.opts.Origin + " that match the query, as schema.org WebPage items (the same answer as GET " + s.opts.AskPath + "?query=…).",
 		}, s.askTool, func(sc *jsonschema.Schema) { limitString(sc.Properties["query"], queryMax) }),
@@ -67,9 +67,9 @@ func (s *Server) newMCPServer() (*mcp.Server, error) {
 	return srv, nil
 }
 
-// addTool registers a tool with schemas inferred from its Go types, made
+// addTool registers a tool (and appends it to registered) with schemas inferred from its Go types, made
 // precise, and tightened to the configured limits by tighten.
-func addTool[In, Out any](srv *mcp.Server, t *mcp.Tool, h mcp.ToolHandlerFor[In, Out], tighten func(*jsonschema.Schema)) error {
+func addTool[In, Out any](srv *mcp.Server, registered *[]*mcp.Tool, t *mcp.Tool, h mcp.ToolHandlerFor[In, Out], tighten func(*jsonschema.Schema)) error {
 	in, err := jsonschema.For[In](nil)
 	if err != nil {
 		return fmt.Errorf("connect: inferring %s input schema: %v", t.Name, err)
@@ -83,6 +83,7 @@ func addTool[In, Out any](srv *mcp.Server, t *mcp.Tool, h mcp.ToolHandlerFor[In,
 	tighten(in)
 	t.InputSchema, t.OutputSchema = in, out
 	mcp.AddTool(srv, t, h)
+	*registered = append(*registered, t)
 	return nil
 }
 
