@@ -16,6 +16,9 @@ type content struct {
 	how   string       // Result.Extraction
 }
 
+// maxReadabilityElems is the largest page, in elements, readability runs on.
+const maxReadabilityElems = 50000
+
 // selectContent picks the main content of doc in the order the package
 // documentation gives: content selectors, landmarks, readability, body.
 func (c *Converter) selectContent(doc *html.Node, pageURL *url.URL) content {
@@ -33,6 +36,9 @@ func (c *Converter) selectContent(doc *html.Node, pageURL *url.URL) content {
 	}
 	parser := readability.NewParser()
 	parser.DisableJSONLD = true // front matter read it already
+	// Readability's scoring is costly on huge pages; past this size the
+	// whole body is converted instead.
+	parser.MaxElemsToParse = maxReadabilityElems
 	if parser.CheckDocument(doc) {
 		if art, err := parser.ParseAndMutate(doc, pageURL); err == nil && art.Node != nil && hasText([]*html.Node{art.Node}) {
 			return content{[]*html.Node{art.Node}, "readability"}

@@ -36,9 +36,13 @@ func CountTokens(s []byte) int {
 	return n
 }
 
-// maxMemo bounds the remembered piece counts (hostile input cannot make the
-// memo grow without limit; once full it stops learning).
-const maxMemo = 1 << 17
+// Bounds on the remembered piece counts, so hostile input cannot make the
+// memo grow without limit: at most maxMemo pieces (then it stops learning),
+// each at most maxMemoPiece bytes.
+const (
+	maxMemo      = 1 << 17
+	maxMemoPiece = 64
+)
 
 var memo = struct {
 	sync.RWMutex
@@ -54,8 +58,8 @@ func pieceTokens(piece string) int {
 		return int(n)
 	}
 	c, err := o200k().Count(piece)
-	if err != nil {
-		return 0
+	if err != nil || len(piece) > maxMemoPiece {
+		return c
 	}
 	memo.Lock()
 	if len(memo.m) < maxMemo {

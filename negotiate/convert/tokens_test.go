@@ -89,3 +89,24 @@ func FuzzCountTokens(f *testing.F) {
 		}
 	})
 }
+
+func TestCountTokensHugePieces(t *testing.T) {
+	for name, s := range map[string]string{
+		"one long word":   strings.Repeat("ab", 1<<18),
+		"one long run":    strings.Repeat(" ", 1<<18) + "x",
+		"long upper run":  strings.Repeat("A", 1<<17) + "b",
+		"long punct run":  strings.Repeat("-=", 1<<17),
+		"many line feeds": strings.Repeat(" \n", 1<<17),
+	} {
+		if got, want := CountTokens([]byte(s)), referenceCount(s); got != want {
+			t.Errorf("%s: CountTokens = %d, library says %d", name, got, want)
+		}
+	}
+	memo.RLock()
+	defer memo.RUnlock()
+	for k := range memo.m {
+		if len(k) > maxMemoPiece {
+			t.Fatalf("memo holds a %d-byte piece", len(k))
+		}
+	}
+}
