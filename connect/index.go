@@ -350,6 +350,8 @@ func (x *index) compact() error {
 
 // close releases the bleve index and removes its directory.
 func (x *index) close() error {
+	x.fullMu.Lock() // waits for searches in flight
+	defer x.fullMu.Unlock()
 	err := x.full.Close()
 	if x.path != "" {
 		err = errors.Join(err, os.RemoveAll(x.path))

@@ -21,7 +21,7 @@ type Server struct {
 	index *index
 
 	mcp     *mcp.Server
-	tools   []*mcp.Tool // as registered, for Tools
+	tools   []*mcp.Tool  // as registered, for Tools
 	mcpHTTP http.Handler // SDK handler behind the SDK's bearer middleware
 	limiter *limiter     // nil when rate limiting is off
 	tokens  *verifier    // nil when public
