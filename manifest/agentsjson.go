@@ -145,27 +145,9 @@ func (r *resolved) cardAgents() []cardAgent {
 func (r *resolved) cardAuth() cardAuth {
 	a := &r.s.Authentication
 	out := cardAuth{Type: string(a.Type), Note: a.Note, Documentation: r.abs(a.Documentation)}
-	// The card says, capability by capability, what needs a token
-	// (STANDARD §7 access_documented).
-	public := []string{"content"}
-	if r.s.Connect.Enabled {
-		if r.s.Connect.Auth == ConnectPublic {
-			public = append(public, "connect")
-		} else {
-			out.TokenRequired = append(out.TokenRequired, "connect")
-			out.ToolScopes = r.s.Connect.ToolScopes
-		}
-	}
-	for i := range r.s.Interfaces {
-		if it := &r.s.Interfaces[i]; r.ifacePublic(it) {
-			public = append(public, it.ID)
-		} else {
-			out.TokenRequired = append(out.TokenRequired, it.ID)
-		}
-	}
-	out.Public = a.Public
-	if len(out.TokenRequired) > 0 || !slices.Contains(a.Public, "*") {
-		out.Public = public
+	out.Public, out.TokenRequired = r.capabilities()
+	if r.s.Connect.Enabled && r.s.Connect.Auth == ConnectOAuth {
+		out.ToolScopes = r.s.Connect.ToolScopes
 	}
 	if a.Type == AuthOAuth {
 		out.AuthorizationServers = a.AuthorizationServers
@@ -173,6 +155,31 @@ func (r *resolved) cardAuth() cardAuth {
 		out.Scopes = a.Scopes
 	}
 	return out
+}
+
+// capabilities says, capability by capability, what is usable without a
+// token and what needs one (STANDARD §7 access_documented). With nothing
+// needing a token and "*" configured, public is just ["*"].
+func (r *resolved) capabilities() (public, tokenRequired []string) {
+	public = []string{"content"}
+	if r.s.Connect.Enabled {
+		if r.s.Connect.Auth == ConnectPublic {
+			public = append(public, "connect")
+		} else {
+			tokenRequired = append(tokenRequired, "connect")
+		}
+	}
+	for i := range r.s.Interfaces {
+		if it := &r.s.Interfaces[i]; r.ifacePublic(it) {
+			public = append(public, it.ID)
+		} else {
+			tokenRequired = append(tokenRequired, it.ID)
+		}
+	}
+	if len(tokenRequired) == 0 && slices.Contains(r.s.Authentication.Public, "*") {
+		public = []string{"*"}
+	}
+	return public, tokenRequired
 }
 
 func (r *resolved) cardContact() map[string]any {

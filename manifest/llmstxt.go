@@ -150,7 +150,8 @@ func (r *resolved) authSentence() string {
 	if u := r.url(PathOAuthResource); u != "" {
 		s += fmt.Sprintf(" (metadata: %s)", u)
 	}
-	s += "; usable without a token: " + strings.Join(a.Public, ", ")
+	public, _ := r.capabilities()
+	s += "; usable without a token: " + strings.Join(public, ", ")
 	if a.Note != "" {
 		s += ". " + strings.TrimSuffix(a.Note, ".")
 	}
