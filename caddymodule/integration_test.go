@@ -1,11 +1,18 @@
 package caddymodule
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -13,6 +20,7 @@ import (
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/caddyconfig"
+	_ "github.com/caddyserver/caddy/v2/modules/caddyhttp/encode/gzip"
 	_ "github.com/caddyserver/caddy/v2/modules/caddyhttp/fileserver"
 	_ "github.com/caddyserver/caddy/v2/modules/caddyhttp/headers"
 	_ "github.com/caddyserver/caddy/v2/modules/caddyhttp/rewrite"
@@ -108,4 +116,315 @@ func get(t testing.TB, method, url string, hdr ...string) (*http.Response, strin
 		t.Fatalf("reading body of %s: %v", url, err)
 	}
 	return resp, string(body)
+}
+
+// origin serves the bundled demo site the way a real origin would: with
+// validators, and gzip when the client accepts it.
+func newOrigin(t testing.TB) *httptest.Server {
+	t.Helper()
+	files := http.FileServer(http.Dir(filepath.Join("..", "examples", "site")))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.URL.Path == "/gzipped":
+			raw, _ := os.ReadFile(filepath.Join("..", "examples", "site", "pricing.html"))
+			var buf bytes.Buffer
+			zw := gzip.NewWriter(&buf)
+			zw.Write(raw)
+			zw.Close()
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.Header().Set("Content-Encoding", "gzip")
+			w.Header().Set("ETag", `"gz1"`)
+			w.Write(buf.Bytes())
+			return
+		case r.URL.Path == "/with-cookie":
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.Header().Set("Set-Cookie", "session=secret; HttpOnly")
+			w.Header().Set("Cache-Control", "public, max-age=600")
+			io.WriteString(w, "<html><head><title>Account</title></head><body><main><h1>Your account</h1><p>Hello.</p></main></body></html>")
+			return
+		case r.URL.Path == "/broken-gzip":
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.Header().Set("Content-Encoding", "gzip")
+			io.WriteString(w, "\x1f\x8b\x08\x00garbage that is not deflate")
+			return
+		case r.URL.Path == "/api/data.json":
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, `{"ok":true}`)
+			return
+		}
+		// Pages live in NAME.html, as the demo's try_files does.
+		if r.URL.Path != "/" && filepath.Ext(r.URL.Path) == "" {
+			r.URL.Path += ".html"
+		}
+		files.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// originBody fetches a path from the origin directly.
+func originBody(t testing.TB, origin, path string) string {
+	t.Helper()
+	_, body := get(t, http.MethodGet, origin+path)
+	return body
+}
+
+func TestIntegrationNegotiation(t *testing.T) {
+	origin := newOrigin(t)
+	base, _ := runCaddy(t, `
+:{port} {
+	bind 127.0.0.1
+	encode gzip
+	agent_ready {
+		config ../examples/site.yaml
+		self_scan off
+	}
+	reverse_proxy `+strings.TrimPrefix(origin.URL, "http://")+`
+}`)
+
+	t.Run("markdown with front matter", func(t *testing.T) {
+		resp, body := get(t, "GET", base+"/pricing", "Accept", "text/markdown")
+		if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/markdown; charset=utf-8" {
+			t.Fatalf("got %d %q", resp.StatusCode, resp.Header.Get("Content-Type"))
+		}
+		if !strings.HasPrefix(body, "---\ntitle: Pricing\n") || !strings.Contains(body, "canonical: "+base+"/pricing\n") {
+			t.Fatalf("front matter missing or wrong:\n%.400s", body)
+		}
+		if !strings.Contains(body, "| Feature | Starter | Team | Business |") {
+			t.Errorf("pricing table lost:\n%s", body)
+		}
+		if resp.Header.Get("Content-Length") != strconv.Itoa(len(body)) {
+			t.Errorf("Content-Length %q for %d bytes", resp.Header.Get("Content-Length"), len(body))
+		}
+		if n, err := strconv.Atoi(resp.Header.Get("X-Markdown-Tokens")); err != nil || n <= 0 {
+			t.Errorf("x-markdown-tokens = %q", resp.Header.Get("X-Markdown-Tokens"))
+		}
+		assertVaryAccept(t, resp)
+		assertLinks(t, resp, "/pricing/md")
+	})
+
+	t.Run("browser gets HTML with head annotations", func(t *testing.T) {
+		resp, body := get(t, "GET", base+"/contact", "Accept", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8")
+		if ct := resp.Header.Get("Content-Type"); ct != "text/html; charset=utf-8" {
+			t.Fatalf("content type %q", ct)
+		}
+		for _, want := range []string{
+			`<link rel="alternate" type="text/markdown" href="/contact/md">`,
+			`<link rel="canonical" href="` + base + `/contact">`,
+			`toolname="`,
+			`<html lang="en"`,
+		} {
+			if !strings.Contains(body, want) {
+				t.Errorf("HTML lacks %s", want)
+			}
+		}
+		assertVaryAccept(t, resp)
+		assertLinks(t, resp, "/contact/md")
+	})
+
+	t.Run("suffix fallback", func(t *testing.T) {
+		resp, body := get(t, "GET", base+"/pricing/md")
+		if resp.Header.Get("Content-Type") != "text/markdown; charset=utf-8" {
+			t.Fatalf("content type %q", resp.Header.Get("Content-Type"))
+		}
+		if !strings.Contains(body, "canonical: "+base+"/pricing\n") {
+			t.Errorf("canonical must be the page URL, not the /md one:\n%.300s", body)
+		}
+	})
+
+	t.Run("HEAD markdown", func(t *testing.T) {
+		resp, body := get(t, "HEAD", base+"/pricing", "Accept", "text/markdown")
+		if body != "" || resp.Header.Get("Content-Type") != "text/markdown; charset=utf-8" {
+			t.Fatalf("HEAD: body %q type %q", body, resp.Header.Get("Content-Type"))
+		}
+		if resp.Header.Get("Content-Length") == "0" {
+			t.Errorf("HEAD must not advertise Content-Length: 0")
+		}
+		assertVaryAccept(t, resp)
+	})
+
+	t.Run("gzip origin decoded, client gets gzip from encode", func(t *testing.T) {
+		resp, body := get(t, "GET", base+"/gzipped", "Accept", "text/markdown", "Accept-Encoding", "gzip")
+		if resp.Header.Get("Content-Encoding") != "gzip" {
+			t.Fatalf("encode should compress the Markdown; Content-Encoding %q", resp.Header.Get("Content-Encoding"))
+		}
+		zr, err := gzip.NewReader(strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		md, err := io.ReadAll(zr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(string(md), "---\ntitle: Pricing") {
+			t.Errorf("not the Markdown of the page:\n%.200s", md)
+		}
+		if etag := resp.Header.Get("ETag"); !strings.Contains(etag, "gz1-md") {
+			t.Errorf("variant ETag %q", etag)
+		}
+	})
+
+	t.Run("conditional markdown answers 304 with Vary", func(t *testing.T) {
+		resp, _ := get(t, "GET", base+"/gzipped", "Accept", "text/markdown")
+		etag := resp.Header.Get("ETag")
+		resp, body := get(t, "GET", base+"/gzipped", "Accept", "text/markdown", "If-None-Match", etag)
+		if resp.StatusCode != http.StatusNotModified || body != "" {
+			t.Fatalf("got %d with %d bytes for If-None-Match %s", resp.StatusCode, len(body), etag)
+		}
+		assertVaryAccept(t, resp)
+		// The HTML validator never validates the Markdown form.
+		resp, _ = get(t, "GET", base+"/gzipped", "Accept", "text/markdown", "If-None-Match", `"gz1"`)
+		if resp.StatusCode != http.StatusOK {
+			t.Errorf("HTML ETag validated the Markdown form: %d", resp.StatusCode)
+		}
+	})
+
+	t.Run("cookie never cached publicly with the markdown", func(t *testing.T) {
+		resp, _ := get(t, "GET", base+"/with-cookie", "Accept", "text/markdown")
+		cc := resp.Header.Get("Cache-Control")
+		if !strings.Contains(cc, "private") || strings.Contains(cc, "public") {
+			t.Errorf("Cache-Control %q for a response with Set-Cookie", cc)
+		}
+	})
+
+	t.Run("broken gzip fails open", func(t *testing.T) {
+		// With Accept-Encoding sent, reverse_proxy passes the encoded bytes
+		// through instead of decoding them itself.
+		resp, body := get(t, "GET", base+"/broken-gzip", "Accept", "text/markdown", "Accept-Encoding", "gzip")
+		if resp.StatusCode != 200 || resp.Header.Get("Content-Encoding") != "gzip" || !strings.Contains(body, "garbage") {
+			t.Errorf("the original response must go out unchanged: %d %q %q", resp.StatusCode, resp.Header.Get("Content-Encoding"), body)
+		}
+	})
+
+	t.Run("non-HTML untouched", func(t *testing.T) {
+		resp, body := get(t, "GET", base+"/api/data.json", "Accept", "text/markdown")
+		if body != `{"ok":true}` || resp.Header.Get("Content-Type") != "application/json" {
+			t.Errorf("got %q %q", resp.Header.Get("Content-Type"), body)
+		}
+	})
+
+	t.Run("discovery documents", func(t *testing.T) {
+		for path, ctype := range map[string]string{
+			"/llms.txt":                         "text/plain; charset=utf-8",
+			"/agents.json":                      "application/json",
+			"/.well-known/agents.json":          "application/json",
+			"/.well-known/ard.json":             "application/json",
+			"/.well-known/security.txt":         "text/plain; charset=utf-8",
+			"/.well-known/api-catalog":          "application/linkset+json",
+			"/robots.txt":                       "text/plain; charset=utf-8",
+			"/sitemap.xml":                      "application/xml; charset=utf-8",
+			"/.well-known/mcp/server-card.json": "application/json",
+		} {
+			resp, body := get(t, "GET", base+path)
+			if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), strings.Split(ctype, ";")[0]) || body == "" {
+				t.Errorf("%s: %d %q (%d bytes)", path, resp.StatusCode, resp.Header.Get("Content-Type"), len(body))
+				continue
+			}
+			etag := resp.Header.Get("ETag")
+			if etag == "" || resp.Header.Get("Last-Modified") == "" {
+				t.Errorf("%s: validators missing", path)
+				continue
+			}
+			resp, body = get(t, "GET", base+path, "If-None-Match", etag)
+			if resp.StatusCode != http.StatusNotModified || body != "" {
+				t.Errorf("%s: If-None-Match gave %d", path, resp.StatusCode)
+			}
+		}
+		_, well := get(t, "GET", base+"/.well-known/agents.json")
+		_, plain := get(t, "GET", base+"/agents.json")
+		if well != plain {
+			t.Errorf("agents.json twins differ")
+		}
+		_, robots := get(t, "GET", base+"/robots.txt")
+		if !strings.Contains(robots, "Disallow: /admin/") || !strings.Contains(robots, "Agentmap:") || !strings.Contains(robots, "Sitemap:") {
+			t.Errorf("robots.txt not merged with the origin's:\n%s", robots)
+		}
+	})
+}
+
+// removeInjected removes the elements the rewriter inserts into the head, so
+// what is left can be compared with the origin's bytes.
+func removeInjected(body string) string {
+	for {
+		i := strings.Index(body, "<!--agent-ready-->")
+		if i < 0 {
+			break
+		}
+		body = body[:i] + body[i+len("<!--agent-ready-->"):]
+	}
+	for _, re := range injectedPatterns {
+		body = re.ReplaceAllString(body, "")
+	}
+	return body
+}
+
+var injectedPatterns = []*regexp.Regexp{
+	regexp.MustCompile(`<link rel="alternate" type="text/markdown" href="[^"]*">`),
+	regexp.MustCompile(`<link rel="canonical" href="[^"]*">`),
+	regexp.MustCompile(`<link rel="ard" [^>]*>`),
+	regexp.MustCompile(`(?s)<script type="application/ld\+json" data-agent-ready[^>]*>.*?</script>`),
+}
+
+func firstDiff(a, b string) string {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	lo := max(0, i-80)
+	return fmt.Sprintf("at byte %d:\n got: %q\nwant: %q", i, a[lo:min(len(a), i+80)], b[lo:min(len(b), i+80)])
+}
+
+func assertVaryAccept(t testing.TB, resp *http.Response) {
+	t.Helper()
+	for _, v := range resp.Header.Values("Vary") {
+		for _, f := range strings.Split(v, ",") {
+			if strings.EqualFold(strings.TrimSpace(f), "Accept") {
+				return
+			}
+		}
+	}
+	t.Errorf("Vary %q does not name Accept", resp.Header.Values("Vary"))
+}
+
+func assertLinks(t testing.TB, resp *http.Response, markdown string) {
+	t.Helper()
+	links := strings.Join(resp.Header.Values("Link"), ", ")
+	for _, want := range []string{
+		`</llms.txt>; rel="describedby"; type="text/plain"`,
+		`</agents.json>; rel="alternate"; type="application/json"`,
+		`<` + markdown + `>; rel="alternate"; type="text/markdown"`,
+	} {
+		if !strings.Contains(links, want) {
+			t.Errorf("Link headers %q lack %s", links, want)
+		}
+	}
+}
+
+// TestIntegrationHTMLByteForByte: with the annotations off, a browser gets the
+// origin's bytes exactly, whatever the page.
+func TestIntegrationHTMLByteForByte(t *testing.T) {
+	origin := newOrigin(t)
+	base, _ := runCaddy(t, `
+:{port} {
+	bind 127.0.0.1
+	agent_ready {
+		config ../examples/site.yaml
+		head_link off
+		inject off
+		self_scan off
+	}
+	reverse_proxy `+strings.TrimPrefix(origin.URL, "http://")+`
+}`)
+	for _, page := range []string{"/", "/pricing", "/docs/getting-started", "/blog/why-agents-read-markdown", "/contact", "/styles.css", "/favicon.svg"} {
+		want := originBody(t, origin.URL, page)
+		for _, accept := range []string{"", "*/*", "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8", "text/markdown;q=0.5, text/html"} {
+			resp, body := get(t, "GET", base+page, "Accept", accept)
+			if body != want {
+				t.Errorf("%s with Accept %q: body differs from the origin's:\n%s", page, accept, firstDiff(body, want))
+			}
+			if resp.Header.Get("Content-Length") != strconv.Itoa(len(want)) {
+				t.Errorf("%s: Content-Length %q, want %d", page, resp.Header.Get("Content-Length"), len(want))
+			}
+		}
+	}
 }
