@@ -2,9 +2,9 @@ package caddymodule
 
 import (
 	"bytes"
-	"fmt"
 	"crypto/sha256"
 	"encoding/base64"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"sync"
-	
+
 	"github.com/prometheus/client_golang/prometheus"
 )
 
