@@ -246,6 +246,11 @@ type Authentication struct {
 	// server's endpoints (RFC 8414 §2), needed for the OAuth flow of an A2A
 	// agent card. Default: none (the card then carries no security scheme).
 	AuthorizationEndpoint string `yaml:"authorization_endpoint"`
+	// JWKSURI is where the authorization server publishes the keys that
+	// sign its access tokens (RFC 8414 `jwks_uri`); the built-in MCP
+	// endpoint verifies tokens against it. Required when connect.auth is
+	// oauth. Default: none.
+	JWKSURI string `yaml:"jwks_uri"`
 	// TokenEndpoint: see AuthorizationEndpoint. Default: none.
 	TokenEndpoint string `yaml:"token_endpoint"`
 	// Public lists the capabilities usable without a token: interface ids,

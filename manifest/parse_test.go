@@ -97,11 +97,15 @@ func TestParseErrors(t *testing.T) {
 				`site.yaml:4: webmcp.forms[0].toolname: "ContactUs" is not a snake_case tool name such as contact_sales`,
 				"site.yaml:5: webmcp.forms[0].tooldescription: say what the tool does in at least 10 characters"}},
 		{"connect oauth without authentication", "connect:\n  enabled: true\n  auth: oauth\n",
-			[]string{"site.yaml:3: connect.auth: oauth needs authentication.type oauth"}},
-		{"connect unknown tool", "authentication: {type: oauth, authorization_servers: [\"https://as.example\"], scopes: [read]}\n" +
+			[]string{"site.yaml:3: connect.auth: oauth needs authentication.type oauth",
+				"site.yaml:3: connect.auth: oauth needs authentication.jwks_uri, the authorization server's key set, to verify access tokens"}},
+		{"connect oauth without jwks", "authentication: {type: oauth, authorization_servers: [\"https://as.example\"]}\n" +
+			"connect:\n  auth: oauth\n",
+			[]string{"site.yaml:3: connect.auth: oauth needs authentication.jwks_uri, the authorization server's key set, to verify access tokens"}},
+		{"connect unknown tool", "authentication: {type: oauth, authorization_servers: [\"https://as.example\"], jwks_uri: \"https://as.example/jwks\", scopes: [read]}\n" +
 			"connect:\n  auth: oauth\n  tool_scopes:\n    search: read\n",
 			[]string{`site.yaml:5: connect.tool_scopes.search: unknown tool "search"`}},
-		{"connect scope not declared", "authentication: {type: oauth, authorization_servers: [\"https://as.example\"]}\n" +
+		{"connect scope not declared", "authentication: {type: oauth, authorization_servers: [\"https://as.example\"], jwks_uri: \"https://as.example/jwks\"}\n" +
 			"connect:\n  auth: oauth\n  tool_scopes:\n    get_page: pages:read\n",
 			[]string{`site.yaml:5: connect.tool_scopes.get_page: scope "pages:read" is not listed in authentication.scopes`}},
 		{"connect paths", "connect:\n  mcp_path: mcp\n  ask_path: /mcp\n",

@@ -251,6 +251,7 @@ func (v *validator) authentication() {
 	}
 	v.anyURL("authentication.documentation", a.Documentation)
 	v.absURL("authentication.authorization_endpoint", a.AuthorizationEndpoint)
+	v.absURL("authentication.jwks_uri", a.JWKSURI)
 	v.absURL("authentication.token_endpoint", a.TokenEndpoint)
 	if a.Type == AuthOAuth && (a.AuthorizationEndpoint == "" || a.TokenEndpoint == "") {
 		for i, it := range v.s.Interfaces {
@@ -431,6 +432,9 @@ func (v *validator) connect() {
 	}
 	if c.Auth == ConnectOAuth && v.s.Authentication.Type != AuthOAuth {
 		v.errorf("connect.auth", "oauth needs authentication.type oauth")
+	}
+	if c.Auth == ConnectOAuth && v.s.Authentication.JWKSURI == "" {
+		v.errorf("connect.auth", "oauth needs authentication.jwks_uri, the authorization server's key set, to verify access tokens")
 	}
 	scopes := map[string]bool{}
 	for _, sc := range v.s.Authentication.Scopes {
