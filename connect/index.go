@@ -300,7 +300,10 @@ func (b *batcher) maybeFlush() {
 func (b *batcher) flush() {
 	if b.batch.Size() > 0 {
 		b.keep(b.x.full.Batch(b.batch))
-		b.batch.Reset()
+		// A fresh batch, not Reset: scorch's Batch may still be ranging
+		// over the old one's map in a goroutine after it returns (it does
+		// when deletions follow the last update).
+		b.batch = b.x.full.NewBatch()
 		b.x.segments++
 	}
 	b.x.mu.Lock()
@@ -333,7 +336,7 @@ func (x *index) compact() error {
 		err = errors.Join(err, batch.Index(d.key, d.fields()))
 		if batch.Size() == compactChunk || i == len(docs)-1 {
 			err = errors.Join(err, fresh.Batch(batch))
-			batch.Reset()
+			batch = fresh.NewBatch() // not Reset: see batcher.flush
 			segments++
 		}
 	}

@@ -240,3 +240,27 @@ func TestNewRejectsBadOptions(t *testing.T) {
 		t.Error("accepted a nil source")
 	}
 }
+
+// TestCompaction: every refresh that changes a page adds an in-memory
+// segment; past maxSegments the index is rebuilt and still answers.
+func TestCompaction(t *testing.T) {
+	src := newFakeSource()
+	s, _ := newTestServer(t, Options{}, src)
+	for i := range maxSegments + 2 {
+		src.set("/news", &Page{Title: "News", Markdown: []byte(fmtPath("# News\n\nEdition %d of the stoneware letter.", i)),
+			Validators: Validators{ETag: fmtPath(`"n%d"`, i)}})
+		if err := s.Refresh(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if s.index.segments > maxSegments {
+			t.Fatalf("%d segments after refresh %d", s.index.segments, i)
+		}
+	}
+	hits, err := s.index.search(context.Background(), "stoneware letter", 5)
+	if err != nil || len(hits) != 1 || !strings.Contains(string(hits[0].doc.body()), fmtPath("Edition %d", maxSegments+1)) {
+		t.Fatalf("after compaction: %v, %v", hits, err)
+	}
+	if hits, _ := s.index.search(context.Background(), "kiln", 5); len(hits) == 0 {
+		t.Error("compaction lost pages")
+	}
+}
