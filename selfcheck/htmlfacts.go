@@ -92,6 +92,7 @@ func parseHTMLFacts(body []byte, base *url.URL) *pageFacts {
 		return stack[len(stack)-1]
 	}
 	jsonldBytes := 0
+	var abuf attrs
 	for {
 		tt := z.Next()
 		switch tt {
@@ -103,13 +104,13 @@ func parseHTMLFacts(body []byte, base *url.URL) *pageFacts {
 			switch t.script {
 			case "ld+json":
 				if jsonldBytes < htmlMaxJSONLD {
-					raw := append([]byte(nil), z.Text()...)
+					raw := append([]byte(nil), z.Raw()...)
 					jsonldBytes += len(raw)
 					p.jsonld = append(p.jsonld, raw)
 				}
 				continue
 			case "js":
-				txt := z.Text()
+				txt := z.Raw()
 				if len(txt) > htmlScriptWindow {
 					txt = txt[:htmlScriptWindow]
 				}
@@ -129,24 +130,27 @@ func parseHTMLFacts(body []byte, base *url.URL) *pageFacts {
 				}
 				continue
 			}
-			words := strings.Fields(string(z.Text()))
-			if len(words) == 0 {
+			words, n := countWords(z.Raw()) // raw text: entities count as letters, no copy
+			if words == 0 {
 				continue
 			}
-			n := len(strings.Join(words, " "))
 			p.textChars += n
-			p.textWords += len(words)
+			p.textWords += words
 			if t.main {
 				p.mainChars += n
 			}
 		case html.StartTagToken, html.SelfClosingTagToken:
 			name, hasAttr := z.TagName()
-			attrs := readAttrs(z, hasAttr)
+			abuf = readAttrs(z, hasAttr, abuf)
+			attrs := abuf
 			a := atom.Lookup(name)
 			parent := top()
-			e := openElem{a: a, name: string(name), hidden: parent.hidden, main: parent.main, label: parent.label, form: parent.form}
+			e := openElem{a: a, hidden: parent.hidden, main: parent.main, label: parent.label, form: parent.form}
 			if isHidden(a, attrs) {
 				e.hidden = true
+			}
+			if a == 0 {
+				e.name = string(name) // only unknown elements need their name kept
 			}
 			p.element(a, attrs, &e, base)
 			if tt == html.SelfClosingTagToken || isVoid(a) {
@@ -159,8 +163,9 @@ func parseHTMLFacts(body []byte, base *url.URL) *pageFacts {
 			}
 		case html.EndTagToken:
 			name, _ := z.TagName()
+			a := atom.Lookup(name)
 			for i := len(stack) - 1; i >= 0; i-- {
-				if stack[i].name == string(name) {
+				if stack[i].a == a && (a != 0 || stack[i].name == string(name)) {
 					stack = stack[:i]
 					break
 				}
@@ -171,12 +176,12 @@ func parseHTMLFacts(body []byte, base *url.URL) *pageFacts {
 
 // element records the facts one start tag carries and marks e with the
 // context it opens.
-func (p *pageFacts) element(a atom.Atom, attrs map[string]string, e *openElem, base *url.URL) {
+func (p *pageFacts) element(a atom.Atom, attrs attrs, e *openElem, base *url.URL) {
 	switch a {
 	case atom.Html:
 		if !p.htmlSeen {
 			p.htmlSeen = true
-			p.lang = strings.TrimSpace(attrs["lang"])
+			p.lang = strings.TrimSpace(attrs.get("lang"))
 		}
 	case atom.Body:
 		// A body opens visible content even when </head> was omitted.
@@ -186,7 +191,7 @@ func (p *pageFacts) element(a atom.Atom, attrs map[string]string, e *openElem, b
 			p.hasMain, e.main = true, true
 		}
 	case atom.Script:
-		t := strings.ToLower(strings.TrimSpace(attrs["type"]))
+		t := strings.ToLower(strings.TrimSpace(attrs.get("type")))
 		switch {
 		case t == "application/ld+json":
 			e.script = "ld+json"
@@ -203,38 +208,38 @@ func (p *pageFacts) element(a atom.Atom, attrs map[string]string, e *openElem, b
 		}
 	case atom.Link:
 		if len(p.links) < htmlMaxLinks {
-			p.links = append(p.links, linkValue{raw: strings.TrimSpace(attrs["href"]), target: resolve(base, attrs["href"]), rel: strings.Fields(strings.ToLower(attrs["rel"])), typ: strings.ToLower(strings.TrimSpace(attrs["type"]))})
+			p.links = append(p.links, linkValue{raw: strings.TrimSpace(attrs.get("href")), target: resolve(base, attrs.get("href")), rel: strings.Fields(strings.ToLower(attrs.get("rel"))), typ: strings.ToLower(strings.TrimSpace(attrs.get("type")))})
 		}
 	case atom.A:
-		p.anchor(attrs["href"], base)
+		p.anchor(attrs.get("href"), base)
 	case atom.Label:
 		e.label = true
-		if f := attrs["for"]; f != "" {
+		if f := attrs.get("for"); f != "" {
 			p.labelFor[f] = true
 		}
 	case atom.Form:
 		e.form = -1
 		if len(p.forms) < htmlMaxForms {
 			p.forms = append(p.forms, formFacts{
-				id: attrs["id"], toolname: attrs["toolname"], tooldescription: attrs["tooldescription"],
-				hyphenated: attrs["toolname"] == "" && attrs["tool-name"] != "", hidden: e.hidden,
+				id: attrs.get("id"), toolname: attrs.get("toolname"), tooldescription: attrs.get("tooldescription"),
+				hyphenated: attrs.get("toolname") == "" && attrs.get("tool-name") != "", hidden: e.hidden,
 			})
 			e.form = len(p.forms) - 1
 		}
 	case atom.Input, atom.Select, atom.Textarea:
 		p.control(a, attrs, e)
 	}
-	if strings.EqualFold(attrs["role"], "main") && !e.hidden {
+	if strings.EqualFold(attrs.get("role"), "main") && !e.hidden {
 		p.hasMain, e.main = true, true
 	}
-	if strings.EqualFold(attrs["role"], "search") && e.form < 0 && !e.hidden {
-		p.surfaces = append(p.surfaces, surface{what: "role=search", annotated: attrs["toolname"] != ""})
+	if strings.EqualFold(attrs.get("role"), "search") && e.form < 0 && !e.hidden {
+		p.surfaces = append(p.surfaces, surface{what: "role=search", annotated: attrs.get("toolname") != ""})
 	}
 }
 
 // control records one form control, or a surface when outside a form.
-func (p *pageFacts) control(a atom.Atom, attrs map[string]string, e *openElem) {
-	typ := strings.ToLower(attrs["type"])
+func (p *pageFacts) control(a atom.Atom, attrs attrs, e *openElem) {
+	typ := strings.ToLower(attrs.get("type"))
 	if a == atom.Input {
 		switch typ {
 		case "hidden", "submit", "button", "reset", "image":
@@ -243,7 +248,7 @@ func (p *pageFacts) control(a atom.Atom, attrs map[string]string, e *openElem) {
 	}
 	if e.form < 0 {
 		if a == atom.Input && typ == "search" && !e.hidden && len(p.surfaces) < htmlMaxForms {
-			p.surfaces = append(p.surfaces, surface{what: "search input", annotated: attrs["toolname"] != ""})
+			p.surfaces = append(p.surfaces, surface{what: "search input", annotated: attrs.get("toolname") != ""})
 		}
 		return
 	}
@@ -251,8 +256,8 @@ func (p *pageFacts) control(a atom.Atom, attrs map[string]string, e *openElem) {
 	if len(f.fields) >= htmlMaxFields {
 		return
 	}
-	_, desc := attrs["toolparamdescription"]
-	f.fields = append(f.fields, fieldFacts{name: attrs["name"], id: attrs["id"], labelled: e.label, paramDesc: desc})
+	_, desc := attrs.lookup("toolparamdescription")
+	f.fields = append(f.fields, fieldFacts{name: attrs.get("name"), id: attrs.get("id"), labelled: e.label, paramDesc: desc})
 }
 
 // anchor records mailto, contact and developer-docs links.
@@ -283,37 +288,63 @@ func (p *pageFacts) finish() {
 	}
 }
 
-// readAttrs collects a start tag's attributes, lower-cased names, first
-// occurrence wins (HTML §13.2.5.33).
-func readAttrs(z *html.Tokenizer, more bool) map[string]string {
-	attrs := map[string]string{}
+// attrs are the attributes of one start tag that the facts need.
+type attrs []attr
+
+// attr is one attribute, name lower-cased.
+type attr struct{ key, val string }
+
+// get returns the value of the named attribute, "" when absent.
+func (a attrs) get(key string) string {
+	v, _ := a.lookup(key)
+	return v
+}
+
+// lookup returns the value and presence of the named attribute.
+func (a attrs) lookup(key string) (string, bool) {
+	for _, at := range a {
+		if at.key == key {
+			return at.val, true
+		}
+	}
+	return "", false
+}
+
+// readAttrs collects the attributes the facts read (first occurrence wins,
+// HTML §13.2.5.33), reusing buf; other attributes cost no allocation.
+func readAttrs(z *html.Tokenizer, more bool, buf attrs) attrs {
+	buf = buf[:0]
 	for n := 0; more && n < 64; n++ {
 		var k, v []byte
 		k, v, more = z.TagAttr()
-		key := strings.ToLower(string(k))
-		if _, dup := attrs[key]; !dup {
-			attrs[key] = string(v)
+		// The tokenizer lower-cases attribute names already.
+		switch key := string(k); key {
+		case "lang", "href", "rel", "type", "hidden", "inert", "aria-hidden", "style", "role", "for", "id",
+			"name", "toolname", "tooldescription", "tool-name", "toolparamdescription":
+			if _, dup := buf.lookup(key); !dup {
+				buf = append(buf, attr{key, string(v)})
+			}
 		}
 	}
-	return attrs
+	return buf
 }
 
 // isHidden reports whether an element hides its content from a reader:
 // the hidden or inert attribute, aria-hidden, display:none, <template>.
-func isHidden(a atom.Atom, attrs map[string]string) bool {
+func isHidden(a atom.Atom, attrs attrs) bool {
 	if a == atom.Template {
 		return true
 	}
-	if _, ok := attrs["hidden"]; ok {
+	if _, ok := attrs.lookup("hidden"); ok {
 		return true
 	}
-	if _, ok := attrs["inert"]; ok {
+	if _, ok := attrs.lookup("inert"); ok {
 		return true
 	}
-	if strings.EqualFold(attrs["aria-hidden"], "true") {
+	if strings.EqualFold(attrs.get("aria-hidden"), "true") {
 		return true
 	}
-	style := strings.ReplaceAll(strings.ToLower(attrs["style"]), " ", "")
+	style := strings.ReplaceAll(strings.ToLower(attrs.get("style")), " ", "")
 	return strings.Contains(style, "display:none") || strings.Contains(style, "visibility:hidden")
 }
 
@@ -325,4 +356,26 @@ func isVoid(a atom.Atom) bool {
 		return true
 	}
 	return false
+}
+
+// countWords counts the words of text and its length with whitespace
+// collapsed to single spaces, without allocating.
+func countWords(text []byte) (words, chars int) {
+	inWord := false
+	for _, c := range text {
+		switch c {
+		case ' ', '\t', '\n', '\r', '\f', '\v':
+			inWord = false
+		default:
+			if !inWord {
+				words++
+				if words > 1 {
+					chars++ // the collapsed space before this word
+				}
+			}
+			inWord = true
+			chars++
+		}
+	}
+	return words, chars
 }
