@@ -7,12 +7,21 @@
 // The caller supplies a Source (in the Caddy module it fetches pages through
 // the handler chain and converts them to Markdown), calls [Server.Start] to
 // index in the background, and routes the paths [Server.Handles] claims to
-// [Server.ServeHTTP].
+// [Server.ServeHTTP]. The Source is also asked for "<origin>/llms.txt" on
+// each refresh; when it answers, the text is offered as an MCP resource
+// as-is, so a Source should pass that file through unconverted.
+//
+// MCP tools (all readOnlyHint): search_site, get_page, list_pages and ask.
+// Resources: a template covering every page (text/markdown with front
+// matter) and llms.txt. The endpoint is stateless and answers JSON, so no
+// per-client session state accumulates.
 //
 // Everything an anonymous client can trigger is bounded: a token bucket per
 // client address (with RateLimit and RateLimit-Policy headers), request body
-// and query length caps, result caps, per-request timeouts, and an index held
-// within a page and byte budget. Access is public by default; with [OAuth]
-// set, every request needs a JWT access token signed by the authorization
-// server's JWKS, and each tool may require its own scopes.
+// and query length caps, JSON-RPC batch caps, result caps, per-request
+// timeouts, and an index held within a page and byte budget. Access is public
+// by default; with [OAuth] set, every request needs a JWT access token signed
+// with a key from the authorization server's JWKS, and each tool may require
+// its own scopes. [Server.Tools] states which, for the documents that
+// declare the endpoint.
 package connect
