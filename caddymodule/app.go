@@ -21,6 +21,7 @@ func init() {
 type App struct {
 	mu      sync.Mutex
 	pending []registration
+	starts  []func(context.Context)
 	cancel  context.CancelFunc
 	wg      sync.WaitGroup
 	logger  *zap.Logger
@@ -54,6 +55,14 @@ func (a *App) register(reg registration) {
 	a.pending = append(a.pending, reg)
 }
 
+// onStart runs f in the background with the app's context once the config
+// starts (the content index of the built-in MCP endpoint uses it).
+func (a *App) onStart(f func(context.Context)) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.starts = append(a.starts, f)
+}
+
 // Start points every registered site at this config's scanner and schedules
 // its scans: one shortly after start (so after every reload), then one per
 // interval.
@@ -61,8 +70,11 @@ func (a *App) Start() error {
 	ctx, cancel := context.WithCancel(context.Background())
 	a.mu.Lock()
 	a.cancel = cancel
-	regs := a.pending
+	regs, starts := a.pending, a.starts
 	a.mu.Unlock()
+	for _, f := range starts {
+		f(ctx)
+	}
 	for _, reg := range regs {
 		reg.site.mu.Lock()
 		reg.site.scanner = reg.scanner

@@ -18,6 +18,7 @@ import (
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 	"go.uber.org/zap"
 
+	"github.com/agentready/caddy-agentready/connect"
 	"github.com/agentready/caddy-agentready/manifest"
 	"github.com/agentready/caddy-agentready/negotiate"
 	"github.com/agentready/caddy-agentready/negotiate/convert"
@@ -146,6 +147,7 @@ type AgentReady struct {
 	cache    *convert.Cache
 	optsHash string
 	neg      *negotiate.Handler
+	connect  *connect.Server
 	logger   *zap.Logger
 }
 
@@ -265,12 +267,53 @@ func (ar *AgentReady) Provision(ctx caddy.Context) error {
 	if err := initMetrics(ctx.GetMetricsRegistry()); err != nil {
 		return fmt.Errorf("registering metrics: %v", err)
 	}
-	return ar.provisionSelfScan(ctx)
+	// The self-scan and the content index reach the site through the HTTP
+	// server this handler belongs to (absent in unit tests).
+	srv, _ := ctx.Value(caddyhttp.ServerCtxKey).(*caddyhttp.Server)
+	if srv == nil {
+		return nil
+	}
+	origin, err := ar.ownOrigin(srv)
+	if err != nil {
+		return err
+	}
+	if origin == "" {
+		ar.logger.Warn("no origin known for the self-scan and the content index; set site.origin in the YAML or self_scan target")
+		return nil
+	}
+	appAny, err := ctx.App("agent_ready")
+	if err != nil {
+		return fmt.Errorf("loading agent_ready app: %v", err)
+	}
+	app := appAny.(*App)
+	if err := ar.provisionConnect(ctx, srv, origin); err != nil {
+		return err
+	}
+	if ar.connect != nil {
+		app.onStart(ar.connect.Start)
+	}
+	return ar.provisionSelfScan(app, srv, origin)
+}
+
+// ownOrigin is the address the module reaches its own site at: the
+// self_scan target, the YAML's site.origin, or the server's first listener.
+func (ar *AgentReady) ownOrigin(srv *caddyhttp.Server) (string, error) {
+	if ar.SelfScan != nil && ar.SelfScan.Target != "" {
+		u, err := url.Parse(ar.SelfScan.Target)
+		if err != nil || !u.IsAbs() || u.Host == "" {
+			return "", fmt.Errorf("self_scan target: want an absolute URL, got %q", ar.SelfScan.Target)
+		}
+		return u.Scheme + "://" + u.Host, nil
+	}
+	if ar.site.Info.Origin != "" {
+		return ar.site.Info.Origin, nil
+	}
+	return targetFromListeners(srv.Listen), nil
 }
 
 // provisionSelfScan registers the site's self-score with the agent_ready app,
 // which starts scanning once the config runs.
-func (ar *AgentReady) provisionSelfScan(ctx caddy.Context) error {
+func (ar *AgentReady) provisionSelfScan(app *App, srv *caddyhttp.Server, origin string) error {
 	ss := ar.SelfScan
 	if ss == nil {
 		ss = new(SelfScan)
@@ -278,23 +321,9 @@ func (ar *AgentReady) provisionSelfScan(ctx caddy.Context) error {
 	if ss.Disabled {
 		return nil
 	}
-	srv, ok := ctx.Value(caddyhttp.ServerCtxKey).(*caddyhttp.Server)
-	if !ok || srv == nil {
-		return nil // not inside an HTTP server (a unit test): nothing to scan
-	}
 	target := ss.Target
 	if target == "" {
-		target = ar.site.Info.Origin
-	}
-	if target == "" {
-		target = targetFromListeners(srv.Listen)
-	}
-	if target == "" {
-		ar.logger.Warn("self-scan disabled: no target; set site.origin in the YAML or self_scan target")
-		return nil
-	}
-	if _, err := url.ParseRequestURI(target); err != nil {
-		return fmt.Errorf("self_scan target: %v", err)
+		target = origin + "/"
 	}
 	delay, interval, timeout := time.Duration(ss.Delay), time.Duration(ss.Interval), time.Duration(ss.Timeout)
 	if delay == 0 {
@@ -314,11 +343,7 @@ func (ar *AgentReady) provisionSelfScan(ctx caddy.Context) error {
 		return err
 	}
 	ar.scanKey = key
-	appAny, err := ctx.App("agent_ready")
-	if err != nil {
-		return fmt.Errorf("loading agent_ready app: %v", err)
-	}
-	appAny.(*App).register(registration{
+	app.register(registration{
 		site: val.(*siteScan),
 		scanner: &scanner{
 			target:  target,
@@ -363,6 +388,11 @@ func targetFromListeners(listen []string) string {
 // Cleanup releases the site's self-score entry; it survives as long as
 // another config (the one replacing this one on reload) still uses it.
 func (ar *AgentReady) Cleanup() error {
+	if ar.connect != nil {
+		if err := ar.connect.Close(); err != nil {
+			ar.logger.Warn("closing the content index", zap.Error(err))
+		}
+	}
 	if ar.scanKey != "" {
 		_, err := siteScans.Delete(ar.scanKey)
 		return err
@@ -401,6 +431,10 @@ func (ar *AgentReady) Validate() error {
 // ServeHTTP answers generated documents from memory and negotiates every
 // other response of the next handler.
 func (ar *AgentReady) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyhttp.Handler) error {
+	if ar.connect != nil && ar.connect.Handles(r.URL.Path) {
+		ar.connect.ServeHTTP(w, r)
+		return nil
+	}
 	if handled, err := ar.docs.serve(w, r, next, ar.logger); handled {
 		return err
 	}
