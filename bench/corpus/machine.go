@@ -10,8 +10,11 @@ import (
 
 // machine describes where a run happened, for the record in docs/benchmarks.md.
 type machine struct {
-	Date      string `json:"date"`
-	CPUs      int    `json:"nproc"`
+	Date string `json:"date"`
+	// CPUs is the machine's processor count (/proc/cpuinfo); Usable is how
+	// many this process may run on (fewer when pinned with taskset).
+	CPUs      int    `json:"cpus"`
+	Usable    int    `json:"usable_cpus"`
 	CPUModel  string `json:"cpu_model"`
 	GoVersion string `json:"go_version"`
 	Platform  string `json:"platform"`
@@ -28,18 +31,27 @@ func describeMachine() machine {
 	m := machine{
 		Date:      time.Now().UTC().Format(time.RFC3339),
 		CPUs:      runtime.NumCPU(),
+		Usable:    runtime.NumCPU(),
 		GoVersion: runtime.Version(),
 		Platform:  runtime.GOOS + "/" + runtime.GOARCH,
 	}
 	if f, err := os.Open("/proc/cpuinfo"); err == nil {
+		processors := 0
 		sc := bufio.NewScanner(f)
 		for sc.Scan() {
-			if k, v, ok := strings.Cut(sc.Text(), ":"); ok && strings.TrimSpace(k) == "model name" {
+			k, v, ok := strings.Cut(sc.Text(), ":")
+			switch k = strings.TrimSpace(k); {
+			case !ok:
+			case k == "processor":
+				processors++
+			case k == "model name" && m.CPUModel == "":
 				m.CPUModel = strings.TrimSpace(v)
-				break
 			}
 		}
 		f.Close()
+		if processors > 0 {
+			m.CPUs = processors
+		}
 	}
 	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
 		m.LoadAvg = strings.TrimSpace(string(b))

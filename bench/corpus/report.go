@@ -34,8 +34,8 @@ func (r *report) writeJSON(w io.Writer) error {
 // the targets.
 func (r *report) writeText(w io.Writer, perPage bool) {
 	m := r.Machine
-	fmt.Fprintf(w, "date: %s\nmachine: %d CPUs, %s, %s, %s, loadavg %s\ncorpus: %s (%d pages)\n\n",
-		m.Date, m.CPUs, m.CPUModel, m.GoVersion, m.Platform, m.LoadAvg, r.Corpus, r.Pages)
+	fmt.Fprintf(w, "date: %s\nmachine: %d CPUs (%d usable), %s, %s, %s, loadavg %s\ncorpus: %s (%d pages)\n\n",
+		m.Date, m.CPUs, m.Usable, m.CPUModel, m.GoVersion, m.Platform, m.LoadAvg, r.Corpus, r.Pages)
 	first := r.Summaries[0].Name
 	if perPage {
 		fmt.Fprintf(w, "%s, per page:\n", first)
@@ -67,12 +67,15 @@ func writePages(w io.Writer, results []pageResult) {
 
 // writeSummaryTable prints one Markdown table row per tool.
 func writeSummaryTable(w io.Writer, sums []summary) {
-	fmt.Fprintln(w, "| tool | MB/s (CPU) | MB/s (wall) | output bytes | median recall | median precision | median F1 | p10 F1 | worst-decile mean F1 | median bytes out/in | median tokens out/in | max heap per conversion |")
+	fmt.Fprintln(w, "| tool | MB/s (CPU) | MB/s (wall) | output bytes | median recall | median precision | median F1 | p10 F1 | worst-decile mean F1 | median bytes out/in | median tokens out/in | heap per conversion |")
 	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 	for _, s := range sums {
 		alloc := "—"
 		if s.MaxAllocBytes > 0 {
-			alloc = fmt.Sprintf("≤ %.1f MB (%.0f× page)", float64(s.MaxAllocBytes)/1e6, s.MaxAllocPerHTMLByte)
+			alloc = fmt.Sprintf("≤ %.1f MB, median %.1f MB", float64(s.MaxAllocBytes)/1e6, s.MedianAllocBytes/1e6)
+			if s.MaxAllocPerHTMLByte > 0 {
+				alloc += fmt.Sprintf(", ≤ %.0f× page", s.MaxAllocPerHTMLByte)
+			}
 		}
 		fmt.Fprintf(w, "| %s | %s | %s | %d | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %s |\n",
 			s.Name, rate(s.MBPerSecCPU), rate(s.MBPerSecWall), s.OutputBytes,

@@ -30,7 +30,7 @@ func fixedReport() *report {
 	}
 	t := &timing{WallSeconds: 0.2, CPUSeconds: 0.1, Bytes: 3500000, Rounds: 1}
 	return &report{
-		Machine: machine{Date: "2026-11-29T17:00:00Z", CPUs: 2, CPUModel: "Test CPU", GoVersion: "go1.26.8",
+		Machine: machine{Date: "2026-11-29T17:00:00Z", CPUs: 2, Usable: 1, CPUModel: "Test CPU", GoVersion: "go1.26.8",
 			Platform: "linux/amd64", LoadAvg: "0.00 0.00 0.00 1/1 1", MaxRSSBytes: 50e6},
 		Corpus: "/corpus", Pages: 3,
 		Summaries: []summary{summarize(oursName, ours, t), summarize(baselineName, base, nil)},

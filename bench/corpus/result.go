@@ -6,6 +6,9 @@ import (
 	"github.com/agentready/caddy-agentready/bench/score"
 )
 
+// ratioMinBytes is the smallest page counted in MaxAllocPerHTMLByte.
+const ratioMinBytes = 64 << 10
+
 // pageResult is one tool's output for one page, scored.
 type pageResult struct {
 	Page       string  `json:"page"`
@@ -46,8 +49,9 @@ type summary struct {
 	MBPerSecCPU  float64 `json:"mb_per_s_cpu,omitempty"`
 	MBPerSecWall float64 `json:"mb_per_s_wall,omitempty"`
 	Timing       *timing `json:"timing,omitempty"`
-	// MaxAllocBytes and MaxAllocPerHTMLByte bound the peak heap of a single
-	// conversion over the corpus, absolutely and relative to the page size.
+	// MaxAllocBytes bounds the peak heap of a single conversion over the
+	// corpus; MaxAllocPerHTMLByte bounds it relative to the page's size, over
+	// pages of at least ratioMinBytes (below that a fixed cost dominates).
 	MaxAllocBytes       uint64  `json:"max_alloc_bytes,omitempty"`
 	MaxAllocPerHTMLByte float64 `json:"max_alloc_per_html_byte,omitempty"`
 	MedianAllocBytes    float64 `json:"median_alloc_bytes,omitempty"`
@@ -95,7 +99,7 @@ func summarize(name string, results []pageResult, t *timing) summary {
 		if r.AllocBytes > 0 {
 			alloc = append(alloc, float64(r.AllocBytes))
 			s.MaxAllocBytes = max(s.MaxAllocBytes, r.AllocBytes)
-			if r.HTMLBytes > 0 {
+			if r.HTMLBytes >= ratioMinBytes {
 				s.MaxAllocPerHTMLByte = max(s.MaxAllocPerHTMLByte, float64(r.AllocBytes)/float64(r.HTMLBytes))
 			}
 		}

@@ -71,11 +71,15 @@ func TestSummarize(t *testing.T) {
 		{"worst decile", s.WorstDecileF1, want.WorstDecileF1},
 		{"MB/s cpu", s.MBPerSecCPU, want.MBPerSecCPU},
 		{"MB/s wall", s.MBPerSecWall, want.MBPerSecWall},
-		{"alloc per byte", s.MaxAllocPerHTMLByte, want.MaxAllocPerHTMLByte},
+		{"alloc per byte (pages too small to count)", s.MaxAllocPerHTMLByte, 0},
 	} {
 		if math.Abs(c.got-c.want) > 1e-9 {
 			t.Errorf("%s = %v, want %v", c.name, c.got, c.want)
 		}
+	}
+	big := append(results, pageResult{Page: "big", HTMLBytes: 100 << 10, AllocBytes: 3 * 100 << 10})
+	if got := summarize("x", big, nil).MaxAllocPerHTMLByte; got != 3 {
+		t.Errorf("alloc per byte with a 100 KiB page = %v, want 3", got)
 	}
 	if w := worst(results, 2); w[0].Page != "a" || w[1].Page != "b" {
 		t.Errorf("worst = %v, %v; want a, b", w[0].Page, w[1].Page)
