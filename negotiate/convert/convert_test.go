@@ -217,6 +217,8 @@ func TestConvertBadInput(t *testing.T) {
 		{"invalid utf-8", "<p>caf\xe9 \xff\xfe ok</p>", nil, false},
 		{"binary garbage", string([]byte{0, 1, 2, 0xff, '<', 0x80, '>', 0, 'x'}), nil, true},
 		{"unclosed everything", "<table><tr><td><ul><li><p><b><i>text", nil, false},
+		{"1 MB code block of blank lines", "<pre>x" + strings.Repeat(" \n", 1<<19) + "y</pre>", nil, false},
+		{"1 MB word", "<p>" + strings.Repeat("ab", 1<<19) + "</p>", nil, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

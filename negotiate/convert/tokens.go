@@ -32,9 +32,26 @@ func CountTokens(s []byte) int {
 		str = strings.ToValidUTF8(str, "\uFFFD")
 	}
 	n := 0
-	splitO200k(str, func(piece string) { n += pieceTokens(piece) })
+	splitO200k(str, func(piece string) {
+		for len(piece) > maxPiece {
+			cut := maxPiece
+			for cut > 0 && !utf8.RuneStart(piece[cut]) {
+				cut--
+			}
+			n += pieceTokens(piece[:cut])
+			piece = piece[cut:]
+		}
+		n += pieceTokens(piece)
+	})
 	return n
 }
+
+// maxPiece bounds the bytes handed to the byte-pair encoder at once. Longer
+// pieces (runs of one character class: base64, long rules, blank runs in
+// code) are counted in chunks, because the library's cost grows with the
+// square of a piece's length; such a piece's count may then differ from the
+// reference by a few tokens per chunk.
+const maxPiece = 512
 
 // Bounds on the remembered piece counts, so hostile input cannot make the
 // memo grow without limit: at most maxMemo pieces (then it stops learning),
