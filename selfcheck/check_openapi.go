@@ -5,7 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -31,12 +32,7 @@ type opFindings struct {
 func judgeOperations(doc map[string]any) opFindings {
 	var f opFindings
 	paths := obj(doc, "paths")
-	keys := make([]string, 0, len(paths))
-	for k := range paths {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, p := range keys {
+	for _, p := range slices.Sorted(maps.Keys(paths)) {
 		item, _ := paths[p].(map[string]any)
 		for _, m := range httpMethods {
 			op, ok := item[m].(map[string]any)

@@ -106,15 +106,7 @@ func checkVaryAccept(ctx context.Context, s *site) outcome {
 		}
 		htmlOK, mdOK := varyHasAccept(p.resp), varyHasAccept(md)
 		got := fmt.Sprintf("HTML Vary: %q; Markdown request Vary: %q", p.resp.header.Get("Vary"), md.header.Get("Vary"))
-		switch {
-		case htmlOK && mdOK:
-			return routePass(got)
-		case htmlOK:
-			return routeFraction(0.5, got, "Vary: Accept on the answer to Accept: text/markdown")
-		case mdOK:
-			return routeFraction(0.5, got, "Vary: Accept on the HTML answer")
-		}
-		return routeFraction(0, got, "Vary: Accept on both forms")
+		return routeTwoParts(got, htmlOK, mdOK, "Vary: Accept on the HTML answer", "Vary: Accept on the answer to Accept: text/markdown", "Vary: Accept on both forms")
 	})
 }
 
@@ -207,15 +199,7 @@ func checkMarkdownAlternate(ctx context.Context, s *site) outcome {
 		header := hasMarkdownAlternate(parseLinkHeader(p.resp.header.Values("Link"), base))
 		head := hasMarkdownAlternate(p.facts.links)
 		got := fmt.Sprintf("Link header alternate: %t; head <link> alternate: %t", header, head)
-		switch {
-		case header && head:
-			return routePass(got)
-		case header:
-			return routeFraction(0.5, got, "the <link> in the HTML head")
-		case head:
-			return routeFraction(0.5, got, "the Link header")
-		}
-		return routeFraction(0, got, "a Markdown alternate link")
+		return routeTwoParts(got, header, head, "the Link header", "the <link> in the HTML head", "a Markdown alternate link")
 	})
 }
 
@@ -239,14 +223,6 @@ func checkBrowserGetsHTML(ctx context.Context, s *site) outcome {
 		}
 		browser, star := isHTMLish(p.resp), isHTMLish(anyResp)
 		got := fmt.Sprintf("browser Accept → %s; */* → %s", p.resp.mediaType(), anyResp.mediaType())
-		switch {
-		case browser && star:
-			return routePass(got)
-		case browser:
-			return routeFraction(0.5, got, "HTML for Accept: */*")
-		case star:
-			return routeFraction(0.5, got, "HTML for a browser's Accept")
-		}
-		return routeFraction(0, got, "HTML for browsers")
+		return routeTwoParts(got, browser, star, "HTML for a browser's Accept", "HTML for Accept: */*", "HTML for browsers")
 	})
 }

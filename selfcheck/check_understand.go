@@ -75,8 +75,16 @@ var identityTypes = []string{"Organization", "Corporation", "LocalBusiness", "On
 // owe a dateModified (rule 8).
 var contentTypes = []string{"Article", "BlogPosting", "NewsArticle", "TechArticle", "Report", "ScholarlyArticle", "WebPage", "AboutPage", "ContactPage", "FAQPage", "CollectionPage", "ItemPage", "ProfilePage", "QAPage", "SearchResultsPage", "Product", "Recipe", "HowTo", "Dataset", "CreativeWork", "SoftwareApplication", "Course", "Event"}
 
-// ldAcross gathers the JSON-LD of every reachable route.
-func (s *site) ldAcross(ctx context.Context) (nodes []ldNode, blocks, bad, reachable int, first *response) {
+// ldSite is the JSON-LD of every reachable route.
+type ldSite struct {
+	nodes             []ldNode
+	blocks, bad, seen int
+}
+
+// ldAcross gathers the JSON-LD of every reachable route, with the receipt
+// and scope of a site-wide check; cnc is set when no route could be read.
+func (s *site) ldAcross(ctx context.Context, expected string) (ld ldSite, rec Receipt, scope []string, cnc *outcome) {
+	var first *response
 	for _, r := range s.routes {
 		p := s.page(ctx, r)
 		if first == nil {
@@ -85,26 +93,29 @@ func (s *site) ldAcross(ctx context.Context) (nodes []ldNode, blocks, bad, reach
 		if p.resp.unreachable() {
 			continue
 		}
-		reachable++
-		nodes = append(nodes, p.ld.nodes...)
-		blocks += p.ld.blocks
-		bad += p.ld.bad
+		ld.seen++
+		ld.nodes = append(ld.nodes, p.ld.nodes...)
+		ld.blocks += p.ld.blocks
+		ld.bad += p.ld.bad
 	}
-	return
+	scope = append([]string(nil), s.routes...)
+	if ld.seen == 0 {
+		o := s.couldNotCheck(first, expected)
+		o.scope = scope
+		return ld, o.receipt, scope, &o
+	}
+	return ld, s.receiptOf(first, expected), scope, nil
 }
 
 // checkStructuredIdentity: JSON-LD parses and has an identity node with
 // name and url. Identity is site-wide: found on any scanned route counts.
 func checkStructuredIdentity(ctx context.Context, s *site) outcome {
 	const expected = `<script type="application/ld+json"> that parses, with an Organization/LocalBusiness/Person/WebSite (or Product/Offer) node carrying name and url`
-	nodes, blocks, bad, reachable, first := s.ldAcross(ctx)
-	rec := s.receiptOf(first, expected)
-	scope := append([]string(nil), s.routes...)
-	if reachable == 0 {
-		o := s.couldNotCheck(first, expected)
-		o.scope = scope
-		return o
+	ld, rec, scope, cnc := s.ldAcross(ctx, expected)
+	if cnc != nil {
+		return *cnc
 	}
+	nodes, blocks, bad := ld.nodes, ld.blocks, ld.bad
 	rec.Note = fmt.Sprintf("%d JSON-LD block(s), %d failed to parse, %d node(s)", blocks, bad, len(nodes))
 	if blocks == 0 {
 		return outcome{verdict: Fail, missing: "no JSON-LD on the scanned routes", receipt: rec, scope: scope}
@@ -137,17 +148,13 @@ func checkStructuredIdentity(ctx context.Context, s *site) outcome {
 // asked of the identity node (rule 8). N/A with no content-type node.
 func checkStructuredFreshness(ctx context.Context, s *site) outcome {
 	const expected = "every content-type JSON-LD node (Article, WebPage, Product…) carries dateModified"
-	nodes, _, _, reachable, first := s.ldAcross(ctx)
-	rec := s.receiptOf(first, expected)
-	scope := append([]string(nil), s.routes...)
-	if reachable == 0 {
-		o := s.couldNotCheck(first, expected)
-		o.scope = scope
-		return o
+	ld, rec, scope, cnc := s.ldAcross(ctx, expected)
+	if cnc != nil {
+		return *cnc
 	}
 	total, dated := 0, 0
 	var undated []string
-	for _, n := range nodes {
+	for _, n := range ld.nodes {
 		if !n.is(contentTypes...) {
 			continue
 		}

@@ -216,13 +216,17 @@ type jsonResult struct {
 }
 
 // allUnreachable reports whether every address tried gave no usable answer.
-func (j jsonResult) allUnreachable() bool {
-	for _, t := range j.tried {
+func (j jsonResult) allUnreachable() bool { return allUnreachable(j.tried) }
+
+// allUnreachable reports whether tried is non-empty and no answer in it is
+// usable.
+func allUnreachable(tried []*response) bool {
+	for _, t := range tried {
 		if !t.unreachable() {
 			return false
 		}
 	}
-	return len(j.tried) > 0
+	return len(tried) > 0
 }
 
 // jsonDoc fetches the first of paths that answers 2xx and parses it as a

@@ -10,7 +10,8 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -40,12 +41,7 @@ type request struct {
 func (r request) key() string {
 	var b strings.Builder
 	b.WriteString(r.method + " " + r.url + "\x00" + r.accept)
-	keys := make([]string, 0, len(r.header))
-	for k := range r.header {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(r.header)) {
 		b.WriteString("\x00" + k + ":" + r.header[k])
 	}
 	return b.String()

@@ -2,7 +2,8 @@ package selfcheck
 
 import (
 	"encoding/json"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -88,15 +89,10 @@ func (d *ldDoc) walk(v any, depth int) {
 			d.nodes = append(d.nodes, ldNode{types: types, props: t})
 		}
 		// Walk properties in key order so reports are deterministic.
-		keys := make([]string, 0, len(t))
-		for k := range t {
+		for _, k := range slices.Sorted(maps.Keys(t)) {
 			if k != "@context" {
-				keys = append(keys, k)
+				d.walk(t[k], depth+1)
 			}
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			d.walk(t[k], depth+1)
 		}
 	}
 }

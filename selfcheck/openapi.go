@@ -20,15 +20,8 @@ type openapiResult struct {
 	tried   []*response
 }
 
-// unreachable reports whether every candidate gave no usable answer.
-func (o openapiResult) allUnreachable() bool {
-	for _, t := range o.tried {
-		if !t.unreachable() {
-			return false
-		}
-	}
-	return len(o.tried) > 0
-}
+// allUnreachable reports whether every candidate gave no usable answer.
+func (o openapiResult) allUnreachable() bool { return allUnreachable(o.tried) }
 
 // openapi looks for an OpenAPI document: interfaces of type openapi in
 // agents.json, a Link rel="service-desc" (RFC 8631) on the home page, then

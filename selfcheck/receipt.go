@@ -2,7 +2,8 @@ package selfcheck
 
 import (
 	"net/http"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -147,12 +148,7 @@ func (rr *ResponseRecord) summary() string {
 	if rr.ContentType != "" {
 		b.WriteString(" " + rr.ContentType)
 	}
-	keys := make([]string, 0, len(rr.Header))
-	for k := range rr.Header {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(rr.Header)) {
 		b.WriteString("; " + k + ": " + rr.Header[k])
 	}
 	return b.String()

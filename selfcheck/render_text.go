@@ -3,7 +3,8 @@ package selfcheck
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -75,12 +76,7 @@ func receiptText(c CheckResult) string {
 
 // writeHeaders writes request headers indented, in name order.
 func writeHeaders(b *strings.Builder, h map[string]string) {
-	keys := make([]string, 0, len(h))
-	for k := range h {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(h)) {
 		fmt.Fprintf(b, "  %s: %s\n", k, h[k])
 	}
 }

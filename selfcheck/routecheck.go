@@ -97,3 +97,17 @@ func (s *site) perRoute(ctx context.Context, expected string, headers []string, 
 	}
 	return o
 }
+
+// routeTwoParts judges a route where two things must hold: both is a PASS,
+// one is half the weight (naming the other), neither is a FAIL.
+func routeTwoParts(got string, a, b bool, missingA, missingB, missingBoth string) routeOutcome {
+	switch {
+	case a && b:
+		return routePass(got)
+	case a:
+		return routeFraction(0.5, got, missingB)
+	case b:
+		return routeFraction(0.5, got, missingA)
+	}
+	return routeFraction(0, got, missingBoth)
+}
