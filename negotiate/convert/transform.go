@@ -176,14 +176,7 @@ func definitionList(dl *html.Node) {
 				cur = element(atom.Li)
 				items = append(items, cur)
 				if len(pending) > 0 {
-					strong := element(atom.Strong)
-					for i, dt := range pending {
-						if i > 0 {
-							strong.AppendChild(&html.Node{Type: html.TextNode, Data: ", "})
-						}
-						moveChildren(dt, strong)
-					}
-					cur.AppendChild(strong)
+					cur.AppendChild(terms(pending))
 					cur.AppendChild(&html.Node{Type: html.TextNode, Data: ": "})
 				}
 			} else {
@@ -206,19 +199,52 @@ func definitionList(dl *html.Node) {
 		}
 		c = next
 	}
-	for _, dt := range pending {
-		if cur == nil { // terms without definitions
-			li := element(atom.Li)
-			strong := element(atom.Strong)
-			moveChildren(dt, strong)
-			li.AppendChild(strong)
-			items = append(items, li)
-		}
+	if cur == nil && len(pending) > 0 { // terms without definitions
+		li := element(atom.Li)
+		li.AppendChild(terms(pending))
+		items = append(items, li)
 	}
 	dl.Data, dl.DataAtom, dl.Attr = "ul", atom.Ul, nil
 	for _, li := range items {
 		dl.AppendChild(li)
 	}
+}
+
+// terms joins the contents of consecutive <dt>s with ", ", in bold unless
+// every term is already code (`term` reads as a term on its own, and bold
+// around code makes html-to-markdown pad it with spaces).
+func terms(dts []*html.Node) *html.Node {
+	wrap := element(atom.Strong)
+	allCode := true
+	for _, dt := range dts {
+		allCode = allCode && onlyCode(dt)
+	}
+	if allCode {
+		wrap = element(atom.Span)
+	}
+	for i, dt := range dts {
+		if i > 0 {
+			wrap.AppendChild(&html.Node{Type: html.TextNode, Data: ", "})
+		}
+		moveChildren(dt, wrap)
+	}
+	return wrap
+}
+
+// onlyCode reports whether n's content is one <code> element (and white
+// space).
+func onlyCode(n *html.Node) bool {
+	codes := 0
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		switch {
+		case c.Type == html.ElementNode && c.DataAtom == atom.Code:
+			codes++
+		case c.Type == html.TextNode && strings.TrimSpace(c.Data) == "":
+		default:
+			return false
+		}
+	}
+	return codes == 1
 }
 
 // hasBlock reports whether n has a block-level child element.
