@@ -154,7 +154,7 @@ func (s *siteSource) Fetch(ctx context.Context, pageURL string, prev connect.Val
 	if err != nil {
 		return nil, err
 	}
-	req.Header.Set("Accept", "text/markdown")
+	req.Header.Set("Accept", "text/markdown, text/plain;q=0.5")
 	if prev.ETag != "" {
 		req.Header.Set("If-None-Match", prev.ETag)
 	} else if prev.LastModified != "" {
@@ -170,7 +170,8 @@ func (s *siteSource) Fetch(ctx context.Context, pageURL string, prev connect.Val
 		return nil, connect.ErrNotModified
 	case resp.StatusCode != http.StatusOK:
 		return nil, fmt.Errorf("status %d", resp.StatusCode)
-	case !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/markdown"):
+	case !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/markdown") &&
+		!strings.HasPrefix(resp.Header.Get("Content-Type"), "text/plain"): // llms.txt
 		return nil, fmt.Errorf("no Markdown form (got %q): the page is too large or failed to convert", resp.Header.Get("Content-Type"))
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxIndexedPage+1))
