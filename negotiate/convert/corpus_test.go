@@ -60,7 +60,7 @@ func TestCorpus(t *testing.T) {
 	pages := loadReadabilityCorpus(t)
 	c := mustNew(t, Options{})
 	u, _ := url.Parse("http://fakehost/test/page.html")
-	var recalls, precisions []float64
+	var recalls, precisions, f1s []float64
 	var inBytes int
 	var elapsed time.Duration
 	ways := map[string]int{}
@@ -71,7 +71,7 @@ func TestCorpus(t *testing.T) {
 		inBytes += len(p.Source)
 		if err != nil {
 			t.Logf("%-40s error: %v", p.Name, err)
-			recalls, precisions = append(recalls, 0), append(precisions, 0)
+			recalls, precisions, f1s = append(recalls, 0), append(precisions, 0), append(f1s, 0)
 			continue
 		}
 		ways[res.Extraction]++
@@ -82,12 +82,17 @@ func TestCorpus(t *testing.T) {
 		got := words(markdownText(res.Markdown))
 		r, pr := overlap(want, got)
 		recalls, precisions = append(recalls, r), append(precisions, pr)
+		if r+pr > 0 {
+			f1s = append(f1s, 2*r*pr/(r+pr))
+		} else {
+			f1s = append(f1s, 0)
+		}
 		if testing.Verbose() {
 			t.Logf("%-40s recall %.3f precision %.3f %s", p.Name, r, pr, res.Extraction)
 		}
 	}
-	t.Logf("%d pages: median recall %.3f, median precision %.3f, %.1f MB/s, extraction %v",
-		len(pages), median(recalls), median(precisions), float64(inBytes)/elapsed.Seconds()/1e6, ways)
+	t.Logf("%d pages: median recall %.3f, median precision %.3f, worst-decile F1 %.3f, %.1f MB/s (wall), extraction %v",
+		len(pages), median(recalls), median(precisions), percentile(f1s, 0.1), float64(inBytes)/elapsed.Seconds()/1e6, ways)
 }
 
 // htmlText returns the text content of an HTML document.
@@ -134,13 +139,16 @@ func overlap(want, got map[string]int) (recall, precision float64) {
 	return float64(common) / float64(nw), float64(common) / float64(ng)
 }
 
-func median(xs []float64) float64 {
+func median(xs []float64) float64 { return percentile(xs, 0.5) }
+
+// percentile returns the value below which the fraction q of xs lies.
+func percentile(xs []float64, q float64) float64 {
 	if len(xs) == 0 {
 		return 0
 	}
 	s := slices.Clone(xs)
 	slices.Sort(s)
-	return s[len(s)/2]
+	return s[int(q*float64(len(s)-1))]
 }
 
 // BenchmarkCorpus converts every go-readability test page per iteration

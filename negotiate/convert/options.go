@@ -48,7 +48,7 @@ type Options struct {
 
 // DefaultPrune returns the prune selectors used when Options.Prune is nil:
 // navigation, footers, asides, hidden elements, cookie and consent banners,
-// share widgets and skip links.
+// share widgets, comment threads, related-post and ad widgets, skip links.
 func DefaultPrune() []string {
 	return []string{
 		"nav", "footer", "aside",
@@ -64,6 +64,10 @@ func DefaultPrune() []string {
 		// share widgets
 		"[class*=share-buttons]", "[class*=social-share]", "[class*=share-links]", "[class*=sharing]",
 		".sharedaddy", ".addthis_toolbox", "[class*=share-widget]", ".share", `[aria-label^="Share"]`,
+		// comment threads, related-post and ad widgets
+		"#comments", ".comments-area", "#disqus_thread", "#jp-relatedposts", "[class*=related-posts]",
+		"[id*=taboola]", "[class*=taboola]", "[id*=outbrain]", "[class*=outbrain]",
+		".ad", ".ads", ".advert", ".advertisement", "[id^=div-gpt-ad]",
 		// skip links
 		"a.skip-link", `a[href="#main"]`, `a[href="#content"]`, `a[href="#main-content"]`,
 	}
