@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -300,5 +301,22 @@ func TestOptionsHash(t *testing.T) {
 	}
 	if b := (Options{FrontMatter: true}).Hash(); a == b {
 		t.Error("FrontMatter does not change the hash")
+	}
+}
+
+func TestConvertWithoutPageURL(t *testing.T) {
+	c := mustNew(t, Options{FrontMatter: true})
+	for _, name := range []string{"no-landmarks", "relative-links", "article-chrome"} {
+		in, err := os.ReadFile("testdata/golden/" + name + ".html")
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := c.Convert(in, nil, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if strings.Contains(string(res.Markdown), "canonical:") && name != "article-chrome" {
+			t.Errorf("%s: canonical invented without a page URL:\n%s", name, res.Markdown)
+		}
 	}
 }
