@@ -109,7 +109,7 @@ func etagList(v string, fn func(member string, ok bool)) {
 func SplitIfNoneMatch(v string) (origin string, markdown []string) {
 	var kept []string
 	etagList(v, func(m string, ok bool) {
-		if ok && m != "*" && strings.HasSuffix(m, mdSuffix+`"`) {
+		if _, _, valid := parseETag(m); ok && valid && strings.HasSuffix(m, mdSuffix+`"`) {
 			markdown = append(markdown, m)
 			return
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	nethtml "golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 // rewriteState decides, token by token, what the rewriter injects.
@@ -37,13 +38,6 @@ func (st *rewriteState) finished() bool {
 	return st.langDone && st.headDone && len(st.forms) == 0
 }
 
-// headTags are the elements that may sit in a head (WHATWG "in head"
-// insertion mode); any other start tag begins the body.
-var headTags = []string{"base", "basefont", "bgsound", "head", "html", "link", "meta", "noscript", "script", "style", "template", "title"}
-
-// rawTextTags are the elements whose content the tokenizer reads as text.
-var rawTextTags = []string{"iframe", "noembed", "noframes", "noscript", "plaintext", "script", "style", "textarea", "title", "xmp"}
-
 // token returns the bytes to write for the current token: its raw bytes,
 // possibly with attributes added, possibly preceded by the head elements.
 func (st *rewriteState) token(z *nethtml.Tokenizer, tt nethtml.TokenType) []byte {
@@ -57,13 +51,13 @@ func (st *rewriteState) token(z *nethtml.Tokenizer, tt nethtml.TokenType) []byte
 		}
 		return raw
 	case nethtml.EndTagToken:
-		name, _ := z.TagName()
-		switch string(name) {
-		case "head", "body", "html", "br":
+		a, _ := tagName(raw)
+		switch a {
+		case atom.Head, atom.Body, atom.Html, atom.Br:
 			if !st.headDone {
 				return st.withHead(raw)
 			}
-		case "form":
+		case atom.Form:
 			st.fields = nil
 		}
 		return raw
@@ -74,16 +68,20 @@ func (st *rewriteState) token(z *nethtml.Tokenizer, tt nethtml.TokenType) []byte
 }
 
 func (st *rewriteState) startTag(z *nethtml.Tokenizer, tt nethtml.TokenType, raw []byte) []byte {
-	nameB, hasAttr := z.TagName()
-	name := string(nameB)
-	st.prevRaw = slices.Contains(rawTextTags, name)
+	a, nameB := tagName(raw)
+	st.prevRaw = isRawText(a)
+	inHead := !st.headDone
+	var name string
+	if inHead {
+		name = strings.ToLower(string(nameB))
+	}
 	var attrs []nethtml.Attribute
-	if hasAttr {
+	if inHead || st.wantsAttrs(a) {
 		attrs = readAttrs(z)
 	}
-	if !st.headDone {
-		if !slices.Contains(headTags, name) {
-			return st.withHead(st.annotate(name, tt, raw, attrs))
+	if inHead {
+		if !isHeadTag(a) {
+			return st.withHead(st.annotate(a, tt, raw, attrs))
 		}
 		for i, he := range st.inj.Head {
 			if !st.skip[i] && he.SkipIf.matches(name, attrs) {
@@ -91,13 +89,47 @@ func (st *rewriteState) startTag(z *nethtml.Tokenizer, tt nethtml.TokenType, raw
 			}
 		}
 	}
-	return st.annotate(name, tt, raw, attrs)
+	return st.annotate(a, tt, raw, attrs)
+}
+
+// wantsAttrs reports whether annotate looks at the attributes of a tag.
+func (st *rewriteState) wantsAttrs(a atom.Atom) bool {
+	switch a {
+	case atom.Html:
+		return !st.langDone
+	case atom.Form:
+		return len(st.forms) > 0
+	case atom.Input, atom.Select, atom.Textarea:
+		return st.fields != nil
+	}
+	return false
+}
+
+// isHeadTag reports whether an element may sit in a head (WHATWG "in head"
+// insertion mode); any other start tag begins the body.
+func isHeadTag(a atom.Atom) bool {
+	switch a {
+	case atom.Base, atom.Basefont, atom.Bgsound, atom.Head, atom.Html, atom.Link, atom.Meta,
+		atom.Noscript, atom.Script, atom.Style, atom.Template, atom.Title:
+		return true
+	}
+	return false
+}
+
+// isRawText reports whether the tokenizer reads an element's content as text.
+func isRawText(a atom.Atom) bool {
+	switch a {
+	case atom.Iframe, atom.Noembed, atom.Noframes, atom.Noscript, atom.Plaintext,
+		atom.Script, atom.Style, atom.Textarea, atom.Title, atom.Xmp:
+		return true
+	}
+	return false
 }
 
 // annotate adds lang, form and field attributes to a start tag.
-func (st *rewriteState) annotate(name string, tt nethtml.TokenType, raw []byte, attrs []nethtml.Attribute) []byte {
-	switch name {
-	case "html":
+func (st *rewriteState) annotate(a atom.Atom, tt nethtml.TokenType, raw []byte, attrs []nethtml.Attribute) []byte {
+	switch a {
+	case atom.Html:
 		if st.langDone {
 			return raw
 		}
@@ -106,12 +138,12 @@ func (st *rewriteState) annotate(name string, tt nethtml.TokenType, raw []byte, 
 			return raw
 		}
 		return st.addAttrs(raw, tt, attrs, map[string]string{"lang": st.inj.Lang})
-	case "form":
+	case atom.Form:
 		if len(st.forms) == 0 {
 			return raw
 		}
 		st.fields = nil
-		node := &nethtml.Node{Type: nethtml.ElementNode, Data: name, Attr: attrs}
+		node := &nethtml.Node{Type: nethtml.ElementNode, Data: "form", DataAtom: atom.Form, Attr: attrs}
 		var add map[string]string
 		for _, f := range st.forms {
 			if f.match == nil || !f.match.Match(node) {
@@ -126,7 +158,7 @@ func (st *rewriteState) annotate(name string, tt nethtml.TokenType, raw []byte, 
 			}
 		}
 		return st.addAttrs(raw, tt, attrs, add)
-	case "input", "select", "textarea":
+	case atom.Input, atom.Select, atom.Textarea:
 		if st.fields == nil {
 			return raw
 		}
@@ -186,12 +218,42 @@ func (st *rewriteState) addAttrs(raw []byte, tt nethtml.TokenType, attrs []netht
 
 func readAttrs(z *nethtml.Tokenizer) []nethtml.Attribute {
 	var attrs []nethtml.Attribute
-	for more := true; more; {
-		var k, v []byte
-		k, v, more = z.TagAttr()
+	for {
+		k, v, more := z.TagAttr()
+		if k == nil {
+			return attrs
+		}
 		attrs = append(attrs, nethtml.Attribute{Key: string(k), Val: string(v)})
+		if !more {
+			return attrs
+		}
 	}
-	return attrs
+}
+
+// tagName reads the name of a start or end tag from its raw bytes (the
+// tokenizer's TagName copies it) and returns its atom, 0 for a name we have
+// no use for by atom (longer than any we look at, or not lower-case-able).
+func tagName(raw []byte) (atom.Atom, []byte) {
+	i := 1
+	if i < len(raw) && raw[i] == '/' {
+		i++
+	}
+	j := i
+	for j < len(raw) && !isHTMLSpace(raw[j]) && raw[j] != '/' && raw[j] != '>' {
+		j++
+	}
+	name := raw[i:j]
+	var lower [16]byte
+	if len(name) > len(lower) {
+		return 0, name
+	}
+	for k, c := range name {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		lower[k] = c
+	}
+	return atom.Lookup(lower[:len(name)]), name
 }
 
 func hasAttr(attrs []nethtml.Attribute, key string) bool {

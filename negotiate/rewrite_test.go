@@ -246,3 +246,7 @@ func isSubsequence(in, out []byte) bool {
 }
 
 var _ io.WriteCloser = NewRewriter(io.Discard, nil)
+
+func readGolden(name string) ([]byte, error) {
+	return os.ReadFile(filepath.Join("testdata", "rewrite", name+".in.html"))
+}

@@ -1,0 +1,131 @@
+package negotiate
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+)
+
+func FuzzParseAccept(f *testing.F) {
+	for _, s := range []string{acceptChrome, acceptFirefox, acceptCurl, acceptAgent, "", "text/markdown;q=0",
+		`text/html;a="b,c";q=0.5, */*`, "text/*;q=1.000", "a/b;q=0.", ";;,,", `x/y;p="\"`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, header string) {
+		var md, html float64
+		for _, r := range ParseAccept(header) {
+			if r.Type == "" || r.Subtype == "" || r.Type != strings.ToLower(r.Type) || r.Subtype != strings.ToLower(r.Subtype) {
+				t.Fatalf("bad range %+v", r)
+			}
+			if r.Type == "*" && r.Subtype != "*" {
+				t.Fatalf("*/subtype accepted: %+v", r)
+			}
+			if r.Q < 0 || r.Q > 1 {
+				t.Fatalf("q out of range: %+v", r)
+			}
+			switch {
+			case r.Type == "text" && (r.Subtype == "markdown" || r.Subtype == "x-markdown"):
+				cs, ok := r.Params["charset"]
+				if !ok || strings.EqualFold(cs, "utf-8") || strings.EqualFold(cs, "utf8") {
+					md = max(md, r.Q)
+				}
+			case r.Type == "text" && r.Subtype == "html", r.Type == "application" && r.Subtype == "xhtml+xml":
+				html = max(html, r.Q)
+			}
+		}
+		if got := PrefersMarkdown(header); got != (md > html) {
+			t.Fatalf("PrefersMarkdown = %v, but ParseAccept gives markdown %v, html %v", got, md, html)
+		}
+	})
+}
+
+func FuzzDecode(f *testing.F) {
+	page := []byte(testPage)
+	for _, c := range []string{"gzip", "br", "zstd", "deflate", "rawdeflate"} {
+		f.Add(encode(f, page, c), c)
+	}
+	f.Add(page, "")
+	f.Add([]byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff}, "gzip")
+	f.Add([]byte{0x78, 0x9c}, "deflate")
+	f.Fuzz(func(t *testing.T, body []byte, coding string) {
+		if coding == "rawdeflate" {
+			coding = "deflate"
+		}
+		const limit = 1 << 16
+		out, err := Decode(bytes.NewReader(body), coding, limit)
+		if len(out) > limit {
+			t.Fatalf("decoded %d bytes past the limit %d", len(out), limit)
+		}
+		if err != nil && errors.Is(err, ErrTooLarge) && out != nil {
+			t.Fatal("ErrTooLarge with output")
+		}
+		if trimOWS(coding) == "" && len(body) <= limit && (err != nil || !bytes.Equal(out, body)) {
+			t.Fatalf("identity changed the body: %v", err)
+		}
+		// Whatever the input, a round trip through gzip gives it back.
+		if len(body) <= limit {
+			back, err := Decode(bytes.NewReader(encode(t, body, "gzip")), "gzip", limit)
+			if err != nil || !bytes.Equal(back, body) {
+				t.Fatalf("gzip round trip: %v", err)
+			}
+		}
+	})
+}
+
+func FuzzRewriter(f *testing.F) {
+	for _, tc := range rewriteCases {
+		if b, err := readGolden(tc.name); err == nil {
+			f.Add(b, uint8(7))
+		}
+	}
+	f.Add([]byte("<html><head></head><body><form id=contact><input name=email></form>"), uint8(1))
+	f.Add([]byte("<script>"), uint8(3))
+	f.Add([]byte("</"), uint8(1))
+	full := &Injection{Lang: "en", Head: []HeadElement{mdLinkHead, canonicalHead, alwaysHead}, Forms: []FormAnnotation{contactForm, searchForm}}
+	// A form annotation that never matches makes the rewriter tokenize the
+	// whole page without changing anything.
+	inert := &Injection{Forms: []FormAnnotation{{Selector: "form#no-such-form-anywhere", Attrs: map[string]string{"a": "b"}}}}
+	f.Fuzz(func(t *testing.T, page []byte, chunk uint8) {
+		size := int(chunk%64) + 1
+		if got := rewriteAll(t, page, nil, size); !bytes.Equal(got, page) {
+			t.Fatalf("empty injection changed the page:\n%q\n%q", page, got)
+		}
+		if got := rewriteAll(t, page, inert, size); !bytes.Equal(got, page) {
+			t.Fatalf("inert injection changed the page:\n%q\n%q", page, got)
+		}
+		whole := rewriteAll(t, page, full, len(page)+1)
+		if !isSubsequence(page, whole) {
+			t.Fatalf("injection dropped input bytes:\n%q\n%q", page, whole)
+		}
+		if got := rewriteAll(t, page, full, size); !bytes.Equal(got, whole) {
+			t.Fatalf("output depends on the write size %d:\n%q\n%q", size, got, whole)
+		}
+	})
+}
+
+func FuzzSplitIfNoneMatch(f *testing.F) {
+	for _, s := range []string{`"a"`, `"a-md"`, `W/"a-md", "b"`, "*", `"x,y-md", "z"`, `"a-md`, `junk "a-md"`, ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		origin, md := SplitIfNoneMatch(v)
+		for _, tag := range md {
+			if !strings.HasSuffix(tag, `-md"`) {
+				t.Fatalf("markdown tag %q without the suffix", tag)
+			}
+			if !ETagMatch(v, tag) {
+				t.Fatalf("ETagMatch(%q, %q) = false for a listed tag", v, tag)
+			}
+			if o := originTag(tag); MarkdownETag(o) != tag {
+				t.Fatalf("MarkdownETag(originTag(%q)) = %q", tag, MarkdownETag(o))
+			}
+		}
+		if o2, md2 := SplitIfNoneMatch(origin); len(md2) != 0 || o2 != origin {
+			t.Fatalf("splitting the origin part again gives %q, %q from %q", o2, md2, origin)
+		}
+		if hasCtl(origin) && !hasCtl(v) {
+			t.Fatalf("control character introduced: %q", origin)
+		}
+	})
+}

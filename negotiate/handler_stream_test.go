@@ -1,0 +1,152 @@
+package negotiate
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestHandlerStreams checks that responses which are not converted are not
+// buffered: the origin sends a first chunk and waits until the client has
+// read it before sending the rest. A handler that buffered would never let
+// the client see the first chunk, and the test fails at its deadline.
+func TestHandlerStreams(t *testing.T) {
+	const first = "<html><head><title>x</title></head><body><p>first</p>"
+	for _, tc := range []struct {
+		name        string
+		opts        Options
+		accept      string
+		contentType string
+		length      string // Content-Length the origin announces
+		first       string // first chunk
+		wantFirst   string // what the client must read before the origin goes on
+	}{
+		{"html pass-through", Options{HeadLink: Bool(false)}, browserAccept, "text/html", "", first, first},
+		{"html through the rewriter", Options{}, browserAccept, "text/html", "", first,
+			`<link rel="alternate" type="text/markdown" href="/pricing/md"></head><body><p>first</p>`},
+		{"markdown asked, length over the cap known up front", Options{MaxSize: 1 << 20}, agentAccept, "text/html", "5000000", first, first},
+		{"markdown asked, body grows over the cap", Options{MaxSize: 100}, agentAccept, "text/html", "", first + strings.Repeat("<p>more</p>", 20), "<p>more</p>"},
+		{"markdown asked, event stream", Options{}, agentAccept, "text/event-stream", "", "data: first\n\n", "data: first\n\n"},
+		{"markdown asked, non-html", Options{}, agentAccept, "application/json", "", `{"first":`, `{"first":`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			release := make(chan struct{})
+			s := newStack(t, stackConfig{opts: tc.opts, origin: func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", tc.contentType)
+				if tc.length != "" {
+					w.Header().Set("Content-Length", tc.length)
+				}
+				io.WriteString(w, tc.first)
+				w.(http.Flusher).Flush()
+				select {
+				case <-release:
+				case <-r.Context().Done():
+					return
+				}
+				if tc.length == "" {
+					io.WriteString(w, "<p>rest</p>")
+				} else {
+					io.WriteString(w, strings.Repeat(" ", 5000000-len(tc.first)))
+				}
+			}})
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			req, _ := http.NewRequestWithContext(ctx, http.MethodGet, s.front.URL+"/pricing", nil)
+			req.Header.Set("Accept", tc.accept)
+			resp, err := testClient.Do(req)
+			if err != nil {
+				t.Fatalf("no response while the origin waits: %v", err)
+			}
+			defer resp.Body.Close()
+			br := bufio.NewReader(resp.Body)
+			var got strings.Builder
+			for !strings.Contains(got.String(), tc.wantFirst) {
+				b, err := br.ReadByte()
+				if err != nil {
+					t.Fatalf("read %q before the origin went on, then: %v", got.String(), err)
+				}
+				got.WriteByte(b)
+			}
+			close(release)
+			rest, err := io.ReadAll(br)
+			if err != nil {
+				t.Fatalf("reading the rest: %v", err)
+			}
+			if all := got.String() + string(rest); tc.length == "" && !strings.HasSuffix(all, "<p>rest</p>") {
+				t.Errorf("body ends %q", all[max(0, len(all)-40):])
+			}
+		})
+	}
+}
+
+// TestHandlerEventStreamHeadersFlush: an event stream that flushes its
+// headers before any event reaches the client at once, even when the client
+// asked for Markdown.
+func TestHandlerEventStreamHeadersFlush(t *testing.T) {
+	release := make(chan struct{})
+	s := newStack(t, stackConfig{next: func(w http.ResponseWriter, r *http.Request) error {
+		w.Header().Set("Content-Type", "text/event-stream")
+		if err := http.NewResponseController(w).Flush(); err != nil {
+			return err
+		}
+		<-release
+		_, err := io.WriteString(w, "data: 1\n\n")
+		return err
+	}})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, s.front.URL+"/events", nil)
+	req.Header.Set("Accept", "text/markdown")
+	resp, err := testClient.Do(req)
+	close(release)
+	if err != nil {
+		t.Fatalf("headers did not arrive before the first event: %v", err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if resp.Header.Get("Content-Type") != "text/event-stream" || string(body) != "data: 1\n\n" {
+		t.Errorf("got %q %q", resp.Header.Get("Content-Type"), body)
+	}
+}
+
+// TestHandlerWebSocketUntouched: an upgrade request reaches next with the
+// client's own ResponseWriter, so it can hijack the connection.
+func TestHandlerWebSocketUntouched(t *testing.T) {
+	s := newStack(t, stackConfig{next: func(w http.ResponseWriter, r *http.Request) error {
+		conn, brw, err := http.NewResponseController(w).Hijack()
+		if err != nil {
+			return err
+		}
+		defer conn.Close()
+		brw.WriteString("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n")
+		brw.Flush()
+		line, _ := brw.ReadString('\n')
+		conn.Write([]byte("echo: " + line))
+		return nil
+	}})
+	conn, err := net.Dial("tcp", strings.TrimPrefix(s.front.URL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(10 * time.Second))
+	io.WriteString(conn, "GET /chat HTTP/1.1\r\nHost: x\r\nAccept: text/markdown\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"+
+		"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+	br := bufio.NewReader(conn)
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusSwitchingProtocols || resp.Header.Get("Vary") != "" {
+		t.Fatalf("status %d, Vary %q", resp.StatusCode, resp.Header.Get("Vary"))
+	}
+	io.WriteString(conn, "ping\n")
+	if line, _ := br.ReadString('\n'); line != "echo: ping\n" {
+		t.Errorf("after the upgrade got %q", line)
+	}
+}
