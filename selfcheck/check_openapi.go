@@ -4,8 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/url"
 	"maps"
+	"net/url"
 	"slices"
 	"strings"
 )

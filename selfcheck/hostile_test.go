@@ -29,7 +29,7 @@ func TestHostileSites(t *testing.T) {
 		{name: "10 MB llms.txt", edit: replace("/llms.txt", &doc{ctype: "text/plain", body: "# Big\n" + strings.Repeat("x", 10<<20)}), id: "llms_txt", want: CouldNotCheck, error: "size cap"},
 		{name: "XML bomb in the sitemap", edit: replace("/sitemap.xml", &doc{ctype: "application/xml", body: xmlBomb}), id: "sitemap", want: Fail, error: "entity"},
 		{name: "sitemap with a million URLs", edit: replace("/sitemap.xml", &doc{handler: millionURLs}), id: "sitemap", want: CouldNotCheck, error: "size cap"},
-		{name: "sitemap with a million URLs under a larger cap", edit: replace("/sitemap.xml", &doc{handler: millionURLs}), id: "sitemap", want: Pass, opts: Options{MaxBodyBytes: 64 << 20}},
+		{name: "sitemap with a million URLs under a larger cap", edit: replace("/sitemap.xml", &doc{handler: millionURLs}), id: "sitemap", want: Pass, opts: Options{MaxBodyBytes: 64 << 20, RequestTimeout: time.Minute, Timeout: 2 * time.Minute}},
 		{name: "JSON nested 100000 deep", edit: replace("/.well-known/agents.json", &doc{ctype: "application/json", body: strings.Repeat("[", 100000) + strings.Repeat("]", 100000)}), id: "capability_manifest", want: Pass},
 		{name: "JSON-LD nested 100000 deep", edit: editBody("/pricing", "</head>", `<script type="application/ld+json">`+strings.Repeat(`{"a":`, 100000)+"1"+strings.Repeat("}", 100000)+`</script></head>`), id: "structured_identity", want: Partial},
 		{name: "infinite redirect", edit: replace("/llms.txt", &doc{handler: func(w http.ResponseWriter, r *http.Request) {

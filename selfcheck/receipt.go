@@ -1,8 +1,8 @@
 package selfcheck
 
 import (
-	"net/http"
 	"maps"
+	"net/http"
 	"slices"
 	"strings"
 	"unicode/utf8"
