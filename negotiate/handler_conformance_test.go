@@ -1,6 +1,7 @@
 package negotiate
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -8,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/andybalholm/brotli"
 )
 
 // conformanceCase is one named HTTP edge case, run through a real origin,
@@ -203,7 +206,7 @@ var conformanceCases = []conformanceCase{
 				t.Errorf("origin saw If-None-Match %q, want %q", r.Header.Get("If-None-Match"), `"v0"`)
 			}
 			res.wantStatus(t, 200)
-			res.wantHeader(t, "Etag", `"v1"`)
+			res.wantHeader(t, "Etag", `W/"v1"`) // weakened: the head link was injected
 			res.wantHeader(t, "Content-Type", "text/html")
 		},
 	},
@@ -310,8 +313,8 @@ var conformanceCases = []conformanceCase{
 		},
 	},
 	{
-		name: "html gains the head link and loses its stale length",
-		cfg: stackConfig{origin: htmlOrigin(testPage), inject: func(r *http.Request) *Injection {
+		name: "html gains the head link and loses its stale length, ranges and strong etag",
+		cfg: stackConfig{origin: htmlOrigin(testPage, "Etag", `"v1"`, "Accept-Ranges", "bytes"), inject: func(r *http.Request) *Injection {
 			return &Injection{Lang: "en"}
 		}},
 		req: hdr("Accept", browserAccept),
@@ -320,6 +323,8 @@ var conformanceCases = []conformanceCase{
 			want = strings.Replace(want, "<html>", `<html lang="en">`, 1)
 			res.wantBody(t, want)
 			res.wantHeader(t, "Content-Length", "")
+			res.wantHeader(t, "Accept-Ranges", "")
+			res.wantHeader(t, "Etag", `W/"v1"`)
 			res.wantLinks(t, discoveryLinks...)
 		},
 	},
@@ -538,6 +543,16 @@ var conformanceCases = []conformanceCase{
 		},
 	},
 	{
+		name: "truncated brotli fails open to the original bytes",
+		cfg:  stackConfig{origin: htmlOrigin(truncatedBrotli, "Content-Encoding", "br")},
+		req:  hdr("Accept", agentAccept, "Accept-Encoding", "br"),
+		check: func(t *testing.T, s *stack, res *result) {
+			res.wantHeader(t, "Content-Encoding", "br")
+			res.wantBody(t, truncatedBrotli)
+			wantEvents(t, s, "failopen:decode", "served:html")
+		},
+	},
+	{
 		name: "unknown charset fails open",
 		cfg: stackConfig{origin: func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "text/html; charset=klingon")
@@ -680,6 +695,15 @@ var conformanceCases = []conformanceCase{
 }
 
 var errBackend = errors.New("backend down")
+
+// truncatedBrotli is the first half of the brotli-compressed test page.
+var truncatedBrotli = func() string {
+	var buf bytes.Buffer
+	bw := brotli.NewWriter(&buf)
+	io.WriteString(bw, strings.Repeat(testPage, 20))
+	bw.Close()
+	return buf.String()[:buf.Len()/2]
+}()
 
 // resettingOrigin promises a long HTML page, sends part of it and drops the
 // connection.

@@ -103,11 +103,18 @@ func (rw *responseWriter) commonHeaders() {
 	hdr := rw.Header()
 	// RFC 9110 §12.5.5: the form depends on Accept, caches must key on it.
 	AddVary(hdr, "Accept")
+	links := hdr["Link"]
+	if links == nil {
+		links = make([]string, 0, len(rw.h.staticLink)+1)
+	}
 	for _, v := range rw.h.staticLink {
-		addLink(hdr, v)
+		links = addLink(links, v)
 	}
 	if on(rw.h.Options.MarkdownLink) {
-		addLink(hdr, LinkValue(rw.markdownHref(), "alternate", "text/markdown"))
+		links = addLink(links, LinkValue(rw.markdownHref(), "alternate", "text/markdown"))
+	}
+	if len(links) > 0 {
+		hdr["Link"] = links
 	}
 	if s := rw.h.Options.ContentSignal; s != "" {
 		hdr.Set("Content-Signal", s)
@@ -115,13 +122,13 @@ func (rw *responseWriter) commonHeaders() {
 }
 
 // addLink adds a Link value unless the origin already sent the same one.
-func addLink(hdr http.Header, v string) {
-	for _, have := range hdr["Link"] {
+func addLink(links []string, v string) []string {
+	for _, have := range links {
 		if strings.Contains(have, v) {
-			return
+			return links
 		}
 	}
-	hdr["Link"] = append(hdr["Link"], v)
+	return append(links, v)
 }
 
 // htmlHeaders sets the headers of the HTML form.

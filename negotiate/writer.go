@@ -278,8 +278,18 @@ func (rw *responseWriter) startHTML() {
 	rw.htmlHeaders()
 	if inj := rw.injection(); inj != nil {
 		// The body changes length: the origin's Content-Length is stale
-		// (RFC 9110 §8.6) and the new one is not known before the end.
-		hdr.Del("Content-Length")
+		// (RFC 9110 §8.6) and the new one is not known before the end; the
+		// origin's byte ranges and digests no longer describe it.
+		for _, k := range representationHeaders {
+			hdr.Del(k)
+		}
+		// The page is semantically the origin's but not byte for byte: its
+		// entity tag becomes weak (RFC 9110 §8.8.1), which still validates
+		// If-None-Match yet can never satisfy If-Range (§13.1.5), so no client
+		// splices a range of the origin's bytes into ours.
+		if etag := hdr.Get("Etag"); strings.HasPrefix(etag, `"`) {
+			hdr.Set("Etag", "W/"+etag)
+		}
 		if rw.r.Method != http.MethodHead {
 			rw.rewriter = NewRewriter(rw.w, inj)
 			rw.mode = modeRewrite
