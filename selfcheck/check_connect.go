@@ -133,7 +133,8 @@ func checkMCPTransport(ctx context.Context, s *site) outcome {
 		o.verdict, o.missing = Fail, "the endpoint does not answer initialize"+errSuffix(mc.errText)
 	}
 	if o.verdict == Pass && u != nil && !sameOrigin(u, s.origin) {
-		o.receipt.Note += "; the endpoint is on another origin than the site"
+		// The standard asks for the endpoint on the site's own origin.
+		o.verdict, o.fraction, o.missing = Partial, 0.5, "the endpoint on the site's own origin (it is on "+u.Scheme+"://"+u.Host+")"
 	}
 	return o
 }

@@ -137,6 +137,14 @@ type fetcher struct {
 	calls map[string]*call
 
 	requests atomic.Int64
+	own      *http.Transport // the default transport, when the scan made it
+}
+
+// close releases the idle connections of a transport the scan made itself.
+func (f *fetcher) close() {
+	if f.own != nil {
+		f.own.CloseIdleConnections()
+	}
 }
 
 // call is one in-flight or finished request of the cache.
@@ -157,7 +165,7 @@ func newFetcher(origin *url.URL, opts Options) *fetcher {
 func (f *fetcher) transport() http.RoundTripper {
 	base := f.opts.Transport
 	if base == nil {
-		base = &http.Transport{
+		f.own = &http.Transport{
 			Proxy:                 http.ProxyFromEnvironment,
 			DialContext:           (&net.Dialer{Timeout: 10 * time.Second}).DialContext,
 			TLSHandshakeTimeout:   10 * time.Second,
@@ -166,6 +174,7 @@ func (f *fetcher) transport() http.RoundTripper {
 			ForceAttemptHTTP2:     true,
 			ExpectContinueTimeout: time.Second,
 		}
+		base = f.own
 	}
 	return &scannerTransport{base: base, f: f}
 }

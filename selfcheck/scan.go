@@ -48,6 +48,7 @@ func Scan(ctx context.Context, target string, opts Options) (*Report, error) {
 
 	origin := &url.URL{Scheme: u.Scheme, Host: u.Host}
 	f := newFetcher(origin, opts)
+	defer f.close()
 	s := newSite(f, origin, u.String(), opts)
 	home := s.page(ctx, s.home)
 	if home.resp.failed() {

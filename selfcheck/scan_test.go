@@ -3,9 +3,12 @@ package selfcheck
 import (
 	"context"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
+
+	"go.uber.org/goleak"
 )
 
 func TestAgentReadySiteScoresFull(t *testing.T) {
@@ -124,4 +127,14 @@ func TestUserAgentAndHeader(t *testing.T) {
 	if strings.Contains(string(j), "secret-marker") {
 		t.Error("Options.Header value leaked into the report")
 	}
+}
+
+// TestScanLeavesNoGoroutines: a finished scan closes what it opened.
+func TestScanLeavesNoGoroutines(t *testing.T) {
+	srv := httptest.NewServer(bareSite())
+	defer srv.Close()
+	before := goleak.IgnoreCurrent()
+	scanURL(t, srv.URL, Options{})
+	// The server stays up: only the scan's own idle connections may go.
+	goleak.VerifyNone(t, before)
 }
