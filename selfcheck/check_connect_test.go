@@ -87,7 +87,7 @@ func TestCheckMCPTransport(t *testing.T) {
 		{name: "SDK server, JSON responses", site: ready(replace("/mcp", &doc{handler: newMCPHandler(2, 0, true).ServeHTTP})), verdict: Pass},
 		{name: "endpoint on another origin", site: func(t testing.TB) http.Handler {
 			other := agentReadySite(t).serve(t)
-			return bare(card(`{"interfaces":[{"type":"mcp","url":"`+other.URL+`/mcp"}]}`))(t)
+			return bare(card(`{"interfaces":[{"type":"mcp","url":"` + other.URL + `/mcp"}]}`))(t)
 		}, verdict: Partial, fraction: 0.5},
 		{name: "tools/list fails", site: bare(declared, replace("/mcp", fakeMCP("tools-error"))), verdict: Partial, fraction: 0.5},
 		{name: "token needed to initialize", site: bare(declared, replace("/mcp", fakeMCP("init-401"))), verdict: Partial, fraction: 0.25},
