@@ -51,7 +51,24 @@ func checkHumanHandoff(ctx context.Context, s *site) outcome {
 		rec.Note = strings.Join(found, "; ")
 		return outcome{verdict: Pass, fraction: 1, receipt: rec, scope: scope}
 	}
+	if s.allSourcesUnreachable(ctx) {
+		o := s.couldNotCheck(home.resp, expected)
+		o.scope = scope
+		return o
+	}
 	return outcome{verdict: Fail, missing: "no way to reach a person", receipt: rec, scope: scope}
+}
+
+// allSourcesUnreachable reports that no route, no capability card and no
+// llms.txt gave a usable answer: a missing finding is then a gap, not a FAIL.
+func (s *site) allSourcesUnreachable(ctx context.Context) bool {
+	for _, r := range s.routes {
+		if !s.page(ctx, r).resp.unreachable() {
+			return false
+		}
+	}
+	m := s.manifest(ctx)
+	return m.wellKnown.unreachable() && m.root.unreachable() && s.llmsTxt(ctx).unreachable()
 }
 
 // usagePolicyKeys are card fields that state a usage policy.
@@ -90,7 +107,7 @@ func checkAccessPolicy(ctx context.Context, s *site) outcome {
 		missing = append(missing, "a usage policy line")
 	}
 	rec.Note = fmt.Sprintf("authentication stated: %t; policy: %s", auth, orNone(policy))
-	if m.doc == nil && m.wellKnown.unreachable() && m.root.unreachable() && l.unreachable() && policy == "" {
+	if !auth && policy == "" && s.allSourcesUnreachable(ctx) {
 		o := s.couldNotCheck(m.chosen, expected)
 		o.scope = scope
 		return o

@@ -10,6 +10,7 @@ func TestCheckHumanHandoff(t *testing.T) {
 		{name: "JSON-LD contactPoint", site: bare(replace("/", htmlDoc(`<html><head><script type="application/ld+json">{"@type":"Organization","contactPoint":{"@type":"ContactPoint","telephone":"+1"}}</script></head></html>`))), verdict: Pass},
 		{name: "llms.txt contact line", site: bare(replace("/llms.txt", &doc{ctype: "text/plain", body: "# A\n\nContact: support@a.test\n"})), verdict: Pass},
 		{name: "nobody", site: bare(), verdict: Fail},
+		{name: "everything 500", site: bare(serverError("/"), func(s *testSite) { s.fallback = &doc{status: 500} }), verdict: CouldNotCheck},
 	})
 }
 
@@ -20,7 +21,7 @@ func TestCheckAccessPolicy(t *testing.T) {
 		{name: "policy line in llms.txt only", site: bare(replace("/llms.txt", &doc{ctype: "text/plain", body: "# A\n\nOur usage policy: answers yes, training no.\n"})), verdict: Partial, fraction: 0.5},
 		{name: "authentication only", site: bare(card(`{"authentication":{}}`)), verdict: Partial, fraction: 0.5},
 		{name: "nothing", site: bare(), verdict: Fail},
-		{name: "all sources 500", site: bare(serverError("/agents.json", "/.well-known/agents.json", "/llms.txt")), verdict: CouldNotCheck},
+		{name: "all sources 500", site: bare(serverError("/", "/agents.json", "/.well-known/agents.json", "/llms.txt")), verdict: CouldNotCheck},
 	})
 }
 
