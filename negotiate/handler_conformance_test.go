@@ -102,11 +102,8 @@ var conformanceCases = []conformanceCase{
 	},
 	{
 		name: "charset converted before conversion",
-		cfg: stackConfig{origin: func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Type", "text/html; charset=iso-8859-1")
-			io.WriteString(w, "<p>caf\xe9</p>")
-		}},
-		req: hdr("Accept", "text/markdown"),
+		cfg:  stackConfig{origin: typedOrigin("text/html; charset=iso-8859-1", "<p>caf\xe9</p>")},
+		req:  hdr("Accept", "text/markdown"),
 		check: func(t *testing.T, s *stack, res *result) {
 			res.wantStatus(t, 200)
 			if calls := wantConverted(t, s, 1); len(calls) == 1 && calls[0].html != "<p>café</p>" {
@@ -128,12 +125,8 @@ var conformanceCases = []conformanceCase{
 	},
 	{
 		name: "range and if-range are not applied to markdown",
-		cfg: stackConfig{origin: func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Type", "text/html")
-			w.Header().Set("Etag", `"v1"`)
-			http.ServeContent(w, r, "", time.Time{}, strings.NewReader(testPage))
-		}},
-		req: hdr("Accept", agentAccept, "Range", "bytes=0-9", "If-Range", `"v1"`),
+		cfg:  stackConfig{origin: servedContent(`"v1"`, time.Time{})},
+		req:  hdr("Accept", agentAccept, "Range", "bytes=0-9", "If-Range", `"v1"`),
 		check: func(t *testing.T, s *stack, res *result) {
 			if r := s.lastOriginRequest(); r.Header.Get("Range") != "" || r.Header.Get("If-Range") != "" {
 				t.Errorf("origin saw Range %q If-Range %q", r.Header.Get("Range"), r.Header.Get("If-Range"))
@@ -145,12 +138,8 @@ var conformanceCases = []conformanceCase{
 	},
 	{
 		name: "markdown etag answered 304 by a conditional origin",
-		cfg: stackConfig{origin: func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Type", "text/html")
-			w.Header().Set("Etag", `"v1"`)
-			http.ServeContent(w, r, "", time.Time{}, strings.NewReader(testPage))
-		}},
-		req: hdr("Accept", agentAccept, "If-None-Match", `"v1-md"`),
+		cfg:  stackConfig{origin: servedContent(`"v1"`, time.Time{})},
+		req:  hdr("Accept", agentAccept, "If-None-Match", `"v1-md"`),
 		check: func(t *testing.T, s *stack, res *result) {
 			if r := s.lastOriginRequest(); r.Header.Get("If-None-Match") != `"v1"` {
 				t.Errorf("origin saw If-None-Match %q, want %q", r.Header.Get("If-None-Match"), `"v1"`)
@@ -179,12 +168,8 @@ var conformanceCases = []conformanceCase{
 	},
 	{
 		name: "html etag never validates markdown",
-		cfg: stackConfig{origin: func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Type", "text/html")
-			w.Header().Set("Etag", `"v1"`)
-			http.ServeContent(w, r, "", time.Date(2026, 9, 1, 0, 0, 0, 0, time.UTC), strings.NewReader(testPage))
-		}},
-		req: hdr("Accept", agentAccept, "If-None-Match", `"v1"`, "If-Modified-Since", "Tue, 01 Dec 2026 00:00:00 GMT"),
+		cfg:  stackConfig{origin: servedContent(`"v1"`, time.Date(2026, 9, 1, 0, 0, 0, 0, time.UTC))},
+		req:  hdr("Accept", agentAccept, "If-None-Match", `"v1"`, "If-Modified-Since", "Tue, 01 Dec 2026 00:00:00 GMT"),
 		check: func(t *testing.T, s *stack, res *result) {
 			if r := s.lastOriginRequest(); r.Header.Get("If-None-Match") != "" || r.Header.Get("If-Modified-Since") != "" {
 				t.Errorf("origin saw If-None-Match %q If-Modified-Since %q", r.Header.Get("If-None-Match"), r.Header.Get("If-Modified-Since"))
@@ -195,12 +180,8 @@ var conformanceCases = []conformanceCase{
 	},
 	{
 		name: "markdown etag never validates html",
-		cfg: stackConfig{origin: func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Type", "text/html")
-			w.Header().Set("Etag", `"v1"`)
-			http.ServeContent(w, r, "", time.Time{}, strings.NewReader(testPage))
-		}},
-		req: hdr("Accept", browserAccept, "If-None-Match", `"v1-md", "v0"`),
+		cfg:  stackConfig{origin: servedContent(`"v1"`, time.Time{})},
+		req:  hdr("Accept", browserAccept, "If-None-Match", `"v1-md", "v0"`),
 		check: func(t *testing.T, s *stack, res *result) {
 			if r := s.lastOriginRequest(); r.Header.Get("If-None-Match") != `"v0"` {
 				t.Errorf("origin saw If-None-Match %q, want %q", r.Header.Get("If-None-Match"), `"v0"`)
@@ -212,12 +193,8 @@ var conformanceCases = []conformanceCase{
 	},
 	{
 		name: "html 304 carries vary",
-		cfg: stackConfig{origin: func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Type", "text/html")
-			w.Header().Set("Etag", `"v1"`)
-			http.ServeContent(w, r, "", time.Time{}, strings.NewReader(testPage))
-		}},
-		req: hdr("Accept", browserAccept, "If-None-Match", `"v1"`),
+		cfg:  stackConfig{origin: servedContent(`"v1"`, time.Time{})},
+		req:  hdr("Accept", browserAccept, "If-None-Match", `"v1"`),
 		check: func(t *testing.T, s *stack, res *result) {
 			res.wantStatus(t, 304)
 			res.wantHeader(t, "Etag", `"v1"`)
@@ -377,11 +354,8 @@ var conformanceCases = []conformanceCase{
 	// Responses that are not negotiated.
 	{
 		name: "partial content untouched",
-		cfg: stackConfig{origin: func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Type", "text/html")
-			http.ServeContent(w, r, "", time.Time{}, strings.NewReader(testPage))
-		}},
-		req: hdr("Accept", browserAccept, "Range", "bytes=0-9"),
+		cfg:  stackConfig{origin: servedContent("", time.Time{})},
+		req:  hdr("Accept", browserAccept, "Range", "bytes=0-9"),
 		check: func(t *testing.T, s *stack, res *result) {
 			res.wantStatus(t, 206)
 			res.wantHeader(t, "Content-Range", fmt.Sprintf("bytes 0-9/%d", len(testPage)))
@@ -424,11 +398,8 @@ var conformanceCases = []conformanceCase{
 	},
 	{
 		name: "non-html passes without vary",
-		cfg: stackConfig{origin: func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Type", "image/png")
-			io.WriteString(w, "\x89PNG")
-		}},
-		req: hdr("Accept", agentAccept),
+		cfg:  stackConfig{origin: typedOrigin("image/png", "\x89PNG")},
+		req:  hdr("Accept", agentAccept),
 		check: func(t *testing.T, s *stack, res *result) {
 			res.wantBody(t, "\x89PNG")
 			res.wantVary(t, false)
@@ -437,11 +408,8 @@ var conformanceCases = []conformanceCase{
 	},
 	{
 		name: "the origin's own markdown passes with vary",
-		cfg: stackConfig{origin: func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Type", "text/markdown")
-			io.WriteString(w, "# Origin's own")
-		}},
-		req: hdr("Accept", agentAccept),
+		cfg:  stackConfig{origin: typedOrigin("text/markdown", "# Origin's own")},
+		req:  hdr("Accept", agentAccept),
 		check: func(t *testing.T, s *stack, res *result) {
 			res.wantBody(t, "# Origin's own")
 			res.wantVary(t, true)
@@ -499,8 +467,8 @@ var conformanceCases = []conformanceCase{
 	},
 	{
 		name: "decoded body over the cap fails open",
-		cfg: stackConfig{opts: Options{MaxSize: 64 << 10}, origin: htmlOrigin(gzipString(strings.Repeat(" ", 1<<20)), "Content-Encoding", "gzip")},
-		req: hdr("Accept", agentAccept, "Accept-Encoding", "gzip"),
+		cfg:  stackConfig{opts: Options{MaxSize: 64 << 10}, origin: htmlOrigin(gzipString(strings.Repeat(" ", 1<<20)), "Content-Encoding", "gzip")},
+		req:  hdr("Accept", agentAccept, "Accept-Encoding", "gzip"),
 		check: func(t *testing.T, s *stack, res *result) {
 			res.wantHeader(t, "Content-Encoding", "gzip")
 			res.wantBody(t, gzipString(strings.Repeat(" ", 1<<20)))
@@ -554,11 +522,8 @@ var conformanceCases = []conformanceCase{
 	},
 	{
 		name: "unknown charset fails open",
-		cfg: stackConfig{origin: func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Type", "text/html; charset=klingon")
-			io.WriteString(w, testPage)
-		}},
-		req: hdr("Accept", agentAccept),
+		cfg:  stackConfig{origin: typedOrigin("text/html; charset=klingon", testPage)},
+		req:  hdr("Accept", agentAccept),
 		check: func(t *testing.T, s *stack, res *result) {
 			res.wantBody(t, testPage)
 			wantEvents(t, s, "failopen:charset", "served:html")
@@ -695,6 +660,26 @@ var conformanceCases = []conformanceCase{
 }
 
 var errBackend = errors.New("backend down")
+
+// servedContent is an origin that answers conditional and range requests for
+// the test page, as http.ServeContent does.
+func servedContent(etag string, modtime time.Time) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		if etag != "" {
+			w.Header().Set("Etag", etag)
+		}
+		http.ServeContent(w, r, "", modtime, strings.NewReader(testPage))
+	}
+}
+
+// typedOrigin answers body with the given Content-Type.
+func typedOrigin(contentType, body string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", contentType)
+		io.WriteString(w, body)
+	}
+}
 
 // truncatedBrotli is the first half of the brotli-compressed test page.
 var truncatedBrotli = func() string {

@@ -346,4 +346,3 @@ func gzipString(s string) string {
 	zw.Close()
 	return buf.String()
 }
-

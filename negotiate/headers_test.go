@@ -128,10 +128,10 @@ func TestLinkValue(t *testing.T) {
 
 func TestMakePrivate(t *testing.T) {
 	for in, want := range map[string]string{
-		"":                                "private",
-		"public, max-age=600":             "max-age=600, private",
-		"max-age=60, s-maxage=600":        "max-age=60, private",
-		"private":                         "private",
+		"":                                 "private",
+		"public, max-age=600":              "max-age=600, private",
+		"max-age=60, s-maxage=600":         "max-age=60, private",
+		"private":                          "private",
 		`no-cache="Set-Cookie", max-age=1`: `no-cache="Set-Cookie", max-age=1, private`,
 	} {
 		if got := makePrivate(in); got != want {
