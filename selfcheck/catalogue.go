@@ -17,10 +17,14 @@ const (
 // SectionInfo describes a scored section: its id, title, the question it
 // asks and the points it carries.
 type SectionInfo struct {
-	ID       Section `json:"id"`
-	Title    string  `json:"title"`
-	Question string  `json:"question"`
-	Points   float64 `json:"points"`
+	// ID is the section's stable id.
+	ID Section `json:"id"`
+	// Title is its display name.
+	Title string `json:"title"`
+	// Question is what the section asks of a site.
+	Question string `json:"question"`
+	// Points is what the section is worth out of 100.
+	Points float64 `json:"points"`
 }
 
 // Sections returns the six scored sections in report order (STANDARD.md §1).

@@ -34,8 +34,11 @@ type Receipt struct {
 // RequestRecord is a request as a receipt records it: only the headers that
 // shape the answer, credentials redacted.
 type RequestRecord struct {
-	Method string            `json:"method"`
-	URL    string            `json:"url"`
+	// Method is the HTTP method.
+	Method string `json:"method"`
+	// URL is the URL asked for, credentials redacted.
+	URL string `json:"url"`
+	// Header holds the request headers that shape the answer (Accept…).
 	Header map[string]string `json:"header,omitempty"`
 }
 
@@ -58,17 +61,24 @@ type ResponseRecord struct {
 
 // Exchange is one request with its response.
 type Exchange struct {
-	Request  RequestRecord  `json:"request"`
+	// Request is the call made.
+	Request RequestRecord `json:"request"`
+	// Received is what came back.
 	Received ResponseRecord `json:"received"`
 }
 
 // RouteFinding is one route's share of a page-level check.
 type RouteFinding struct {
-	Route    string  `json:"route"`
-	Verdict  Verdict `json:"verdict"`
+	// Route is the page's URL.
+	Route string `json:"route"`
+	// Verdict is the route's own verdict.
+	Verdict Verdict `json:"verdict"`
+	// Fraction is the route's share of the weight (0..1).
 	Fraction float64 `json:"fraction"`
-	Received string  `json:"received,omitempty"`
-	Missing  string  `json:"missing,omitempty"`
+	// Received summarises what the route answered.
+	Received string `json:"received,omitempty"`
+	// Missing names what the route lacks.
+	Missing string `json:"missing,omitempty"`
 }
 
 // recordRequest builds the request half of a receipt.

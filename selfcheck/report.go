@@ -57,13 +57,17 @@ type Report struct {
 
 // StandardRef names a standard and its revision.
 type StandardRef struct {
-	Name     string `json:"name"`
+	// Name is the standard's name ("AI Agent Ready").
+	Name string `json:"name"`
+	// Revision is the revision scored ("1.2").
 	Revision string `json:"revision"`
 }
 
 // ScannerRef names the scanner and its version.
 type ScannerRef struct {
-	Name    string `json:"name"`
+	// Name is "agentready-selfcheck".
+	Name string `json:"name"`
+	// Version is the scanner's Version.
 	Version string `json:"version"`
 }
 
@@ -114,10 +118,14 @@ type CheckResult struct {
 // UnverifiedLine is a finding the scanner reports on its own line because it
 // would need credentials (rule 1: tested execution).
 type UnverifiedLine struct {
-	ID      string  `json:"id"`
+	// ID names the finding ("execution_tested").
+	ID string `json:"id"`
+	// Section is the section it belongs to.
 	Section Section `json:"section"`
+	// Verdict is always Unverified.
 	Verdict Verdict `json:"verdict"`
-	Reason  string  `json:"reason"`
+	// Reason says why the scanner cannot measure it.
+	Reason string `json:"reason"`
 }
 
 // score fills the totals of r from its checks (STANDARD.md §1): optional
