@@ -87,6 +87,20 @@ var conformanceCases = []conformanceCase{
 		},
 	},
 	{
+		name: "markdown suffix keeps the escaping of the page path",
+		cfg:  stackConfig{origin: htmlOrigin(testPage)},
+		path: "//a%2Fb%20c/md",
+		check: func(t *testing.T, s *stack, res *result) {
+			if r := s.lastOriginRequest(); r.URL.EscapedPath() != "//a%2Fb%20c" {
+				t.Errorf("origin saw %q", r.URL.EscapedPath())
+			}
+			res.wantLinks(t, discoveryLinks[0], discoveryLinks[1], `<//a%2Fb%20c/md>; rel="alternate"; type="text/markdown"`)
+			if calls := wantConverted(t, s, 1); len(calls) == 1 && !strings.HasSuffix(calls[0].url, "//a%2Fb%20c") {
+				t.Errorf("page URL = %q", calls[0].url)
+			}
+		},
+	},
+	{
 		name: "markdown suffix disabled passes the path on",
 		cfg:  stackConfig{opts: Options{MarkdownSuffix: "-"}, origin: htmlOrigin(testPage)},
 		path: "/pricing/md",

@@ -78,9 +78,7 @@ func (rw *responseWriter) pageURL() *url.URL {
 	if rw.r.TLS != nil {
 		u.Scheme = "https"
 	}
-	if p, err := url.Parse(rw.pagePath); err == nil {
-		u.Path, u.RawPath = p.Path, p.RawPath
-	}
+	setEscapedPath(&u, rw.pagePath)
 	u.Fragment, u.RawFragment, u.User = "", "", nil
 	return &u
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 )
@@ -81,9 +82,7 @@ func (rw *responseWriter) originRequest(r *http.Request) *http.Request {
 	}
 	r2 := r.Clone(r.Context())
 	if rw.viaSuffix {
-		if u, err := r2.URL.Parse(rw.pagePath); err == nil {
-			r2.URL.Path, r2.URL.RawPath = u.Path, u.RawPath
-		}
+		setEscapedPath(r2.URL, rw.pagePath)
 		r2.Header.Set("Accept", "text/markdown, text/html;q=0.9")
 	}
 	// RFC 9110 §14.2: a server may ignore Range; the Markdown form is always
@@ -109,6 +108,19 @@ func (rw *responseWriter) originRequest(r *http.Request) *http.Request {
 		setIfNoneMatch(r2.Header, strings.Join(fwd, ", "))
 	}
 	return r2
+}
+
+// setEscapedPath sets the path of u from its escaped form, keeping the
+// escaping when it differs from the default one.
+func setEscapedPath(u *url.URL, escaped string) {
+	p, err := url.PathUnescape(escaped)
+	if err != nil {
+		return // cannot happen: escaped was cut from a parsed path
+	}
+	u.Path, u.RawPath = p, escaped
+	if u.EscapedPath() != escaped {
+		u.RawPath = ""
+	}
 }
 
 // setIfNoneMatch forwards v as If-None-Match, or none when v is empty. The
