@@ -1,6 +1,8 @@
 package selfcheck
 
 import (
+	"bytes"
+	"compress/gzip"
 	"net/http"
 	"strings"
 	"testing"
@@ -20,6 +22,7 @@ func TestCheckSitemap(t *testing.T) {
 		{name: "urlset on origin", site: ready(), verdict: Pass},
 		{name: "robots Sitemap line only", site: ready(without("/sitemap.xml"), replace("/robots.txt", &doc{ctype: "text/plain", body: "Sitemap: {{origin}}/maps/main.xml\n"}), replace("/maps/main.xml", urlset("{{origin}}/"))), verdict: Pass},
 		{name: "sitemap index", site: ready(replace("/sitemap.xml", &doc{ctype: "application/xml", body: `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>{{origin}}/pages.xml</loc></sitemap></sitemapindex>`}), replace("/pages.xml", urlset("{{origin}}/pricing"))), verdict: Pass},
+		{name: "gzipped, listed in robots.txt", site: ready(without("/sitemap.xml"), replace("/robots.txt", &doc{ctype: "text/plain", body: "Sitemap: {{origin}}/sitemap.xml.gz\n"}), replace("/sitemap.xml.gz", &doc{handler: gzipSitemap})), verdict: Pass},
 		{name: "half foreign locs", site: ready(replace("/sitemap.xml", urlset("{{origin}}/", "https://elsewhere.test/x"))), verdict: Partial, fraction: 0.5},
 		{name: "malformed XML after a loc", site: ready(replace("/sitemap.xml", &doc{ctype: "application/xml", body: `<urlset><url><loc>{{origin}}/</loc></url><url><loc>`})), verdict: Partial, fraction: 0.5},
 		{name: "all foreign", site: ready(replace("/sitemap.xml", urlset("https://elsewhere.test/x"))), verdict: Fail},
@@ -84,4 +87,25 @@ func TestCheckDiscoveryLinksHomeDown(t *testing.T) {
 	runVerdictCases(t, "discovery_links", []verdictCase{
 		{name: "home 500", site: ready(serverError("/")), verdict: CouldNotCheck},
 	})
+}
+
+// gzipSitemap serves a gzip-compressed urlset as application/gzip.
+func gzipSitemap(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/gzip")
+	zw := gzip.NewWriter(w)
+	zw.Write([]byte(`<urlset><url><loc>http://` + r.Host + `/</loc></url></urlset>`))
+	zw.Close()
+}
+
+func TestGunzipSitemapBomb(t *testing.T) {
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	zw.Write(bytes.Repeat([]byte("<"), 10<<20))
+	zw.Close()
+	if _, err := gunzipSitemap(b.Bytes(), 1<<20); err == nil || !strings.Contains(err.Error(), "inflates past") {
+		t.Errorf("gzip bomb: err = %v", err)
+	}
+	if out, err := gunzipSitemap([]byte("<urlset/>"), 10); err != nil || string(out) != "<urlset/>" {
+		t.Errorf("plain body changed: %q %v", out, err)
+	}
 }

@@ -64,7 +64,7 @@ func (s *site) sitemap(ctx context.Context) sitemapResult {
 			if !resp.ok() {
 				continue
 			}
-			doc := parseSitemap(resp.body, sitemapMaxLocs)
+			doc := s.parseSitemapBody(resp.body)
 			if res.resp == nil || (res.doc.kind == "" && doc.kind != "") {
 				res.resp, res.doc = resp, doc
 			}
@@ -78,6 +78,15 @@ func (s *site) sitemap(ctx context.Context) sitemapResult {
 		res.pages = s.sitemapPages(ctx, res.doc)
 		return res
 	})
+}
+
+// parseSitemapBody parses a sitemap, inflating it first when gzipped.
+func (s *site) parseSitemapBody(body []byte) sitemapDoc {
+	b, err := gunzipSitemap(body, s.opts.MaxBodyBytes)
+	if err != nil {
+		return sitemapDoc{err: err}
+	}
+	return parseSitemap(b, sitemapMaxLocs)
 }
 
 // sitemapPages lists page URLs: a urlset's locs, or the locs of the first
@@ -99,7 +108,7 @@ func (s *site) sitemapPages(ctx context.Context, doc sitemapDoc) []string {
 			n++
 			resp := s.f.get(ctx, loc, "application/xml, text/xml;q=0.9, */*;q=0.1")
 			if resp.ok() {
-				if child := parseSitemap(resp.body, sitemapMaxLocs); child.kind == "urlset" {
+				if child := s.parseSitemapBody(resp.body); child.kind == "urlset" {
 					out = append(out, child.locs...)
 				}
 			}

@@ -2,8 +2,10 @@ package selfcheck
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 )
@@ -78,4 +80,26 @@ func parseSitemap(body []byte, maxLocs int) sitemapDoc {
 		doc.err = errors.New("no root element")
 	}
 	return doc
+}
+
+// gunzipSitemap inflates a gzip-compressed sitemap (sitemaps.org allows
+// sitemap.xml.gz) up to limit bytes; other bodies are returned unchanged.
+// A body that inflates past the limit is an error, never a truncated
+// document.
+func gunzipSitemap(body []byte, limit int64) ([]byte, error) {
+	if len(body) < 2 || body[0] != 0x1f || body[1] != 0x8b {
+		return body, nil
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(body))
+	if err != nil {
+		return nil, fmt.Errorf("gzip sitemap: %v", err)
+	}
+	out, err := io.ReadAll(io.LimitReader(zr, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("gzip sitemap: %v", err)
+	}
+	if int64(len(out)) > limit {
+		return nil, fmt.Errorf("gzip sitemap inflates past %d bytes", limit)
+	}
+	return out, nil
 }
