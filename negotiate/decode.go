@@ -112,6 +112,7 @@ func newDecoder(r io.Reader, coding string, limit int64) (io.Reader, error) {
 // zstdReader adapts *zstd.Decoder, whose Close returns nothing, to io.Closer.
 type zstdReader struct{ *zstd.Decoder }
 
+// Close releases the decoder.
 func (z zstdReader) Close() error {
 	z.Decoder.Close()
 	return nil

@@ -451,6 +451,22 @@ var conformanceCases = []conformanceCase{
 		},
 	},
 	{
+		name: "accept split over two lines",
+		cfg:  stackConfig{origin: htmlOrigin(testPage)},
+		req:  http.Header{"Accept": {"text/html;q=0.5", "text/markdown"}},
+		check: func(t *testing.T, s *stack, res *result) {
+			res.wantBody(t, testMarkdown)
+		},
+	},
+	{
+		name: "the origin's own discovery link is not repeated",
+		cfg:  stackConfig{origin: htmlOrigin(testPage, "Link", discoveryLinks[0]+`, </style.css>; rel="preload"`)},
+		req:  hdr("Accept", browserAccept),
+		check: func(t *testing.T, s *stack, res *result) {
+			res.wantLinks(t, discoveryLinks[0]+`, </style.css>; rel="preload"`, discoveryLinks[1], discoveryLinks[2])
+		},
+	},
+	{
 		name: "malformed accept gets html",
 		cfg:  stackConfig{origin: htmlOrigin(testPage)},
 		req:  hdr("Accept", `text/markdown;q=x;;"", text/markdown;q=1.5, */*`),
