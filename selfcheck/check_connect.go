@@ -114,6 +114,9 @@ func checkMCPTransport(ctx context.Context, s *site) outcome {
 	rec := Receipt{Request: &RequestRecord{Method: "POST", URL: redactURL(mc.endpoint), Header: map[string]string{"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}}, Expected: expected, Details: mcpDetails(mc)}
 	scope := []string{pathOf(mc.endpoint)}
 	rec.Note = "endpoint from " + mc.source
+	if mc.summary != "" {
+		rec.Note += "\n" + mc.summary
+	}
 	o := outcome{receipt: rec, scope: scope}
 	u, _ := url.Parse(mc.endpoint)
 	switch {

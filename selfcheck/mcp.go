@@ -23,7 +23,8 @@ type mcpFindings struct {
 	listed       *int
 	readOnlyHint *int
 	errText      string
-	details      any // the probe's own result, for the receipt
+	details      any    // the probe's own result, for the receipt
+	summary      string // the probe's findings in the lines of STANDARD.md §4
 }
 
 // mcpResult is the lazily computed MCP probe of a scan.

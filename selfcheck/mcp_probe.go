@@ -2,7 +2,10 @@ package selfcheck
 
 import (
 	"context"
+	"fmt"
 	"net/http"
+	"strconv"
+	"strings"
 
 	"github.com/agentready/caddy-agentready/selfcheck/mcpprobe"
 )
@@ -14,6 +17,7 @@ import (
 func probeMCP(ctx context.Context, client *http.Client, f *mcpFindings) {
 	res := mcpprobe.Probe(ctx, client, f.endpoint)
 	f.details = res
+	f.summary = mcpSummary(res)
 	f.initialize, f.toolsList = res.Initialize, res.ToolsList
 	f.negotiated = res.Protocol.Negotiated
 	f.authMode = res.Auth.Mode
@@ -37,4 +41,21 @@ func probeMCP(ctx context.Context, client *http.Client, f *mcpFindings) {
 	if res.Auth.Mode == mcpprobe.AuthOAuth {
 		f.needsToken = true
 	}
+}
+
+// mcpSummary renders the probe's findings in the lines of STANDARD.md §4:
+// a verified count reads null, never zero, when nobody signed in.
+func mcpSummary(r mcpprobe.Result) string {
+	count := func(p *int) string {
+		if p == nil {
+			return "null"
+		}
+		return strconv.Itoa(*p)
+	}
+	return fmt.Sprintf("endpoint: %s\ntransport: %s\nprotocol: {offered: %s, returned: %s, negotiated: %s}\ninitialize: %t\ntoolsList: %t\n"+
+		"auth: {mode: %s, oauthMetadata: %t, metadataUrl: %s, pkce: [%s], dynamicRegistration: %t}\n"+
+		"tools: {listedWithoutToken: %s, authenticated: %s, withReadOnlyHint: %s, executionTested: %t}",
+		r.Endpoint, orNone(r.Transport), r.Protocol.Offered, orNone(r.Protocol.Returned), orNone(r.Protocol.Negotiated), r.Initialize, r.ToolsList,
+		r.Auth.Mode, r.Auth.OAuthMetadata, orNone(r.Auth.MetadataURL), strings.Join(r.Auth.PKCE, ", "), r.Auth.DynamicRegistration,
+		count(r.Tools.ListedWithoutToken), count(r.Tools.Authenticated), count(r.Tools.WithReadOnlyHint), r.Tools.ExecutionTested)
 }
