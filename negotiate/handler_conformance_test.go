@@ -343,6 +343,15 @@ var conformanceCases = []conformanceCase{
 		},
 	},
 	{
+		name: "utf-16 html is not rewritten",
+		cfg:  stackConfig{origin: typedOrigin("text/html; charset=utf-16", "<\x00p\x00>\x00")},
+		req:  hdr("Accept", browserAccept),
+		check: func(t *testing.T, s *stack, res *result) {
+			res.wantBody(t, "<\x00p\x00>\x00")
+			res.wantLinks(t, discoveryLinks...)
+		},
+	},
+	{
 		name: "request no-transform: html untouched, no conversion",
 		cfg:  stackConfig{origin: htmlOrigin(testPage)},
 		req:  hdr("Accept", agentAccept, "Cache-Control", "no-cache, no-transform"),

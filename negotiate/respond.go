@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"golang.org/x/net/html/charset"
 )
 
 // markdownContentType is the Content-Type of the Markdown form (RFC 7763).
@@ -218,7 +220,8 @@ func (rw *responseWriter) markdownNotModified() {
 // be decoded and re-encoded, and XHTML must stay well-formed XML.
 func (rw *responseWriter) injection() *Injection {
 	hdr := rw.Header()
-	if rw.noTransform || !isTextHTML(hdr.Get("Content-Type")) || !identityCoded(hdr["Content-Encoding"]) {
+	ct := hdr.Get("Content-Type")
+	if rw.noTransform || !isTextHTML(ct) || !identityCoded(hdr["Content-Encoding"]) || !asciiCompatible(ct) {
 		return nil
 	}
 	var inj Injection
@@ -243,6 +246,18 @@ func (rw *responseWriter) injection() *Injection {
 func isTextHTML(ct string) bool {
 	typ, sub, _, ok := splitMediaType(ct)
 	return ok && typ == "text" && sub == "html"
+}
+
+// asciiCompatible reports whether the charset a Content-Type declares (if
+// any) keeps ASCII bytes as ASCII, so the rewriter may insert some: not
+// UTF-16, and not a label we do not know.
+func asciiCompatible(ct string) bool {
+	label := charsetParam(ct)
+	if label == "" {
+		return true
+	}
+	e, name := charset.Lookup(label)
+	return e != nil && !strings.HasPrefix(name, "utf-16") && name != "replacement"
 }
 
 func identityCoded(values []string) bool {

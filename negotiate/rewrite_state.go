@@ -17,6 +17,8 @@ type rewriteState struct {
 	headDone bool
 	skip     []bool // per inj.Head: a matching tag was seen in the head
 	prevRaw  bool   // the previous token opened a raw-text element
+	started  bool   // a token has been seen
+	template int    // depth of <template> elements in the head
 	forms    []formMatcher
 	fields   map[string]map[string]string // fields of the form we are in
 	buf      []byte
@@ -32,6 +34,11 @@ func newRewriteState(inj *Injection) *rewriteState {
 	}
 }
 
+// disable gives up every injection: the rest is copied as is.
+func (st *rewriteState) disable() {
+	st.langDone, st.headDone, st.forms = true, true, nil
+}
+
 // finished reports whether nothing is left to inject, so the rest of the
 // page can be copied without tokenizing.
 func (st *rewriteState) finished() bool {
@@ -42,19 +49,32 @@ func (st *rewriteState) finished() bool {
 // possibly with attributes added, possibly preceded by the head elements.
 func (st *rewriteState) token(z *nethtml.Tokenizer, tt nethtml.TokenType) []byte {
 	raw := z.Raw()
+	if !st.started {
+		st.started = true
+		if bytes.HasPrefix(raw, []byte("\xff\xfe")) || bytes.HasPrefix(raw, []byte("\xfe\xff")) {
+			// UTF-16 (WHATWG BOM sniffing): our ASCII bytes would corrupt it.
+			st.disable()
+			return raw
+		}
+	}
 	prevRaw := st.prevRaw
 	st.prevRaw = false
 	switch tt {
 	case nethtml.TextToken:
-		if !st.headDone && !prevRaw && len(bytes.TrimLeft(raw, " \t\r\n\f")) > 0 {
+		// A byte order mark (U+FEFF) must stay the first bytes of the page.
+		if !st.headDone && !prevRaw && st.template == 0 && len(bytes.TrimLeft(raw, " \t\r\n\f\ufeff")) > 0 {
 			return st.withHead(raw)
 		}
 		return raw
 	case nethtml.EndTagToken:
 		a, _ := tagName(raw)
 		switch a {
+		case atom.Template:
+			if st.template > 0 {
+				st.template--
+			}
 		case atom.Head, atom.Body, atom.Html, atom.Br:
-			if !st.headDone {
+			if !st.headDone && st.template == 0 {
 				return st.withHead(raw)
 			}
 		case atom.Form:
@@ -80,7 +100,10 @@ func (st *rewriteState) startTag(z *nethtml.Tokenizer, tt nethtml.TokenType, raw
 		attrs = readAttrs(z)
 	}
 	if inHead {
-		if !isHeadTag(a) {
+		if a == atom.Template && tt == nethtml.StartTagToken {
+			st.template++ // its content is inert, not the start of the body
+		}
+		if !isHeadTag(a) && st.template == 0 {
 			return st.withHead(st.annotate(a, tt, raw, attrs))
 		}
 		for i, he := range st.inj.Head {

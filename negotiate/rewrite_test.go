@@ -65,6 +65,8 @@ var rewriteCases = []struct {
 	{"forms", &Injection{Forms: []FormAnnotation{contactForm, searchForm, {Selector: "form[", Attrs: map[string]string{"toolname": "never"}}}}},
 	{"invalid", &Injection{Lang: "en", Head: []HeadElement{alwaysHead}, Forms: []FormAnnotation{contactForm}}},
 	{"empty", &Injection{Lang: "en", Head: []HeadElement{alwaysHead}}},
+	{"bom_template", &Injection{Lang: "en", Head: []HeadElement{alwaysHead}}},
+	{"utf16", &Injection{Lang: "en", Head: []HeadElement{alwaysHead}}},
 }
 
 // rewriteAll runs the rewriter over in, fed by the given chunk sizes (the
