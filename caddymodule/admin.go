@@ -50,7 +50,16 @@ func (a adminAPI) Routes() []caddy.AdminRoute {
 const adminScanTimeout = 2 * time.Minute
 
 func (a adminAPI) serve(w http.ResponseWriter, r *http.Request) error {
-	sub := strings.TrimPrefix(r.URL.Path, "/agent-ready/")
+	return serveSelfScore(w, r, strings.TrimPrefix(r.URL.Path, "/agent-ready/"), true)
+}
+
+// serveSelfScore answers one self-score resource (sub is the path below
+// /agent-ready/). POST /scan is only offered when allowScan is set.
+// Errors are caddy.APIErrors carrying the status to answer with.
+func serveSelfScore(w http.ResponseWriter, r *http.Request, sub string, allowScan bool) error {
+	if sub == "scan" && !allowScan {
+		return caddy.APIError{HTTPStatus: http.StatusNotFound, Err: fmt.Errorf("no such resource: %s", r.URL.Path)}
+	}
 	switch sub {
 	case "", "report.json", "report.md", "status":
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {

@@ -1,0 +1,166 @@
+package caddymodule
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+// chromiumPath finds Debian's chromium. .ci/run installs it; elsewhere the
+// browser test is skipped unless CI is set, where its absence is a failure.
+func chromiumPath(t *testing.T) string {
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatal("CI is set but no chromium is installed: .ci/run must install Debian's chromium")
+	}
+	t.Skip("no chromium on this machine (apt-get install chromium)")
+	return ""
+}
+
+// TestBrowserSelfScoreReport loads the self-score report (mounted with
+// agent_ready_report: Caddy's admin endpoint turns browser navigations away)
+// in headless Chromium: the score, the six section bars and an
+// opened receipt must be visible, with no console errors. It saves a
+// screenshot under testoutput/.
+func TestBrowserSelfScoreReport(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test skipped in -short mode")
+	}
+	browser := chromiumPath(t)
+	origin := newOrigin(t)
+	reportPort := freePort(t)
+	_, admin := runCaddy(t, demoCaddyfile(origin.URL)+fmt.Sprintf(`
+
+http://127.0.0.1:%d {
+	bind 127.0.0.1
+	agent_ready_report
+}`, reportPort))
+	waitReport(t, admin)
+	reportURL := fmt.Sprintf("http://127.0.0.1:%d/agent-ready/", reportPort)
+
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
+		chromedp.ExecPath(browser),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(userDataDir(t)),
+		chromedp.WindowSize(1280, 1600),
+	)
+	defer cancelAlloc()
+	ctx, cancel := chromedp.NewContext(allocCtx)
+	defer cancel()
+	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
+	defer cancelTimeout()
+
+	var mu sync.Mutex
+	var consoleErrors []string
+	chromedp.ListenTarget(ctx, func(ev any) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch e := ev.(type) {
+		case *runtime.EventConsoleAPICalled:
+			if e.Type == runtime.APITypeError || e.Type == runtime.APITypeAssert {
+				consoleErrors = append(consoleErrors, "console."+string(e.Type))
+			}
+		case *runtime.EventExceptionThrown:
+			consoleErrors = append(consoleErrors, "exception: "+e.ExceptionDetails.Text)
+		case *log.EventEntryAdded:
+			if e.Entry.Level == log.LevelError {
+				consoleErrors = append(consoleErrors, "log: "+e.Entry.Text)
+			}
+		}
+	})
+
+	var (
+		score       string
+		bars        int
+		receiptText string
+		screenshot  []byte
+	)
+	err := chromedp.Run(ctx,
+		log.Enable(),
+		runtime.Enable(),
+		chromedp.Navigate(reportURL),
+		chromedp.WaitVisible("#score", chromedp.ByQuery),
+		// #score is an SVG <text>: it has textContent, not innerText.
+		chromedp.Evaluate(`(() => { const e = document.querySelector('#score'); const r = e.getBoundingClientRect(); return r.width > 0 ? e.textContent : ''; })()`, &score),
+		chromedp.Evaluate(`[...document.querySelectorAll('.section-bar')].filter(e => e.getBoundingClientRect().width > 0).length`, &bars),
+		// Open the first check and read its receipt as a person would see it.
+		chromedp.Click(`details.check > summary`, chromedp.ByQuery),
+		chromedp.Evaluate(`(() => {
+			const d = document.querySelector('details.check');
+			if (!d.open) return '';
+			const pre = d.querySelector('pre');
+			const r = pre && pre.getBoundingClientRect();
+			return r && r.height > 0 ? pre.innerText : '';
+		})()`, &receiptText),
+		chromedp.FullScreenshot(&screenshot, 100), // quality 100 gives a PNG,
+	)
+	if err != nil {
+		t.Fatalf("driving chromium: %v", err)
+	}
+
+	if v, err := strconv.ParseFloat(strings.TrimSpace(score), 64); err != nil || v < 90 {
+		t.Errorf("visible score %q, want the demo's score (≥ 90)", score)
+	}
+	if bars != 6 {
+		t.Errorf("%d visible section bars, want 6", bars)
+	}
+	if !strings.Contains(receiptText, "check: ") || !strings.Contains(receiptText, "request: ") {
+		t.Errorf("opened check shows no receipt:\n%s", receiptText)
+	}
+	mu.Lock()
+	if len(consoleErrors) > 0 {
+		t.Errorf("console errors: %v", consoleErrors)
+	}
+	mu.Unlock()
+
+	out := filepath.Join("..", "testoutput")
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	shot := filepath.Join(out, "agent-ready-report.png")
+	if err := os.WriteFile(shot, screenshot, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("score %s; screenshot %s", strings.TrimSpace(score), shot)
+}
+
+// userDataDir is a fresh Chromium profile, removed after the browser exits
+// (t.TempDir's cleanup can run while Chromium still writes to it).
+func userDataDir(t *testing.T) string {
+	dir, err := os.MkdirTemp("", "agent-ready-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for range 20 {
+			if os.RemoveAll(dir) == nil {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	})
+	return dir
+}
