@@ -124,7 +124,8 @@ func (s *site) sitemapRoutes(ctx context.Context, n int) []string {
 	if n <= 0 {
 		return nil
 	}
-	seen := map[string]bool{s.home: true}
+	// The home page counts under its address and where its redirects landed.
+	seen := map[string]bool{s.home: true, s.page(ctx, s.home).resp.finalURL: true}
 	var out []string
 	for _, loc := range s.sitemap(ctx).pages {
 		if len(out) >= n {

@@ -138,3 +138,25 @@ func TestScanLeavesNoGoroutines(t *testing.T) {
 	// The server stays up: only the scan's own idle connections may go.
 	goleak.VerifyNone(t, before)
 }
+
+// TestHomeRedirectRebasesTheOrigin: an http→https hop on the home page
+// makes the https origin the site's (documents are asked there).
+func TestHomeRedirectRebasesTheOrigin(t *testing.T) {
+	tlsSrv := httptest.NewTLSServer(agentReadySite(t))
+	defer tlsSrv.Close()
+	plain := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, tlsSrv.URL+r.URL.Path, http.StatusMovedPermanently)
+	}))
+	defer plain.Close()
+	r := scanURL(t, plain.URL, Options{Transport: tlsSrv.Client().Transport})
+	if c := r.checkByID("llms_txt"); c.Verdict != Pass || !strings.HasPrefix(c.Receipt.Request.URL, tlsSrv.URL) {
+		t.Errorf("llms_txt %s asked at %s, want PASS at %s", c.Verdict, c.Receipt.Request.URL, tlsSrv.URL)
+	}
+	if len(r.Routes) != 2 || !strings.HasPrefix(r.Routes[1], tlsSrv.URL) {
+		t.Errorf("routes %v, want the sitemap page on the https origin", r.Routes)
+	}
+	// With SameOriginOnly the hop is refused: nothing can be scanned.
+	if _, err := Scan(context.Background(), plain.URL, Options{Transport: tlsSrv.Client().Transport, SameOriginOnly: true}); err == nil || !strings.Contains(err.Error(), "origin") {
+		t.Errorf("same-origin scan across a redirect: err = %v", err)
+	}
+}

@@ -28,7 +28,8 @@ type site struct {
 	home   string   // the target URL, after redirects
 	routes []string // home first, then sitemap pages
 
-	pages map[string]*lazy[*page]
+	pagesMu sync.Mutex
+	pages   map[string]*lazy[*page]
 
 	robotsDoc   lazy[robotsResult]
 	sitemapDoc  lazy[sitemapResult]
@@ -54,12 +55,10 @@ func newSite(f *fetcher, origin *url.URL, home string, opts Options) *site {
 	return &site{opts: opts, f: f, origin: origin, home: home, routes: []string{home}, pages: map[string]*lazy[*page]{}, jsonDocs: map[string]*lazy[jsonResult]{}}
 }
 
-// setRoutes fixes the routes of the scan (before any check runs).
+// setRoutes fixes the routes of the scan (before any check runs); their
+// pages are fetched and parsed on first use.
 func (s *site) setRoutes(routes []string) {
 	s.routes = routes
-	for _, r := range routes {
-		s.pages[r] = &lazy[*page]{}
-	}
 }
 
 // abs returns the absolute URL of path on the site's origin.
@@ -69,10 +68,13 @@ func (s *site) abs(path string) string {
 
 // page returns the HTML answer of route as a browser asks for it, parsed.
 func (s *site) page(ctx context.Context, route string) *page {
+	s.pagesMu.Lock()
 	l := s.pages[route]
 	if l == nil {
 		l = &lazy[*page]{}
+		s.pages[route] = l
 	}
+	s.pagesMu.Unlock()
 	return l.get(func() *page {
 		p := &page{url: route, resp: s.f.get(ctx, route, acceptBrowser)}
 		base, _ := url.Parse(route)

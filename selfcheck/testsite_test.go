@@ -136,6 +136,9 @@ func (s *testSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	origin := "http://" + r.Host
+	if r.TLS != nil {
+		origin = "https://" + r.Host
+	}
 	for k, vs := range d.header {
 		for _, v := range vs {
 			w.Header().Add(k, strings.ReplaceAll(v, "{{origin}}", origin))
