@@ -40,10 +40,11 @@ func checkBackendInterface(ctx context.Context, s *site) outcome {
 	m := s.manifest(ctx)
 	oa := s.openapi(ctx)
 	mc := s.mcp(ctx)
-	scope := []string{"/.well-known/agents.json", "/mcp", "/openapi.json"}
+	scope := []string{"/.well-known/agents.json", "/agents.json", pathOf(mc.endpoint)}
 	var also []Exchange
 	for _, t := range oa.tried {
 		also = append(also, s.also(t))
+		scope = append(scope, pathOf(t.req.url))
 	}
 	done := func(o outcome, main *response, note string) outcome {
 		o.receipt = s.receiptOf(main, expected)
