@@ -267,7 +267,8 @@ func (rw *responseWriter) startMarkdown() {
 		rw.markdownNotModified()
 		return
 	}
-	if n, err := strconv.ParseInt(hdr.Get("Content-Length"), 10, 64); err == nil && n > rw.h.Options.MaxSize {
+	n, err := strconv.ParseInt(hdr.Get("Content-Length"), 10, 64)
+	if err == nil && n > rw.h.Options.MaxSize {
 		rw.failOpen("too_large", ErrTooLarge)
 		return
 	}
@@ -279,6 +280,9 @@ func (rw *responseWriter) startMarkdown() {
 		rw.w.WriteHeader(http.StatusOK)
 		rw.h.Observer.Served(rw.r, "markdown")
 		return
+	}
+	if err == nil && n > 0 && rw.r.Method != http.MethodHead {
+		rw.buf.Grow(int(n)) // one allocation for a page of known size
 	}
 	rw.mode = modeBuffer
 }
