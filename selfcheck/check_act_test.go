@@ -64,6 +64,7 @@ func TestCheckToolsPermissionsPolicy(t *testing.T) {
 		{name: "tools self", site: policy(`camera=(), tools=(self)`), verdict: Pass},
 		{name: "tools star", site: policy(`tools=*`), verdict: Pass},
 		{name: "tools disabled", site: policy(`tools=()`), verdict: Fail},
+		{name: "disabled on one route of two", site: ready(func(s *testSite) { s.edit("/pricing", func(d *doc) { d.header.Set("Permissions-Policy", "tools=()") }) }), verdict: Partial, fraction: 0.5},
 		{name: "tools for another origin only", site: policy(`tools=("https://other.test")`), verdict: Fail},
 		{name: "home 500", site: ready(serverError("/"), without("/sitemap.xml")), verdict: CouldNotCheck},
 	})

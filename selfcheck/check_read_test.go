@@ -64,6 +64,16 @@ func TestCheckVaryAccept(t *testing.T) {
 		{name: "both forms", site: ready(), verdict: Pass},
 		{name: "Vary star counts", site: ready(without("/sitemap.xml"), func(s *testSite) { s.edit("/", func(d *doc) { d.header.Set("Vary", "*") }) }), verdict: Pass},
 		{name: "merged Vary list", site: ready(without("/sitemap.xml"), func(s *testSite) { s.edit("/", func(d *doc) { d.header.Set("Vary", "Accept-Encoding, accept") }) }), verdict: Pass},
+		{name: "HTML form only", site: ready(without("/sitemap.xml"), func(s *testSite) {
+			s.set("/", &doc{handler: func(w http.ResponseWriter, r *http.Request) {
+				if strings.HasPrefix(r.Header.Get("Accept"), "text/markdown") {
+					w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
+					return
+				}
+				w.Header().Set("Vary", "Accept")
+				w.Header().Set("Content-Type", "text/html")
+			}})
+		}), verdict: Partial, fraction: 0.5},
 		{name: "none", site: bare(), verdict: Fail},
 		{name: "home 500", site: ready(serverError("/"), without("/sitemap.xml")), verdict: CouldNotCheck},
 	})
