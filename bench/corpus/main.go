@@ -32,6 +32,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"net/url"
@@ -138,7 +139,11 @@ func run(o options) error {
 
 	rep := &report{Machine: mach, Corpus: o.corpusDir, Pages: len(pages), Results: map[string][]pageResult{}}
 	for i, sys := range systems {
-		results, err := evaluate(sys, pages, u, count, o.rounds, i == 0 && o.writeDir != "", o.writeDir)
+		writeDir := ""
+		if i == 0 {
+			writeDir = o.writeDir // only our own Markdown is written out
+		}
+		results, err := evaluate(sys, pages, u, count, o.rounds, writeDir)
 		if err != nil {
 			return err
 		}
@@ -155,8 +160,10 @@ func run(o options) error {
 
 // evaluate scores one tool on every page. An in-process tool is run once for
 // scoring, once per page for its allocation bound, then timed; an external
-// tool's outputs and timing were loaded from disk.
-func evaluate(sys *system, pages []*page, u *url.URL, count func([]byte) int, rounds int, write bool, dir string) ([]pageResult, error) {
+// tool's outputs and timing were loaded from disk. With dir set, the outputs
+// are also written there as <page>.md.
+func evaluate(sys *system, pages []*page, u *url.URL, count func([]byte) int, rounds int, dir string) ([]pageResult, error) {
+	write := dir != ""
 	if write {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, fmt.Errorf("creating %s: %w", dir, err)
@@ -171,7 +178,7 @@ func evaluate(sys *system, pages []*page, u *url.URL, count func([]byte) int, ro
 		} else if md, ok := sys.outputs[p.name]; ok {
 			out.md = md
 		} else {
-			err = fmt.Errorf("no output")
+			err = errors.New("no output")
 		}
 		r := scorePage(p, out, err, count)
 		if sys.convert != nil {
