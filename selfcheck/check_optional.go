@@ -42,6 +42,9 @@ func (s *site) optionalDoc(ctx context.Context, expected string, paths ...string
 		}
 	}
 	switch {
+	case j.doc != nil && len(j.doc) == 0:
+		// STANDARD.md §9: an empty {} passes no discovery check.
+		return j, rec, "found an empty {} document", false
 	case j.doc != nil:
 		return j, rec, "", true
 	case j.parseErr != nil:

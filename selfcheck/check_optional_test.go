@@ -20,6 +20,9 @@ func TestOptionalChecks(t *testing.T) {
 			return replace("/.well-known/agent-card.json", &doc{ctype: "application/json", body: `{"name":"a","url":"https://a.test/a2a"}`})
 		}, "a2a_agent_card", true, "0.3 card"},
 		{"a2a missing", func(t testing.TB) func(s *testSite) { return without("/.well-known/agent-card.json") }, "a2a_agent_card", false, "not found (404)"},
+		{"a2a empty object", func(t testing.TB) func(s *testSite) {
+			return replace("/.well-known/agent-card.json", &doc{ctype: "application/json", body: `{}`})
+		}, "a2a_agent_card", false, "empty {}"},
 		{"server card valid", nil, "mcp_server_card", true, "valid v1 server card"},
 		{"server card invalid name", func(t testing.TB) func(s *testSite) {
 			return replace("/.well-known/mcp/server-card.json", &doc{ctype: "application/json", body: `{"$schema":"https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json","name":"no-slash","version":"1","description":"d"}`})
