@@ -101,6 +101,10 @@ func FuzzRewriter(f *testing.F) {
 		if got := rewriteAll(t, page, full, size); !bytes.Equal(got, whole) {
 			t.Fatalf("output depends on the write size %d:\n%q\n%q", size, got, whole)
 		}
+		coding := []string{"gzip", "br", "zstd", "deflate"}[int(chunk)%4]
+		if got := rewriteCoded(t, encode(t, page, coding), full, size, coding); !bytes.Equal(got, whole) {
+			t.Fatalf("%s input gives another output:\n%q\n%q", coding, got, whole)
+		}
 	})
 }
 

@@ -333,16 +333,6 @@ var conformanceCases = []conformanceCase{
 		},
 	},
 	{
-		name: "encoded html is not rewritten",
-		cfg:  stackConfig{origin: htmlOrigin(gzipString(testPage), "Content-Encoding", "gzip")},
-		req:  hdr("Accept", browserAccept, "Accept-Encoding", "gzip"),
-		check: func(t *testing.T, s *stack, res *result) {
-			res.wantHeader(t, "Content-Encoding", "gzip")
-			res.wantBody(t, gzipString(testPage))
-			res.wantVary(t, true)
-		},
-	},
-	{
 		name: "utf-16 html is not rewritten",
 		cfg:  stackConfig{origin: typedOrigin("text/html; charset=utf-16", "<\x00p\x00>\x00")},
 		req:  hdr("Accept", browserAccept),

@@ -2,6 +2,7 @@ package negotiate
 
 import (
 	"bufio"
+	"compress/gzip"
 	"context"
 	"io"
 	"net"
@@ -148,5 +149,113 @@ func TestHandlerWebSocketUntouched(t *testing.T) {
 	io.WriteString(conn, "ping\n")
 	if line, _ := br.ReadString('\n'); line != "echo: ping\n" {
 		t.Errorf("after the upgrade got %q", line)
+	}
+}
+
+// TestHandlerRewritesEncodedHTML: an HTML page the origin compressed is
+// decoded on the way so the head link can be injected; codings the rewriter
+// cannot undo pass untouched.
+func TestHandlerRewritesEncodedHTML(t *testing.T) {
+	injected := strings.Replace(testPage, "</head>", `<link rel="alternate" type="text/markdown" href="/pricing/md"></head>`, 1)
+	for _, tc := range []struct {
+		name, encoding string
+		body           []byte
+		wantEncoding   string
+		wantBody       string
+	}{
+		{"gzip", "gzip", encode(t, []byte(testPage), "gzip"), "", injected},
+		{"br", "br", encode(t, []byte(testPage), "br"), "", injected},
+		{"zstd", "zstd", encode(t, []byte(testPage), "zstd"), "", injected},
+		{"deflate zlib", "deflate", encode(t, []byte(testPage), "deflate"), "", injected},
+		{"deflate raw", "deflate", encode(t, []byte(testPage), "rawdeflate"), "", injected},
+		{"stacked codings untouched", "gzip, br", encode(t, []byte(testPage), "gzip", "br"), "gzip, br", string(encode(t, []byte(testPage), "gzip", "br"))},
+		{"unknown coding untouched", "compress", []byte("LZW bytes"), "compress", "LZW bytes"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newStack(t, stackConfig{origin: htmlOrigin(string(tc.body), "Content-Encoding", tc.encoding, "Etag", `"v1"`)})
+			res := s.do(http.MethodGet, "/pricing", hdr("Accept", browserAccept, "Accept-Encoding", "gzip, br, zstd, deflate"))
+			res.wantStatus(t, 200)
+			res.wantHeader(t, "Content-Encoding", tc.wantEncoding)
+			res.wantBody(t, tc.wantBody)
+			if tc.wantEncoding == "" {
+				res.wantHeader(t, "Etag", `W/"v1"`)
+				res.wantHeader(t, "Content-Length", "")
+			}
+			res.wantVary(t, true)
+		})
+	}
+}
+
+// TestHandlerCorruptEncodedHTML: a compressed page that turns out corrupt
+// after the headers went out ends where the decoder stopped, and the error
+// reaches the caller; nothing hangs.
+func TestHandlerCorruptEncodedHTML(t *testing.T) {
+	gz := encode(t, []byte(strings.Repeat(testPage, 50)), "gzip")
+	gz[len(gz)/2] ^= 0xff
+	s := newStack(t, stackConfig{next: func(w http.ResponseWriter, r *http.Request) error {
+		w.Header().Set("Content-Type", "text/html")
+		w.Header().Set("Content-Encoding", "gzip")
+		for p := gz; len(p) > 0; {
+			n := min(len(p), 64)
+			if _, err := w.Write(p[:n]); err != nil {
+				return err
+			}
+			p = p[n:]
+		}
+		return nil
+	}})
+	res := s.do(http.MethodGet, "/pricing", hdr("Accept", browserAccept))
+	if err := <-s.nextErr; err == nil || !strings.Contains(err.Error(), "gzip") {
+		t.Errorf("ServeHTTP returned %v, want the decoding error", err)
+	}
+	res.wantHeader(t, "Content-Encoding", "")
+	if !strings.HasPrefix(string(res.body), "<!DOCTYPE html>") {
+		t.Errorf("body starts %.40q", res.body)
+	}
+}
+
+// TestHandlerStreamsEncodedHTML: decoding for the rewriter does not buffer
+// either: a gzip stream flushed after its first chunk reaches the client
+// decoded before the origin goes on.
+func TestHandlerStreamsEncodedHTML(t *testing.T) {
+	release := make(chan struct{})
+	s := newStack(t, stackConfig{origin: func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Header().Set("Content-Encoding", "gzip")
+		zw := gzip.NewWriter(w)
+		io.WriteString(zw, "<html><head><title>x</title></head><body><p>first</p>")
+		zw.Flush()
+		w.(http.Flusher).Flush()
+		select {
+		case <-release:
+		case <-r.Context().Done():
+			return
+		}
+		io.WriteString(zw, "<p>rest</p>")
+		zw.Close()
+	}})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, s.front.URL+"/pricing", nil)
+	req.Header.Set("Accept", browserAccept)
+	req.Header.Set("Accept-Encoding", "gzip")
+	resp, err := testClient.Do(req)
+	if err != nil {
+		t.Fatalf("no response while the origin waits: %v", err)
+	}
+	defer resp.Body.Close()
+	br := bufio.NewReader(resp.Body)
+	var got strings.Builder
+	for !strings.HasSuffix(got.String(), "<p>first</p>") {
+		b, err := br.ReadByte()
+		if err != nil {
+			t.Fatalf("read %q before the origin went on, then: %v", got.String(), err)
+		}
+		got.WriteByte(b)
+	}
+	close(release)
+	rest, _ := io.ReadAll(br)
+	if string(rest) != "<p>rest</p>" {
+		t.Errorf("rest = %q", rest)
 	}
 }

@@ -215,14 +215,16 @@ func (rw *responseWriter) markdownNotModified() {
 	rw.h.Observer.Served(rw.r, "markdown")
 }
 
-// injection returns what to inject into this HTML page, nil for nothing.
-// Only identity-coded text/html is rewritten: an encoded body would have to
-// be decoded and re-encoded, and XHTML must stay well-formed XML.
-func (rw *responseWriter) injection() *Injection {
+// injection returns what to inject into this HTML page (nil for nothing)
+// and the content coding the rewriter must undo first ("" for identity).
+// Only text/html in an ASCII-compatible charset is rewritten (XHTML must stay
+// well-formed XML), and only identity or a single coding Decode knows.
+func (rw *responseWriter) injection() (*Injection, string) {
 	hdr := rw.Header()
 	ct := hdr.Get("Content-Type")
-	if rw.noTransform || !isTextHTML(ct) || !identityCoded(hdr["Content-Encoding"]) || !asciiCompatible(ct) {
-		return nil
+	coding, ok := singleCoding(hdr["Content-Encoding"])
+	if rw.noTransform || !ok || !isTextHTML(ct) || !asciiCompatible(ct) {
+		return nil, ""
 	}
 	var inj Injection
 	if rw.h.Inject != nil {
@@ -238,9 +240,9 @@ func (rw *responseWriter) injection() *Injection {
 		inj.Head = append([]HeadElement{link}, inj.Head...)
 	}
 	if inj.Lang == "" && len(inj.Head) == 0 && len(inj.Forms) == 0 {
-		return nil
+		return nil, ""
 	}
-	return &inj
+	return &inj, coding
 }
 
 func isTextHTML(ct string) bool {
@@ -260,15 +262,28 @@ func asciiCompatible(ct string) bool {
 	return e != nil && !strings.HasPrefix(name, "utf-16") && name != "replacement"
 }
 
-func identityCoded(values []string) bool {
+// singleCoding returns the one content coding a Content-Encoding lists
+// ("" for none or identity) and whether the rewriter can undo it: stacked or
+// unknown codings are left alone.
+func singleCoding(values []string) (string, bool) {
+	coding := ""
 	for _, v := range values {
 		for v != "" {
 			var c string
 			c, v = nextListMember(v)
-			if c = trimOWS(c); c != "" && !strings.EqualFold(c, "identity") {
-				return false
+			c = strings.ToLower(trimOWS(c))
+			if c == "" || c == "identity" {
+				continue
 			}
+			if coding != "" {
+				return "", false
+			}
+			coding = c
 		}
 	}
-	return true
+	switch coding {
+	case "", "gzip", "x-gzip", "br", "zstd", "deflate":
+		return coding, true
+	}
+	return "", false
 }

@@ -78,10 +78,18 @@ var errClosed = errors.New("negotiate: write to closed html rewriter")
 // caller must call Close, which flushes what is left and returns the first
 // error writing to w.
 func NewRewriter(w io.Writer, inj *Injection) io.WriteCloser {
+	return newDecodingRewriter(w, inj, "")
+}
+
+// newDecodingRewriter is NewRewriter for input in one content coding
+// (gzip, br, zstd, deflate), undone on the way: the output is identity.
+// Corrupt input ends the output where the decoder stopped; Write and Close
+// then report the error.
+func newDecodingRewriter(w io.Writer, inj *Injection, coding string) io.WriteCloser {
 	if inj == nil {
 		inj = &Injection{}
 	}
-	return &rewriter{out: w, inj: inj}
+	return &rewriter{out: w, inj: inj, coding: coding}
 }
 
 // rewriter runs an html.Tokenizer in a goroutine fed by Write. Write hands
@@ -89,8 +97,9 @@ func NewRewriter(w io.Writer, inj *Injection) io.WriteCloser {
 // more, so the goroutine never runs at the same time as the caller: writes
 // to w keep the order and the goroutine of a plain io.Writer call.
 type rewriter struct {
-	out io.Writer
-	inj *Injection
+	out    io.Writer
+	inj    *Injection
+	coding string // content coding of the input, undone on the way; "" for none
 
 	in     chan []byte   // Write -> goroutine
 	idle   chan struct{} // goroutine -> Write: input consumed
@@ -174,7 +183,7 @@ func (rw *rewriter) Read(b []byte) (int, error) {
 	return n, nil
 }
 
-// run is the goroutine: tokenize, rewrite, write.
+// run is the goroutine: decode, tokenize, rewrite, write.
 func (rw *rewriter) run() {
 	defer close(rw.done)
 	defer func() {
@@ -182,14 +191,32 @@ func (rw *rewriter) run() {
 			rw.err = fmt.Errorf("rewriting html: panic: %v", v)
 		}
 	}()
-	z := html.NewTokenizer(rw)
+	var src io.Reader = rw
+	if rw.coding != "" {
+		dec, err := newDecoder(rw, rw.coding, streamWindow)
+		if err != nil {
+			rw.err = fmt.Errorf("decoding %s html: %w", rw.coding, err)
+			return
+		}
+		if c, ok := dec.(io.Closer); ok {
+			defer c.Close()
+		}
+		src = dec
+	}
+	z := html.NewTokenizer(src)
 	z.SetMaxBuf(maxTokenBuf)
 	st := newRewriteState(rw.inj)
 	for {
 		tt := z.Next()
 		if tt == html.ErrorToken {
-			if rw.emit(z.Raw()) && rw.emit(z.Buffered()) && z.Err() != io.EOF {
-				rw.copyRest()
+			if !rw.emit(z.Raw()) || !rw.emit(z.Buffered()) {
+				return
+			}
+			switch err := z.Err(); {
+			case err == html.ErrBufferExceeded:
+				rw.copyRest(src)
+			case err != io.EOF:
+				rw.err = fmt.Errorf("decoding %s html: %w", rw.coding, err)
 			}
 			return
 		}
@@ -198,12 +225,17 @@ func (rw *rewriter) run() {
 		}
 		if st.finished() {
 			if rw.emit(z.Buffered()) {
-				rw.copyRest()
+				rw.copyRest(src)
 			}
 			return
 		}
 	}
 }
+
+// streamWindow bounds the memory a zstd decoder may take when HTML is
+// decoded on the fly (RFC 8878 §3.1.1.1.2 asks decoders to support 8 MB
+// windows).
+const streamWindow = 8 << 20
 
 // emit writes b, recording the first error; it reports whether to go on.
 func (rw *rewriter) emit(b []byte) bool {
@@ -217,12 +249,12 @@ func (rw *rewriter) emit(b []byte) bool {
 	return true
 }
 
-// copyRest copies what is left of the input unchanged.
-func (rw *rewriter) copyRest() {
+// copyRest copies what is left of src unchanged.
+func (rw *rewriter) copyRest(src io.Reader) {
 	buf := copyBufPool.Get().(*[]byte)
 	defer copyBufPool.Put(buf)
-	if _, err := io.CopyBuffer(onlyWriter{rw.out}, onlyReader{rw}, *buf); err != nil {
-		rw.err = fmt.Errorf("writing html: %w", err)
+	if _, err := io.CopyBuffer(onlyWriter{rw.out}, onlyReader{src}, *buf); err != nil && rw.err == nil {
+		rw.err = fmt.Errorf("copying html: %w", err)
 	}
 }
 

@@ -73,8 +73,14 @@ var rewriteCases = []struct {
 // last size repeats); it fails the test on any error.
 func rewriteAll(t testing.TB, in []byte, inj *Injection, chunk int) []byte {
 	t.Helper()
+	return rewriteCoded(t, in, inj, chunk, "")
+}
+
+// rewriteCoded is rewriteAll for input in a content coding.
+func rewriteCoded(t testing.TB, in []byte, inj *Injection, chunk int, coding string) []byte {
+	t.Helper()
 	var out bytes.Buffer
-	w := NewRewriter(&out, inj)
+	w := newDecodingRewriter(&out, inj, coding)
 	for len(in) > 0 {
 		n := min(chunk, len(in))
 		if m, err := w.Write(in[:n]); err != nil || m != n {

@@ -292,10 +292,12 @@ func (rw *responseWriter) startMarkdown() {
 func (rw *responseWriter) startHTML() {
 	hdr := rw.Header()
 	rw.htmlHeaders()
-	if inj := rw.injection(); inj != nil {
+	if inj, coding := rw.injection(); inj != nil {
 		// The body changes length: the origin's Content-Length is stale
 		// (RFC 9110 §8.6) and the new one is not known before the end; the
-		// origin's byte ranges and digests no longer describe it.
+		// origin's byte ranges and digests no longer describe it. An encoded
+		// page is decoded on the way (a compressing middleware in front, such
+		// as Caddy's encode, encodes it again for the client).
 		for _, k := range representationHeaders {
 			hdr.Del(k)
 		}
@@ -307,7 +309,7 @@ func (rw *responseWriter) startHTML() {
 			hdr.Set("Etag", "W/"+etag)
 		}
 		if rw.r.Method != http.MethodHead {
-			rw.rewriter = NewRewriter(rw.w, inj)
+			rw.rewriter = newDecodingRewriter(rw.w, inj, coding)
 			rw.mode = modeRewrite
 			rw.w.WriteHeader(http.StatusOK)
 			rw.h.Observer.Served(rw.r, "html")
