@@ -115,7 +115,15 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next Next) e
 	}
 	rw := h.newResponseWriter(w, r)
 	originReq := rw.originRequest(r)
-	if err := next(rw, originReq); err != nil {
+	returned := false
+	defer func() {
+		if !returned {
+			rw.abort() // next panicked (http.ErrAbortHandler, say): stop the rewriter
+		}
+	}()
+	err := next(rw, originReq)
+	returned = true
+	if err != nil {
 		rw.abort()
 		return err
 	}

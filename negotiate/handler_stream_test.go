@@ -259,3 +259,26 @@ func TestHandlerStreamsEncodedHTML(t *testing.T) {
 		t.Errorf("rest = %q", rest)
 	}
 }
+
+// TestHandlerNextPanics: a panic in next (a proxy aborting with
+// http.ErrAbortHandler) goes on up, and the rewriter goroutine it was
+// feeding is stopped (TestMain's goleak check fails otherwise).
+func TestHandlerNextPanics(t *testing.T) {
+	s := newStack(t, stackConfig{next: func(w http.ResponseWriter, r *http.Request) error {
+		w.Header().Set("Content-Type", "text/html")
+		io.WriteString(w, "<html><head><title>x</title></head><body><p>first</p>")
+		panic(http.ErrAbortHandler)
+	}})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, s.front.URL+"/pricing", nil)
+	req.Header.Set("Accept", browserAccept)
+	resp, err := testClient.Do(req)
+	if err == nil {
+		_, err = io.ReadAll(resp.Body)
+		resp.Body.Close()
+	}
+	if err == nil {
+		t.Error("the client got a complete response from an aborted handler")
+	}
+}
