@@ -7,6 +7,7 @@ import (
 	"crypto/tls"
 	"fmt"
 	"io"
+	"log"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httptrace"
@@ -121,14 +122,17 @@ func newStack(t *testing.T, cfg stackConfig) *stack {
 		t.Cleanup(s.origin.Close)
 		next = proxyNext(s.origin.URL)
 	}
-	s.front = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	s.front = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		err := s.handler.ServeHTTP(w, r, next)
 		s.nextErr <- err
 		if err != nil {
-			// What Caddy's default error handling does with an error.
+			// What Caddy's default error handling does with an error (after
+			// a streamed response, net/http logs a superfluous WriteHeader).
 			http.Error(w, "error handler: "+err.Error(), http.StatusBadGateway)
 		}
 	}))
+	s.front.Config.ErrorLog = log.New(io.Discard, "", 0)
+	s.front.Start()
 	t.Cleanup(s.front.Close)
 	return s
 }

@@ -17,7 +17,7 @@ import (
 const markdownContentType = "text/markdown; charset=utf-8"
 
 // representationHeaders describe the bytes of the origin's body; they are
-// wrong for the Markdown form.
+// wrong for any body we change (the Markdown form, a rewritten page).
 var representationHeaders = []string{
 	"Content-Encoding", "Content-Length", "Content-Range", "Accept-Ranges",
 	"Content-Md5", "Digest", "Content-Digest", "Repr-Digest",
