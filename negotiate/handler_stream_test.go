@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -280,5 +281,31 @@ func TestHandlerNextPanics(t *testing.T) {
 	}
 	if err == nil {
 		t.Error("the client got a complete response from an aborted handler")
+	}
+}
+
+// TestHandlerHeadMatchesGet: HEAD gets the headers GET gets, except, for the
+// Markdown form, the two that need the conversion (its length and tokens).
+func TestHandlerHeadMatchesGet(t *testing.T) {
+	for _, tc := range []struct {
+		name, accept string
+		opts         Options
+		unknown      []string // headers HEAD may leave out
+	}{
+		{"html with head link", browserAccept, Options{}, nil},
+		{"html untouched", browserAccept, Options{HeadLink: Bool(false)}, nil},
+		{"markdown", agentAccept, Options{ContentSignal: "ai-train=no"}, []string{"Content-Length", "X-Markdown-Tokens"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newStack(t, stackConfig{opts: tc.opts, origin: htmlOrigin(testPage, "Etag", `"v1"`, "Cache-Control", "max-age=60")})
+			get := s.do(http.MethodGet, "/pricing", hdr("Accept", tc.accept))
+			head := s.do(http.MethodHead, "/pricing", hdr("Accept", tc.accept))
+			for _, k := range []string{"Content-Type", "Content-Length", "Etag", "Vary", "Link", "Cache-Control", "Content-Signal", "X-Markdown-Tokens", "Content-Encoding"} {
+				g, h := strings.Join(get.header.Values(k), ", "), strings.Join(head.header.Values(k), ", ")
+				if g != h && !(slices.Contains(tc.unknown, k) && h == "") {
+					t.Errorf("%s: GET %q, HEAD %q", k, g, h)
+				}
+			}
+		})
 	}
 }
