@@ -28,7 +28,7 @@ func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error)
 
 // UnmarshalCaddyfile sets up the handler from Caddyfile tokens. Syntax:
 //
-//	agent_ready [<config.yaml>] {
+//	agent_ready [<matcher>] [<config.yaml>] {
 //	    config             <file>
 //	    max_size           <size>
 //	    markdown_suffix    <suffix>|off
@@ -57,7 +57,9 @@ func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error)
 //	    }
 //	}
 //
-// Every subdirective may be omitted; see the JSON fields of AgentReady for
+// A path starting with "/" right after the directive is read as a path
+// matcher, as for every Caddy handler directive: give absolute paths with
+// the config subdirective. Every subdirective may be omitted; see the JSON fields of AgentReady for
 // defaults. Subdirectives taking selectors may be repeated. Quote selectors
 // that start with '#': the Caddyfile reads an unquoted '#' as a comment.
 func (ar *AgentReady) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {

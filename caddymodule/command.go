@@ -84,58 +84,80 @@ not be scanned at all; 2 for bad usage; 3 when the score is below
 const maxConvertInput = 64 << 20
 
 func cmdConvert(fl caddycmd.Flags) (int, error) {
-	pageURL, err := url.Parse(fl.String("url"))
-	if err != nil || !pageURL.IsAbs() {
-		return caddy.ExitCodeFailedStartup, fmt.Errorf("--url: need an absolute URL, got %q", fl.String("url"))
+	strs := func(name string) []string {
+		v, _ := fl.GetStringArray(name)
+		return v
 	}
-	var in io.Reader = os.Stdin
-	if name := fl.Arg(0); name != "" && name != "-" {
-		f, err := os.Open(name)
+	args := convertArgs{
+		URL:     fl.String("url"),
+		File:    fl.Arg(0),
+		Tokens:  fl.Bool("tokens"),
+		Options: convert.Options{
+			ContentSelectors:     strs("content-selector"),
+			Prune:                pruneSelectors(strs("prune"), !fl.Bool("no-default-prune")),
+			Keep:                 strs("keep"),
+			KeepImagesWithoutAlt: fl.Bool("keep-images-without-alt"),
+			JSONLD:               !fl.Bool("no-jsonld"),
+			FrontMatter:          true,
+			DefaultLanguage:      fl.String("default-language"),
+		},
+	}
+	if err := runConvert(os.Stdin, os.Stdout, os.Stderr, args); err != nil {
+		return caddy.ExitCodeFailedStartup, err
+	}
+	return caddy.ExitCodeSuccess, nil
+}
+
+// convertArgs are the inputs of `caddy agent-ready convert`.
+type convertArgs struct {
+	URL     string // the page's address
+	File    string // input file; "" or "-" for stdin
+	Tokens  bool   // print the token count on stderr
+	Options convert.Options
+}
+
+// runConvert converts one HTML document exactly as the handler would:
+// charset decoding, extraction, conversion, front matter.
+func runConvert(stdin io.Reader, stdout, stderr io.Writer, args convertArgs) error {
+	pageURL, err := url.Parse(args.URL)
+	if err != nil || !pageURL.IsAbs() {
+		return fmt.Errorf("--url: need an absolute URL, got %q", args.URL)
+	}
+	in := stdin
+	if args.File != "" && args.File != "-" {
+		f, err := os.Open(args.File)
 		if err != nil {
-			return caddy.ExitCodeFailedStartup, fmt.Errorf("opening input: %v", err)
+			return fmt.Errorf("opening input: %v", err)
 		}
 		defer f.Close()
 		in = f
 	}
 	raw, err := io.ReadAll(io.LimitReader(in, maxConvertInput+1))
 	if err != nil {
-		return caddy.ExitCodeFailedStartup, fmt.Errorf("reading input: %v", err)
+		return fmt.Errorf("reading input: %v", err)
 	}
 	if len(raw) > maxConvertInput {
-		return caddy.ExitCodeFailedStartup, fmt.Errorf("input larger than %d bytes", maxConvertInput)
+		return fmt.Errorf("input larger than %d bytes", maxConvertInput)
 	}
-	strs := func(name string) []string {
-		v, _ := fl.GetStringArray(name)
-		return v
-	}
-	opts := convert.Options{
-		ContentSelectors:     strs("content-selector"),
-		Prune:                pruneSelectors(strs("prune"), !fl.Bool("no-default-prune")),
-		Keep:                 strs("keep"),
-		KeepImagesWithoutAlt: fl.Bool("keep-images-without-alt"),
-		JSONLD:               !fl.Bool("no-jsonld"),
-		FrontMatter:          true,
-		DefaultLanguage:      fl.String("default-language"),
-	}
-	conv, err := convert.New(opts)
+	conv, err := convert.New(args.Options)
 	if err != nil {
-		return caddy.ExitCodeFailedStartup, err
+		return err
 	}
 	html, err := negotiate.ToUTF8(raw, "text/html")
 	if err != nil {
-		return caddy.ExitCodeFailedStartup, fmt.Errorf("decoding input: %v", err)
+		return fmt.Errorf("decoding input: %v", err)
 	}
 	res, err := conv.Convert(html, pageURL, http.Header{})
 	if err != nil {
-		return caddy.ExitCodeFailedStartup, fmt.Errorf("converting: %v", err)
+		return fmt.Errorf("converting: %v", err)
 	}
-	if _, err := os.Stdout.Write(res.Markdown); err != nil {
-		return caddy.ExitCodeFailedStartup, err
+	if _, err := stdout.Write(res.Markdown); err != nil {
+		return err
 	}
-	if fl.Bool("tokens") {
-		fmt.Fprintf(os.Stderr, "tokens: %d\n", res.Tokens)
+	if args.Tokens {
+		fmt.Fprintf(stderr, "tokens: %d\n", res.Tokens)
 	}
-	return caddy.ExitCodeSuccess, nil
+	return nil
 }
 
 func cmdScan(fl caddycmd.Flags) (int, error) {

@@ -255,6 +255,9 @@ func (d *documents) serveRobots(w http.ResponseWriter, r *http.Request, next cad
 	case !rec.Buffered():
 		// Streamed already (a redirect, an error page): nothing to merge.
 		return nil
+	case rec.Status() == http.StatusOK && b.Robots.OriginWins:
+		// documents.robots_txt: origin — the origin's own file, unmerged.
+		return rec.WriteResponse()
 	case rec.Status() == http.StatusOK:
 		if buf.Len() > maxRobotsSize {
 			logger.Warn("origin robots.txt too large to merge; serving it unmerged", zap.Int("size", buf.Len()))

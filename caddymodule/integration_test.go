@@ -428,3 +428,52 @@ func TestIntegrationHTMLByteForByte(t *testing.T) {
 		}
 	}
 }
+
+// TestIntegrationRobotsOriginWins: with documents.robots_txt: origin, the
+// origin's file is served as it is, and ours only where the origin has none.
+func TestIntegrationRobotsOriginWins(t *testing.T) {
+	origin := newOrigin(t)
+	yamlPath := filepath.Join(t.TempDir(), "site.yaml")
+	if err := os.WriteFile(yamlPath, []byte("documents:\n  robots_txt: origin\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	base, _ := runCaddy(t, `
+:{port} {
+	bind 127.0.0.1
+	agent_ready {
+		config `+yamlPath+`
+		self_scan off
+	}
+	reverse_proxy `+strings.TrimPrefix(origin.URL, "http://")+`
+}`)
+	_, robots := get(t, "GET", base+"/robots.txt")
+	if want := originBody(t, origin.URL, "/robots.txt"); robots != want {
+		t.Errorf("robots.txt with origin wins:\n%s\nwant the origin's:\n%s", robots, want)
+	}
+}
+
+// TestIntegrationBadYAMLFailsAtLoad: a mistake in the site's YAML stops
+// Caddy from loading the config, with file, line and field in the error.
+func TestIntegrationBadYAMLFailsAtLoad(t *testing.T) {
+	caddyMu.Lock()
+	defer caddyMu.Unlock()
+	yamlPath := filepath.Join(t.TempDir(), "site.yaml")
+	if err := os.WriteFile(yamlPath, []byte("site:\n  name: Acme\n  orign: https://acme.example\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	text := fmt.Sprintf("{\n\tadmin off\n\tpersist_config off\n}\n:%d {\n\tbind 127.0.0.1\n\tagent_ready {\n\t\tconfig %s\n\t}\n\trespond ok\n}\n", freePort(t), yamlPath)
+	cfg, _, err := caddyconfig.GetAdapter("caddyfile").Adapt([]byte(text), map[string]any{"filename": "Caddyfile"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = caddy.Load(cfg, true)
+	if err == nil {
+		caddy.Stop()
+		t.Fatal("a config with an unknown YAML key loaded")
+	}
+	for _, want := range []string{yamlPath + ":3", "site.orign", `did you mean "origin"`} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("load error %q lacks %q", err, want)
+		}
+	}
+}
