@@ -89,9 +89,9 @@ func cmdConvert(fl caddycmd.Flags) (int, error) {
 		return v
 	}
 	args := convertArgs{
-		URL:     fl.String("url"),
-		File:    fl.Arg(0),
-		Tokens:  fl.Bool("tokens"),
+		URL:    fl.String("url"),
+		File:   fl.Arg(0),
+		Tokens: fl.Bool("tokens"),
 		Options: convert.Options{
 			ContentSelectors:     strs("content-selector"),
 			Prune:                pruneSelectors(strs("prune"), !fl.Bool("no-default-prune")),
