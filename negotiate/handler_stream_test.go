@@ -56,30 +56,8 @@ func TestHandlerStreams(t *testing.T) {
 					io.WriteString(w, strings.Repeat(" ", 5000000-len(tc.first)))
 				}
 			}})
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			defer cancel()
-			req, _ := http.NewRequestWithContext(ctx, http.MethodGet, s.front.URL+"/pricing", nil)
-			req.Header.Set("Accept", tc.accept)
-			resp, err := testClient.Do(req)
-			if err != nil {
-				t.Fatalf("no response while the origin waits: %v", err)
-			}
-			defer resp.Body.Close()
-			br := bufio.NewReader(resp.Body)
-			var got strings.Builder
-			for !strings.Contains(got.String(), tc.wantFirst) {
-				b, err := br.ReadByte()
-				if err != nil {
-					t.Fatalf("read %q before the origin went on, then: %v", got.String(), err)
-				}
-				got.WriteByte(b)
-			}
-			close(release)
-			rest, err := io.ReadAll(br)
-			if err != nil {
-				t.Fatalf("reading the rest: %v", err)
-			}
-			if all := got.String() + string(rest); tc.length == "" && !strings.HasSuffix(all, "<p>rest</p>") {
+			all := readInTwoSteps(t, s, hdr("Accept", tc.accept), tc.wantFirst, release)
+			if tc.length == "" && !strings.HasSuffix(all, "<p>rest</p>") {
 				t.Errorf("body ends %q", all[max(0, len(all)-40):])
 			}
 		})
@@ -235,11 +213,21 @@ func TestHandlerStreamsEncodedHTML(t *testing.T) {
 		io.WriteString(zw, "<p>rest</p>")
 		zw.Close()
 	}})
+	all := readInTwoSteps(t, s, hdr("Accept", browserAccept, "Accept-Encoding", "gzip"), "<p>first</p>", release)
+	if want := `<html><head><title>x</title><link rel="alternate" type="text/markdown" href="/pricing/md"></head><body><p>first</p><p>rest</p>`; all != want {
+		t.Errorf("body = %q", all)
+	}
+}
+
+// readInTwoSteps gets /pricing, reads the body until it holds first, then
+// closes release (letting the origin go on) and reads the rest. It fails the
+// test if first does not arrive while the origin waits.
+func readInTwoSteps(t *testing.T, s *stack, header http.Header, first string, release chan struct{}) string {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, s.front.URL+"/pricing", nil)
-	req.Header.Set("Accept", browserAccept)
-	req.Header.Set("Accept-Encoding", "gzip")
+	req.Header = header
 	resp, err := testClient.Do(req)
 	if err != nil {
 		t.Fatalf("no response while the origin waits: %v", err)
@@ -247,7 +235,7 @@ func TestHandlerStreamsEncodedHTML(t *testing.T) {
 	defer resp.Body.Close()
 	br := bufio.NewReader(resp.Body)
 	var got strings.Builder
-	for !strings.HasSuffix(got.String(), "<p>first</p>") {
+	for !strings.Contains(got.String(), first) {
 		b, err := br.ReadByte()
 		if err != nil {
 			t.Fatalf("read %q before the origin went on, then: %v", got.String(), err)
@@ -255,10 +243,11 @@ func TestHandlerStreamsEncodedHTML(t *testing.T) {
 		got.WriteByte(b)
 	}
 	close(release)
-	rest, _ := io.ReadAll(br)
-	if string(rest) != "<p>rest</p>" {
-		t.Errorf("rest = %q", rest)
+	rest, err := io.ReadAll(br)
+	if err != nil {
+		t.Fatalf("reading the rest: %v", err)
 	}
+	return got.String() + string(rest)
 }
 
 // TestHandlerNextPanics: a panic in next (a proxy aborting with
