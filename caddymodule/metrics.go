@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"sync"
 
+	"github.com/agentready/caddy-agentready/connect"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -23,6 +24,7 @@ var metrics = struct {
 	cache        *prometheus.CounterVec
 	selfScore    *prometheus.GaugeVec
 	documents    *prometheus.CounterVec
+	index        *indexCollector
 	allCollected []prometheus.Collector
 }{}
 
@@ -70,10 +72,11 @@ func initMetrics(registry *prometheus.Registry) error {
 			Namespace: ns, Subsystem: sub, Name: "documents_total",
 			Help: "Generated discovery documents served, by path.",
 		}, []string{"path"})
+		metrics.index = newIndexCollector(ns, sub)
 		metrics.allCollected = []prometheus.Collector{
 			metrics.responses, metrics.conversions, metrics.duration, metrics.bytesIn,
 			metrics.bytesOut, metrics.tokensOut, metrics.failOpen, metrics.cache,
-			metrics.selfScore, metrics.documents,
+			metrics.selfScore, metrics.documents, metrics.index,
 		}
 	})
 	if registry == nil {
@@ -109,5 +112,64 @@ func cacheLookup(hit bool) {
 		metrics.cache.WithLabelValues("hit").Inc()
 	} else {
 		metrics.cache.WithLabelValues("miss").Inc()
+	}
+}
+
+// indexCollector reports the size and progress of the content indexes of
+// the built-in MCP endpoints, read from each index's Stats when scraped.
+type indexCollector struct {
+	pages, bytes, listed, failed, refreshes *prometheus.Desc
+
+	mu      sync.Mutex
+	servers map[string]*connect.Server // by site origin
+}
+
+func newIndexCollector(ns, sub string) *indexCollector {
+	desc := func(name, help string) *prometheus.Desc {
+		return prometheus.NewDesc(prometheus.BuildFQName(ns, sub, name), help, []string{"site"}, nil)
+	}
+	return &indexCollector{
+		pages:     desc("index_pages", "Pages in the content index of the built-in MCP endpoint."),
+		bytes:     desc("index_bytes", "Markdown bytes held by the content index."),
+		listed:    desc("index_listed_pages", "Pages the site listed in the current or last index refresh."),
+		failed:    desc("index_failed_pages", "Pages whose fetch failed in the current or last index refresh."),
+		refreshes: desc("index_refreshes_total", "Completed refreshes of the content index."),
+		servers:   make(map[string]*connect.Server),
+	}
+}
+
+func (c *indexCollector) add(site string, s *connect.Server) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.servers[site] = s
+}
+
+// remove forgets the server of a site, unless a newer config has replaced it.
+func (c *indexCollector) remove(site string, s *connect.Server) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.servers[site] == s {
+		delete(c.servers, site)
+	}
+}
+
+// Describe implements prometheus.Collector.
+func (c *indexCollector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{c.pages, c.bytes, c.listed, c.failed, c.refreshes} {
+		ch <- d
+	}
+}
+
+// Collect implements prometheus.Collector.
+func (c *indexCollector) Collect(ch chan<- prometheus.Metric) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for site, s := range c.servers {
+		st := s.Stats()
+		ch <- prometheus.MustNewConstMetric(c.pages, prometheus.GaugeValue, float64(st.Pages), site)
+		ch <- prometheus.MustNewConstMetric(c.bytes, prometheus.GaugeValue, float64(st.Bytes), site)
+		ch <- prometheus.MustNewConstMetric(c.listed, prometheus.GaugeValue, float64(st.Listed), site)
+		ch <- prometheus.MustNewConstMetric(c.failed, prometheus.GaugeValue, float64(st.Failed), site)
+		ch <- prometheus.MustNewConstMetric(c.refreshes, prometheus.CounterValue, float64(st.Refreshes), site)
 	}
 }

@@ -148,7 +148,9 @@ type AgentReady struct {
 	optsHash string
 	neg      *negotiate.Handler
 	connect  *connect.Server
-	logger   *zap.Logger
+	// connectSite is the origin the content index is registered under.
+	connectSite string
+	logger      *zap.Logger
 }
 
 // SelfScan configures the self-score of a site.
@@ -291,6 +293,8 @@ func (ar *AgentReady) Provision(ctx caddy.Context) error {
 	}
 	if ar.connect != nil {
 		app.onStart(ar.connect.Start)
+		ar.connectSite = origin
+		metrics.index.add(origin, ar.connect)
 	}
 	return ar.provisionSelfScan(app, srv, origin)
 }
@@ -389,6 +393,7 @@ func targetFromListeners(listen []string) string {
 // another config (the one replacing this one on reload) still uses it.
 func (ar *AgentReady) Cleanup() error {
 	if ar.connect != nil {
+		metrics.index.remove(ar.connectSite, ar.connect)
 		if err := ar.connect.Close(); err != nil {
 			ar.logger.Warn("closing the content index", zap.Error(err))
 		}

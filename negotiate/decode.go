@@ -152,7 +152,15 @@ func ToUTF8(body []byte, contentType string) ([]byte, error) {
 			enc = bomEnc
 		}
 	} else {
-		enc, _, _ = charset.DetermineEncoding(body[:min(len(body), 1024)], "text/html")
+		var name string
+		var certain bool
+		enc, name, certain = charset.DetermineEncoding(body[:min(len(body), 1024)], "text/html")
+		// x/net/html/charset falls back to windows-1252 when the first 1024
+		// bytes are plain ASCII and declare nothing, even if a UTF-8 page
+		// declares its charset later: valid UTF-8 is UTF-8.
+		if !certain && name == "windows-1252" && utf8.Valid(body) {
+			enc = unicode.UTF8
+		}
 	}
 	out := body
 	if enc != unicode.UTF8 && enc != encoding.Nop {

@@ -145,3 +145,22 @@ func TestToUTF8(t *testing.T) {
 		})
 	}
 }
+
+// A UTF-8 page whose first 1024 bytes are ASCII and whose <meta charset>
+// comes later must not be read as windows-1252.
+func TestToUTF8LateMetaCharset(t *testing.T) {
+	page := "<!doctype html><html><head><!--" + strings.Repeat("x", 1100) + "--><meta charset=\"utf-8\"><title>Café – naïve</title></head></html>"
+	got, err := ToUTF8([]byte(page), "text/html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != page {
+		t.Errorf("UTF-8 page garbled: %q", got[len(got)-60:])
+	}
+	// Windows-1252 bytes that are not valid UTF-8 still decode as such.
+	latin := append([]byte("<html><body>"+strings.Repeat("a", 1100)), 0xe9, '<')
+	got, err = ToUTF8(latin, "text/html")
+	if err != nil || !strings.Contains(string(got), "é<") {
+		t.Errorf("windows-1252 fallback: %q, %v", got[len(got)-5:], err)
+	}
+}
