@@ -59,8 +59,8 @@ func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error)
 //
 // A path starting with "/" right after the directive is read as a path
 // matcher, as for every Caddy handler directive: give absolute paths with
-// the config subdirective. Every subdirective may be omitted; see the JSON fields of AgentReady for
-// defaults. Subdirectives taking selectors may be repeated. Quote selectors
+// the config subdirective. Every subdirective may be omitted; see the JSON
+// fields of AgentReady for defaults. Subdirectives taking selectors may be repeated. Quote selectors
 // that start with '#': the Caddyfile reads an unquoted '#' as a comment.
 func (ar *AgentReady) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	d.Next() // consume directive name
@@ -70,141 +70,102 @@ func (ar *AgentReady) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			return d.ArgErr()
 		}
 	}
+	// Subdirectives by the kind of value they take.
+	strs := map[string]*string{
+		"config":           &ar.Config,
+		"cache_control":    &ar.CacheControl,
+		"default_language": &ar.DefaultLanguage,
+	}
+	offable := map[string]*string{ // "off" is stored as "-"
+		"markdown_suffix": &ar.MarkdownSuffix,
+		"link_llms":       &ar.LinkLLMS,
+		"link_agents":     &ar.LinkAgents,
+	}
+	switches := map[string]**bool{
+		"link_markdown": &ar.LinkMarkdown,
+		"head_link":     &ar.HeadLink,
+		"tokens_header": &ar.TokensHeader,
+		"jsonld_block":  &ar.JSONLDBlock,
+		"inject":        &ar.Inject,
+	}
+	lists := map[string]*[]string{
+		"content_selector": &ar.ContentSelectors,
+		"keep":             &ar.Keep,
+	}
+	sizes := map[string]*int64{ // "off" is stored as -1 where allowed
+		"max_size":         &ar.MaxSize,
+		"conversion_cache": &ar.ConversionCache,
+	}
 	for d.NextBlock(0) {
 		sub := d.Val()
-		switch sub {
-		case "config":
+		switch {
+		case strs[sub] != nil:
 			v, err := oneArg(d)
 			if err != nil {
 				return err
 			}
-			ar.Config = v
-		case "max_size":
-			v, err := oneArg(d)
-			if err != nil {
-				return err
-			}
-			n, err := humanize.ParseBytes(v)
-			if err != nil || n == 0 {
-				return d.Errf("max_size: invalid size '%s'", v)
-			}
-			ar.MaxSize = int64(n)
-		case "markdown_suffix":
-			v, err := oneArg(d)
-			if err != nil {
-				return err
-			}
-			ar.MarkdownSuffix = offDash(v)
-		case "link_llms":
-			v, err := oneArg(d)
-			if err != nil {
-				return err
-			}
-			ar.LinkLLMS = offDash(v)
-		case "link_agents":
-			v, err := oneArg(d)
-			if err != nil {
-				return err
-			}
-			ar.LinkAgents = offDash(v)
-		case "link_markdown":
-			b, err := onOff(d)
-			if err != nil {
-				return err
-			}
-			ar.LinkMarkdown = &b
-		case "head_link":
-			b, err := onOff(d)
-			if err != nil {
-				return err
-			}
-			ar.HeadLink = &b
-		case "cache_control":
-			v, err := oneArg(d)
-			if err != nil {
-				return err
-			}
-			ar.CacheControl = v
-		case "content_signal":
-			args := d.RemainingArgs()
-			if len(args) == 0 {
-				return d.ArgErr()
-			}
-			ar.ContentSignal = strings.Join(args, " ")
-		case "tokens_header":
-			b, err := onOff(d)
-			if err != nil {
-				return err
-			}
-			ar.TokensHeader = &b
-		case "content_selector":
-			args := d.RemainingArgs()
-			if len(args) == 0 {
-				return d.ArgErr()
-			}
-			ar.ContentSelectors = append(ar.ContentSelectors, args...)
-		case "prune":
-			args := d.RemainingArgs()
-			if len(args) == 0 {
-				return d.ArgErr()
-			}
-			if len(args) == 1 && args[0] == "off" {
-				ar.PruneDefaults = new(bool)
-				continue
-			}
-			ar.Prune = append(ar.Prune, args...)
-		case "keep":
-			args := d.RemainingArgs()
-			if len(args) == 0 {
-				return d.ArgErr()
-			}
-			ar.Keep = append(ar.Keep, args...)
-		case "images_without_alt":
-			v, err := oneArg(d)
-			if err != nil {
-				return err
-			}
-			switch v {
-			case "keep":
-				ar.KeepImagesWithoutAlt = true
-			case "drop":
-				ar.KeepImagesWithoutAlt = false
-			default:
-				return d.Errf("images_without_alt: expected keep or drop, got '%s'", v)
-			}
-		case "jsonld_block":
-			b, err := onOff(d)
-			if err != nil {
-				return err
-			}
-			ar.JSONLDBlock = &b
-		case "default_language":
-			v, err := oneArg(d)
-			if err != nil {
-				return err
-			}
-			ar.DefaultLanguage = v
-		case "conversion_cache":
+			*strs[sub] = v
+		case offable[sub] != nil:
 			v, err := oneArg(d)
 			if err != nil {
 				return err
 			}
 			if v == "off" {
-				ar.ConversionCache = -1
-				continue
+				v = "-"
 			}
-			n, err := humanize.ParseBytes(v)
-			if err != nil || n == 0 {
-				return d.Errf("conversion_cache: invalid size '%s'", v)
-			}
-			ar.ConversionCache = int64(n)
-		case "inject":
+			*offable[sub] = v
+		case switches[sub] != nil:
 			b, err := onOff(d)
 			if err != nil {
 				return err
 			}
-			ar.Inject = &b
-		case "self_scan":
+			*switches[sub] = &b
+		case lists[sub] != nil:
+			args := d.RemainingArgs()
+			if len(args) == 0 {
+				return d.ArgErr()
+			}
+			*lists[sub] = append(*lists[sub], args...)
+		case sizes[sub] != nil:
+			v, err := oneArg(d)
+			if err != nil {
+				return err
+			}
+			if v == "off" && sub == "conversion_cache" {
+				*sizes[sub] = -1
+				continue
+			}
+			n, err := humanize.ParseBytes(v)
+			if err != nil || n == 0 {
+				return d.Errf("%s: invalid size '%s'", sub, v)
+			}
+			*sizes[sub] = int64(n)
+		case sub == "content_signal":
+			args := d.RemainingArgs()
+			if len(args) == 0 {
+				return d.ArgErr()
+			}
+			ar.ContentSignal = strings.Join(args, " ")
+		case sub == "prune":
+			args := d.RemainingArgs()
+			switch {
+			case len(args) == 0:
+				return d.ArgErr()
+			case len(args) == 1 && args[0] == "off":
+				ar.PruneDefaults = new(bool)
+			default:
+				ar.Prune = append(ar.Prune, args...)
+			}
+		case sub == "images_without_alt":
+			v, err := oneArg(d)
+			if err != nil {
+				return err
+			}
+			if v != "keep" && v != "drop" {
+				return d.Errf("images_without_alt: expected keep or drop, got '%s'", v)
+			}
+			ar.KeepImagesWithoutAlt = v == "keep"
+		case sub == "self_scan":
 			if err := ar.unmarshalSelfScan(d); err != nil {
 				return err
 			}
@@ -296,12 +257,4 @@ func onOff(d *caddyfile.Dispenser) (bool, error) {
 		return b, nil
 	}
 	return false, d.Errf("%s: expected on or off, got '%s'", sub, v)
-}
-
-// offDash maps the Caddyfile word "off" to the JSON config's "-".
-func offDash(v string) string {
-	if v == "off" {
-		return "-"
-	}
-	return v
 }

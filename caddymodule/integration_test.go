@@ -11,7 +11,6 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -340,29 +339,6 @@ func TestIntegrationNegotiation(t *testing.T) {
 			t.Errorf("robots.txt not merged with the origin's:\n%s", robots)
 		}
 	})
-}
-
-// removeInjected removes the elements the rewriter inserts into the head, so
-// what is left can be compared with the origin's bytes.
-func removeInjected(body string) string {
-	for {
-		i := strings.Index(body, "<!--agent-ready-->")
-		if i < 0 {
-			break
-		}
-		body = body[:i] + body[i+len("<!--agent-ready-->"):]
-	}
-	for _, re := range injectedPatterns {
-		body = re.ReplaceAllString(body, "")
-	}
-	return body
-}
-
-var injectedPatterns = []*regexp.Regexp{
-	regexp.MustCompile(`<link rel="alternate" type="text/markdown" href="[^"]*">`),
-	regexp.MustCompile(`<link rel="canonical" href="[^"]*">`),
-	regexp.MustCompile(`<link rel="ard" [^>]*>`),
-	regexp.MustCompile(`(?s)<script type="application/ld\+json" data-agent-ready[^>]*>.*?</script>`),
 }
 
 func firstDiff(a, b string) string {
