@@ -1,0 +1,79 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// articlePage returns an HTML article of exactly size bytes (when size is at
+// least a few hundred bytes): a head with metadata, navigation and footer
+// chrome, and a <main> of sections with headings, paragraphs with links,
+// lists, a table and a code block, the shapes a converter spends its time on.
+func articlePage(title string, size int) []byte {
+	const tail = "</main>\n<footer><p>© Acme Widgets</p></footer>\n</body>\n</html>\n"
+	var b bytes.Buffer
+	b.Grow(size)
+	fmt.Fprintf(&b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"+
+		"<title>%s</title>\n<meta name=\"description\" content=\"A generated page for the proxy benchmarks.\">\n"+
+		"<link rel=\"canonical\" href=\"/%s\">\n</head>\n<body>\n"+
+		"<nav><a href=\"/\">Home</a> <a href=\"/pricing\">Pricing</a> <a href=\"/docs/getting-started\">Docs</a></nav>\n"+
+		"<main>\n<h1>%s</h1>\n", title, title, title)
+	for i := 0; b.Len()+len(tail) < size; i++ {
+		b.WriteString(section(i))
+	}
+	// Trim the last section back so the page ends exactly at size, then
+	// pad with a comment; the result stays well-formed enough for any
+	// HTML5 parser (a cut element is closed by </main>).
+	if over := b.Len() + len(tail) - size; over > 0 {
+		b.Truncate(max(0, b.Len()-over))
+		if i := bytes.LastIndexByte(b.Bytes(), '<'); i > 0 {
+			b.Truncate(i)
+		}
+	}
+	if pad := size - b.Len() - len(tail); pad >= 7 {
+		b.WriteString("<!--" + strings.Repeat(" ", pad-7) + "-->")
+	}
+	b.WriteString(tail)
+	return b.Bytes()
+}
+
+// section is one numbered block of article content.
+func section(i int) string {
+	return fmt.Sprintf(`<section id="s%[1]d">
+<h2>Section %[1]d: widgets at scale</h2>
+<p>Widget %[1]d renders on every page that embeds it. Read the <a href="/docs/getting-started#s%[1]d">setup guide</a>
+or the <a href="/pricing">pricing</a> before you <strong>deploy</strong> it; the <em>status</em> widget polls once a minute.</p>
+<ul><li>Status: operational</li><li>Bookings: %[1]d this week</li><li>Feedback: <code>POST /v1/feedback</code></li></ul>
+<table><thead><tr><th>Plan</th><th>Widgets</th><th>Price</th></tr></thead>
+<tbody><tr><td>Starter</td><td>%[1]d</td><td>$9</td></tr><tr><td>Team</td><td>%[2]d</td><td>$49</td></tr></tbody></table>
+<pre><code class="language-sh">curl -H 'Accept: text/markdown' https://acme.example/widgets/%[1]d</code></pre>
+</section>
+`, i, i*10)
+}
+
+// gzipBomb returns a gzip stream that inflates to size bytes of HTML: a
+// <p> that never ends, the compressible worst case (about 1000:1).
+func gzipBomb(size int64) ([]byte, error) {
+	var out bytes.Buffer
+	zw, err := gzip.NewWriterLevel(&out, gzip.BestCompression)
+	if err != nil {
+		return nil, fmt.Errorf("gzip bomb: %w", err)
+	}
+	const head = "<!DOCTYPE html><html><head><title>bomb</title></head><body><p>"
+	if _, err := io.WriteString(zw, head); err != nil {
+		return nil, fmt.Errorf("gzip bomb: %w", err)
+	}
+	chunk := bytes.Repeat([]byte("a"), 64<<10)
+	for left := size - int64(len(head)); left > 0; left -= int64(len(chunk)) {
+		if _, err := zw.Write(chunk[:min(left, int64(len(chunk)))]); err != nil {
+			return nil, fmt.Errorf("gzip bomb: %w", err)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		return nil, fmt.Errorf("gzip bomb: %w", err)
+	}
+	return out.Bytes(), nil
+}

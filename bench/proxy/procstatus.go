@@ -1,0 +1,74 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// memStatus is the memory of a process as /proc/<pid>/status reports it.
+type memStatus struct {
+	RSS int64 // VmRSS: resident set size now, in bytes
+	HWM int64 // VmHWM: peak resident set size, in bytes
+}
+
+// parseStatus reads VmRSS and VmHWM from the text of /proc/<pid>/status
+// (proc(5): "VmRSS:     1234 kB"). Both must be present.
+func parseStatus(r io.Reader) (memStatus, error) {
+	var m memStatus
+	var seen int
+	sc := bufio.NewScanner(io.LimitReader(r, 1<<20))
+	for sc.Scan() {
+		key, val, ok := strings.Cut(sc.Text(), ":")
+		if !ok || (key != "VmRSS" && key != "VmHWM") {
+			continue
+		}
+		f := strings.Fields(val)
+		if len(f) != 2 || f[1] != "kB" {
+			return m, fmt.Errorf("status line %q: want \"<n> kB\"", sc.Text())
+		}
+		n, err := strconv.ParseInt(f[0], 10, 64)
+		if err != nil || n < 0 || n > 1<<40 {
+			return m, fmt.Errorf("status line %q: bad size", sc.Text())
+		}
+		if key == "VmRSS" {
+			m.RSS = n << 10
+			seen |= 1
+		} else {
+			m.HWM = n << 10
+			seen |= 2
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return m, fmt.Errorf("reading status: %w", err)
+	}
+	if seen != 3 {
+		return m, fmt.Errorf("status has no VmRSS and VmHWM")
+	}
+	return m, nil
+}
+
+// readStatus reads the memory of process pid.
+func readStatus(pid int) (memStatus, error) {
+	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return memStatus{}, err
+	}
+	defer f.Close()
+	return parseStatus(f)
+}
+
+// resetPeak resets the VmHWM of process pid to its current RSS by writing 5
+// to /proc/<pid>/clear_refs (proc(5), Linux 4.0 and later), so the peak of
+// each phase of a run can be read on its own.
+func resetPeak(pid int) error {
+	return os.WriteFile(fmt.Sprintf("/proc/%d/clear_refs", pid), []byte("5"), 0)
+}
+
+// mib formats a byte count in MiB with one decimal.
+func mib(n int64) float64 {
+	return float64(n) / (1 << 20)
+}
