@@ -45,6 +45,9 @@ type documents struct {
 	mu      sync.Mutex
 	bundles map[string]*bundle // by origin
 	order   []string           // insertion order, for eviction
+	// sitemapURLs are the pages of the site's sitemap, for llms.auto_list;
+	// read once the config runs (see readSitemap).
+	sitemapURLs []string
 }
 
 // bundle is a manifest.Bundle with each document's validators computed once.
@@ -125,6 +128,7 @@ func (d *documents) generate(origin string) *bundle {
 		MarkdownSuffix: d.suffix,
 		Now:            d.loaded,
 		ConfigDir:      d.baseDir,
+		SitemapURLs:    d.sitemapURLs,
 	})
 	if err != nil {
 		return &bundle{err: err}
@@ -305,4 +309,14 @@ func (ar *AgentReady) configDir() string {
 		return wd
 	}
 	return filepath.Dir(ar.Config)
+}
+
+// setSitemapURLs records the site's sitemap pages and drops the generated
+// bundles, so the next request regenerates llms.txt with them.
+func (d *documents) setSitemapURLs(urls []string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.sitemapURLs = urls
+	clear(d.bundles)
+	d.order = d.order[:0]
 }

@@ -453,3 +453,44 @@ func TestIntegrationBadYAMLFailsAtLoad(t *testing.T) {
 		}
 	}
 }
+
+// TestIntegrationLLMsAutoList: llms.auto_list lists the sitemap's pages in
+// llms.txt once the server runs.
+func TestIntegrationLLMsAutoList(t *testing.T) {
+	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/sitemap.xml" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/xml")
+		io.WriteString(w, `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`+
+			`<url><loc>http://`+r.Host+`/guides/first-steps</loc></url><url><loc>http://`+r.Host+`/guides/billing</loc></url></urlset>`)
+	}))
+	t.Cleanup(origin.Close)
+	yamlPath := filepath.Join(t.TempDir(), "site.yaml")
+	yaml := "site:\n  name: Auto\n  pages: [/pricing, /contact]\nllms:\n  auto_list:\n    enabled: true\n    section: Everything\n"
+	if err := os.WriteFile(yamlPath, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	base, _ := runCaddy(t, `
+:{port} {
+	bind 127.0.0.1
+	agent_ready {
+		config `+yamlPath+`
+		self_scan off
+	}
+	reverse_proxy `+strings.TrimPrefix(origin.URL, "http://")+`
+}`)
+	deadline := time.Now().Add(20 * time.Second)
+	var body string
+	for time.Now().Before(deadline) {
+		_, body = get(t, "GET", base+"/llms.txt")
+		if strings.Contains(body, "## Everything") {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if !strings.Contains(body, "## Everything") || !strings.Contains(body, base+"/guides/billing") {
+		t.Fatalf("llms.txt does not list the sitemap's pages:\n%s", body)
+	}
+}

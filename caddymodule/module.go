@@ -5,6 +5,7 @@
 package caddymodule
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"net/http"
@@ -290,6 +291,23 @@ func (ar *AgentReady) Provision(ctx caddy.Context) error {
 	app := appAny.(*App)
 	if err := ar.provisionConnect(ctx, srv, origin); err != nil {
 		return err
+	}
+	if ar.site.LLMs.AutoList.Enabled {
+		// llms.auto_list: read the sitemap through the site itself once the
+		// server runs (the origin's, or ours when it has none).
+		src := &siteSource{origin: origin, client: internalClient(srv)}
+		app.onStart(func(ctx context.Context) {
+			go func() {
+				ctx, cancel := context.WithTimeout(ctx, time.Minute)
+				defer cancel()
+				urls, err := src.Pages(ctx)
+				if err != nil {
+					ar.logger.Warn("llms.auto_list: reading the sitemap", zap.Error(err))
+					return
+				}
+				ar.docs.setSitemapURLs(urls)
+			}()
+		})
 	}
 	if ar.connect != nil {
 		app.onStart(ar.connect.Start)
