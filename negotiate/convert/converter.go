@@ -91,7 +91,7 @@ func (c *Converter) Convert(htmlUTF8 []byte, pageURL *url.URL, header http.Heade
 	strip(doc)
 
 	cl := c.newCleaner(doc)
-	picked := c.selectContent(doc, pageURL)
+	picked := c.selectContent(doc, base, cl)
 	root := element(atom.Div)
 	for _, r := range picked.roots {
 		if r.Parent != nil {

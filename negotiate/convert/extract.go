@@ -4,7 +4,6 @@ import (
 	"net/url"
 	"strings"
 
-	readability "codeberg.org/readeck/go-readability/v2"
 	"github.com/JohannesKaufmann/dom"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -20,27 +19,27 @@ type content struct {
 const maxReadabilityElems = 50000
 
 // selectContent picks the main content of doc in the order the package
-// documentation gives: content selectors, landmarks, readability, body.
-func (c *Converter) selectContent(doc *html.Node, pageURL *url.URL) content {
+// documentation gives: content selectors, landmarks (narrowed to the
+// article they hold, see refine), readability, body. base is the document
+// base URL readability resolves links against; cl knows the elements the
+// Keep selectors matched.
+func (c *Converter) selectContent(doc *html.Node, base *url.URL, cl *cleaner) content {
 	for _, s := range c.content {
 		if roots := topMatches(doc, s.sel); hasText(roots) {
 			return content{roots, "selector:" + s.text}
 		}
 	}
 	if r := landmark(doc); r.roots != nil {
-		return r
+		return c.refine(r, base, cl)
 	}
 	body := findFirst(doc, atom.Body)
 	if body == nil {
 		body = doc
 	}
-	parser := readability.NewParser()
-	parser.DisableJSONLD = true // front matter read it already
-	// Readability's scoring is costly on huge pages; past this size the
-	// whole body is converted instead.
-	parser.MaxElemsToParse = maxReadabilityElems
+	parser := newReadability()
 	if parser.CheckDocument(doc) {
-		if art, err := parser.ParseAndMutate(doc, pageURL); err == nil && art.Node != nil && hasText([]*html.Node{art.Node}) {
+		if art, err := parser.ParseAndMutate(doc, base); err == nil && art.Node != nil && hasText([]*html.Node{art.Node}) {
+			fixAtoms(art.Node)
 			return content{[]*html.Node{art.Node}, "readability"}
 		}
 		// readability may have mutated the document: what is left of the
