@@ -3,7 +3,9 @@ package caddymodule
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -232,4 +234,85 @@ func toolText(res *mcp.CallToolResult) string {
 		b.Write(js)
 	}
 	return b.String()
+}
+
+// TestIntegrationSeveralSites: two sites using agent_ready get a self-score
+// each, listed by /agent-ready/status and picked with ?site=.
+func TestIntegrationSeveralSites(t *testing.T) {
+	origin := newOrigin(t)
+	second := freePort(t)
+	upstream := strings.TrimPrefix(origin.URL, "http://")
+	base, admin := runCaddy(t, demoCaddyfile(origin.URL)+fmt.Sprintf(`
+
+:%d {
+	bind 127.0.0.1
+	agent_ready {
+		self_scan {
+			delay 50ms
+		}
+	}
+	reverse_proxy %s
+}`, second, upstream))
+	secondBase := fmt.Sprintf("http://127.0.0.1:%d", second)
+
+	deadline := time.Now().Add(45 * time.Second)
+	var sites []status
+	for time.Now().Before(deadline) {
+		_, body := get(t, "GET", admin+"/agent-ready/status")
+		var st struct{ Sites []status }
+		if err := json.Unmarshal([]byte(body), &st); err != nil {
+			t.Fatal(err)
+		}
+		sites = st.Sites
+		if len(sites) == 2 && !sites[0].Finished.IsZero() && !sites[1].Finished.IsZero() {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if len(sites) != 2 {
+		t.Fatalf("status lists %d sites, want 2: %+v", len(sites), sites)
+	}
+	targets := map[string]bool{sites[0].Target: true, sites[1].Target: true}
+	if !targets[base+"/"] || !targets[secondBase+"/"] {
+		t.Errorf("targets %v, want %s/ and %s/", targets, base, secondBase)
+	}
+	for _, s := range sites {
+		resp, body := get(t, "GET", admin+"/agent-ready/report.json?site="+url.QueryEscape(s.Site))
+		if resp.StatusCode != 200 || !strings.Contains(body, `"target": "`+s.Target+`"`) {
+			t.Errorf("report of %s: %d, target missing", s.Site, resp.StatusCode)
+		}
+	}
+}
+
+// TestIntegrationMetrics: the agent_ready metrics are on Caddy's /metrics,
+// and the self-scan's own requests are not counted.
+func TestIntegrationMetrics(t *testing.T) {
+	origin := newOrigin(t)
+	base, admin := runCaddy(t, demoCaddyfile(origin.URL))
+	waitReport(t, admin)
+	metric := func(name string) string {
+		_, body := get(t, "GET", admin+"/metrics")
+		for _, line := range strings.Split(body, "\n") {
+			if strings.HasPrefix(line, name+" ") || strings.HasPrefix(line, name+"{") {
+				return line
+			}
+		}
+		return ""
+	}
+	before := metric(`caddy_agent_ready_responses_total{form="markdown"}`)
+	get(t, "GET", base+"/pricing", "Accept", "text/markdown")
+	after := metric(`caddy_agent_ready_responses_total{form="markdown"}`)
+	if after == "" || after == before {
+		t.Errorf("markdown responses not counted: before %q after %q", before, after)
+	}
+	for _, name := range []string{
+		"caddy_agent_ready_conversion_duration_seconds_bucket",
+		"caddy_agent_ready_markdown_tokens_total",
+		`caddy_agent_ready_self_score{site="` + base + `/"}`,
+		"caddy_agent_ready_index_pages",
+	} {
+		if metric(name) == "" {
+			t.Errorf("metric %s missing from /metrics", name)
+		}
+	}
 }
