@@ -82,8 +82,9 @@ func readExample(t *testing.T, name string) string {
 // runCaddy runs examples/cdn/Caddyfile in this process on the ports of p
 // until the test ends, with the self-scan off (it would only add load).
 // When cacheControl is not empty, the Caddyfile's commented-out
-// `cache_control` line with that value is switched on.
-func runCaddy(t *testing.T, p ports, cacheControl string) {
+// `cache_control` line with that value is switched on; shortLived turns
+// the origin's max-age=300 into max-age=1.
+func runCaddy(t *testing.T, p ports, cacheControl string, shortLived bool) {
 	t.Helper()
 	text := p.apply(t, readExample(t, "Caddyfile"), adminPort, frontPort, originPort)
 	examples, err := filepath.Abs("..")
@@ -94,6 +95,9 @@ func runCaddy(t *testing.T, p ports, cacheControl string) {
 	if cacheControl != "" {
 		line := fmt.Sprintf("cache_control %q", cacheControl)
 		text = mustReplace(t, text, "# "+line, line)
+	}
+	if shortLived {
+		text = mustReplace(t, text, `header Cache-Control "public, max-age=300"`, `header Cache-Control "public, max-age=1"`)
 	}
 	// Caddy's own log is noise here: what the test checks is in its output.
 	text = mustReplace(t, text, "\tadmin ", "\tpersist_config off\n\tlog {\n\t\toutput discard\n\t}\n\tadmin ")

@@ -30,7 +30,7 @@ type reply struct {
 	header http.Header
 	body   string
 	form   string // formHTML, formMarkdown or a description of anything else
-	hit    bool   // X-Cache: HIT
+	cache  string // the X-Cache header: HIT, MISS, REVALIDATED…
 }
 
 // client asks like a browser does: with Accept-Encoding: gzip (Go's
@@ -63,7 +63,7 @@ func fetch(t *testing.T, url, accept string) reply {
 	}
 	r := reply{status: resp.StatusCode, header: resp.Header, body: string(body)}
 	r.form = formOf(resp.StatusCode, resp.Header.Get("Content-Type"), r.body)
-	r.hit = resp.Header.Get("X-Cache") == "HIT"
+	r.cache = resp.Header.Get("X-Cache")
 	return r
 }
 
@@ -79,4 +79,33 @@ func formOf(status int, contentType, body string) string {
 		return formHTML
 	}
 	return "other: " + contentType + " " + body[:min(len(body), 40)]
+}
+
+func TestFormOf(t *testing.T) {
+	const (
+		md   = "---\ntitle: Pricing\n---\n\n# Pricing\n"
+		page = "<!doctype html>\n<html lang=en><head><title>Pricing</title></head><body></body></html>"
+	)
+	for _, tc := range []struct {
+		name        string
+		status      int
+		contentType string
+		body        string
+		want        string
+	}{
+		{"markdown", 200, "text/markdown; charset=utf-8", md, formMarkdown},
+		{"html", 200, "text/html; charset=utf-8", page, formHTML},
+		{"html labelled markdown", 200, "text/markdown; charset=utf-8", "---\n" + page, "other: "},
+		{"markdown labelled html", 200, "text/html; charset=utf-8", md, "other: "},
+		{"json", 200, "application/json", `{"html":"<html>"}`, "other: "},
+		{"not found", 404, "text/html", page, "status Not Found"},
+		{"empty", 200, "", "", "other: "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			// Anything else is described; only its prefix is fixed.
+			if got := formOf(tc.status, tc.contentType, tc.body); !strings.HasPrefix(got, tc.want) || (tc.want != "other: " && got != tc.want) {
+				t.Errorf("formOf = %q, want %q", got, tc.want)
+			}
+		})
+	}
 }
