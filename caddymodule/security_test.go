@@ -1,0 +1,521 @@
+package caddymodule
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/caddyserver/caddy/v2"
+	"github.com/caddyserver/caddy/v2/caddyconfig"
+	"gopkg.in/yaml.v3"
+
+	"github.com/agentready/caddy-agentready/frontmatter"
+)
+
+// rawGet sends a request line and headers exactly as given (no client-side
+// cleaning or escaping of target) and reads the response.
+func rawGet(t *testing.T, base, target string, hdr ...string) (*http.Response, string, error) {
+	t.Helper()
+	addr := strings.TrimPrefix(base, "http://")
+	conn, err := net.DialTimeout("tcp", addr, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(20 * time.Second))
+	var b strings.Builder
+	fmt.Fprintf(&b, "GET %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n", target, addr)
+	for i := 0; i+1 < len(hdr); i += 2 {
+		fmt.Fprintf(&b, "%s: %s\r\n", hdr[i], hdr[i+1])
+	}
+	b.WriteString("\r\n")
+	if _, err := io.WriteString(conn, b.String()); err != nil {
+		return nil, "", err
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		return nil, "", err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	return resp, string(body), err
+}
+
+// loadFails adapts and loads a configuration that must be refused, and
+// returns why it was. A configuration that loads is stopped and reported.
+func loadFails(t *testing.T, caddyfileText string) error {
+	t.Helper()
+	caddyMu.Lock()
+	defer caddyMu.Unlock()
+	cfg, _, err := caddyconfig.GetAdapter("caddyfile").Adapt([]byte(caddyfileText), map[string]any{"filename": "Caddyfile"})
+	if err != nil {
+		return err
+	}
+	if err := caddy.Load(cfg, true); err != nil {
+		return err
+	}
+	caddy.Stop()
+	t.Errorf("configuration loaded, want it refused:\n%s", caddyfileText)
+	return nil
+}
+
+// TestSecurityConfigHeaderInjection: no value from the configuration can
+// split a header. CR, LF or NUL in any value that becomes a header (raw in
+// a quoted token, in a backquoted token or through an environment
+// placeholder) makes the configuration fail to load.
+func TestSecurityConfigHeaderInjection(t *testing.T) {
+	t.Setenv("AGENT_READY_EVIL", "public\r\nSet-Cookie: stolen=1")
+	for _, directive := range []string{"cache_control", "content_signal", "link_llms", "link_agents", "markdown_suffix"} {
+		for name, value := range map[string]string{
+			"LF in quotes":   "\"/x\nSet-Cookie: stolen=1\"",
+			"CRLF in quotes": "\"/x\r\nSet-Cookie: stolen=1\"",
+			"backquoted CR":  "`/x\rSet-Cookie: stolen=1`",
+			"NUL":            "\"/x\x00\"",
+			"env":            "{$AGENT_READY_EVIL}",
+		} {
+			t.Run(directive+" "+name, func(t *testing.T) {
+				err := loadFails(t, fmt.Sprintf("{\n\tadmin off\n\tpersist_config off\n}\n:%d {\n\tbind 127.0.0.1\n\tagent_ready {\n\t\t%s %s\n\t\tself_scan off\n\t}\n\trespond ok\n}\n",
+					freePort(t), directive, value))
+				// The Caddyfile lexer splits an environment value at its line
+				// breaks (a parse error); the other forms reach Provision,
+				// which names the setting (negotiate's spelling for links).
+				names := strings.NewReplacer("link_llms", "llms_link", "link_agents", "agents_link").Replace(directive)
+				if err != nil && name != "env" && !strings.Contains(err.Error(), directive) && !strings.Contains(err.Error(), names) {
+					t.Errorf("the error does not name %s: %v", directive, err)
+				}
+			})
+		}
+	}
+
+	// The site's YAML is validated too: a usage policy that would become
+	// a Content-Signal header with a control character is refused.
+	for name, value := range map[string]string{"NUL": `search=yes\0`, "CRLF": `search=yes\r\nSet-Cookie: stolen=1`} {
+		t.Run("YAML policy with "+name, func(t *testing.T) {
+			yml := filepath.Join(t.TempDir(), "site.yaml")
+			if err := os.WriteFile(yml, []byte("policy:\n  content_signal: \""+value+"\"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			// An absolute path as the directive's argument would be read as
+			// a path matcher: the file is named with the config subdirective.
+			loadFails(t, fmt.Sprintf("{\n\tadmin off\n}\n:%d {\n\tbind 127.0.0.1\n\tagent_ready {\n\t\tconfig %s\n\t\tself_scan off\n\t}\n\trespond ok\n}\n", freePort(t), yml))
+		})
+	}
+}
+
+// TestSecurityLinkTargetsEscaped: Link header targets, from the
+// configuration or from the request, stay inside their angle brackets (RFC
+// 8288 §3), and the head link's href stays inside its attribute.
+func TestSecurityLinkTargetsEscaped(t *testing.T) {
+	origin := newOrigin(t)
+	base, _ := runCaddy(t, `:{port} {
+	bind 127.0.0.1
+	agent_ready {
+		config ../examples/site.yaml
+		link_llms "/llms.txt>; rel=\"preload\"; x=\"<//evil.example/a>"
+		link_agents "/agents json"
+		self_scan off
+	}
+	reverse_proxy `+strings.TrimPrefix(origin.URL, "http://")+`
+}
+`)
+	linkValue := regexp.MustCompile(`^<[^<>\s"]*>(; [a-z]+="[^"]*")+$`)
+	for _, target := range []string{
+		`/pricing?q=a>b<c"d,<//evil.example/>;rel=preload`,
+		`/pricing/md?q=a>b<c"d,<//evil.example/>;rel=preload`,
+		`/pricing?%3E%22`,
+	} {
+		for _, accept := range []string{acceptMarkdown, acceptBrowser} {
+			resp, body, err := rawGet(t, base, target, "Accept", accept)
+			if err != nil {
+				t.Fatalf("%s: %v", target, err)
+			}
+			if resp.StatusCode != 200 {
+				t.Fatalf("%s: status %d", target, resp.StatusCode)
+			}
+			links := resp.Header.Values("Link")
+			if len(links) < 3 {
+				t.Errorf("%s: Link headers %q", target, links)
+			}
+			for _, l := range links {
+				for _, v := range splitLinkLine(l) {
+					if !linkValue.MatchString(v) {
+						t.Errorf("%s, Accept %s: Link value %q is not one escaped target with quoted parameters", target, accept, v)
+					}
+					if strings.Contains(v, "<//evil.example") {
+						t.Errorf("%s: a second target got into %q", target, v)
+					}
+				}
+			}
+			if !strings.Contains(strings.Join(links, ", "), `</llms.txt%3E;%20rel=%22preload%22;%20x=%22%3C//evil.example/a%3E>; rel="describedby"`) {
+				t.Errorf("configured target not escaped in %q", links)
+			}
+			if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") {
+				for _, m := range regexp.MustCompile(`<link rel="alternate" type="text/markdown" href="([^"]*)">`).FindAllStringSubmatch(body, -1) {
+					if strings.ContainsAny(m[1], `<>"`) {
+						t.Errorf("%s: head link href %q not escaped", target, m[1])
+					}
+				}
+				if strings.Contains(body, `c"d,<//evil.example/>`) {
+					t.Errorf("%s: the raw query reached the HTML", target)
+				}
+			}
+		}
+	}
+}
+
+// splitLinkLine splits a Link field line into its values at the commas
+// outside angle brackets and quoted strings.
+func splitLinkLine(line string) []string {
+	var out []string
+	inAngle, inQuote, start := false, false, 0
+	for i := 0; i < len(line); i++ {
+		switch c := line[i]; {
+		case inQuote && c == '\\':
+			i++
+		case c == '"' && !inAngle:
+			inQuote = !inQuote
+		case c == '<' && !inQuote:
+			inAngle = true
+		case c == '>' && !inQuote:
+			inAngle = false
+		case c == ',' && !inAngle && !inQuote:
+			out = append(out, strings.TrimSpace(line[start:i]))
+			start = i + 1
+		}
+	}
+	return append(out, strings.TrimSpace(line[start:]))
+}
+
+// hostilePage has metadata that tries to end the front matter early, add
+// YAML keys and split headers.
+const hostilePage = "<!doctype html><html lang=\"en\"><head>" +
+	"<title>Evil\r\n---\ninjected: title\n---\n# Owned</title>" +
+	"<meta name=\"description\" content=\"one&#13;&#10;---&#10;injected: description&#10;...&#10;\">" +
+	"<meta name=\"author\" content=\"a&#10;Set-Cookie: stolen=1\">" +
+	"<meta property=\"og:site_name\" content=\"---\">" +
+	"<link rel=\"canonical\" href=\"/hostile&#10;injected: canonical\">" +
+	"<script type=\"application/ld+json\">{\"@context\":\"https://schema.org\",\"@type\":\"Article\"," +
+	"\"headline\":\"Evil\\n---\\ninjected: jsonld\",\"datePublished\":\"2024-01-01\\r\\nX-Evil: 1\"}</script>" +
+	"</head><body><main><h1>Real heading</h1><p>Real text.</p></main></body></html>"
+
+// TestSecurityPageMetadataInjection: a page title, description or JSON-LD
+// with CR, LF and "---" lines stays a YAML string inside one front matter
+// block, for a strict parser and a naive one alike, and never reaches a
+// header.
+func TestSecurityPageMetadataInjection(t *testing.T) {
+	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(w, hostilePage)
+	}))
+	defer origin.Close()
+	base, _ := runCaddy(t, `:{port} {
+	bind 127.0.0.1
+	agent_ready {
+		self_scan off
+	}
+	reverse_proxy `+strings.TrimPrefix(origin.URL, "http://")+`
+}
+`)
+	for _, target := range []string{"/hostile", "/hostile/md"} {
+		resp, body := get(t, "GET", base+target, "Accept", acceptMarkdown)
+		if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/markdown; charset=utf-8" {
+			t.Fatalf("%s: %d %q", target, resp.StatusCode, resp.Header.Get("Content-Type"))
+		}
+		for k, vs := range resp.Header {
+			for _, v := range vs {
+				if strings.ContainsAny(v, "\r\n") || strings.Contains(v, "injected") || strings.Contains(v, "stolen") {
+					t.Errorf("%s: page metadata reached header %s: %q", target, k, v)
+				}
+			}
+		}
+		if resp.Header.Get("X-Evil") != "" || len(resp.Header.Values("Set-Cookie")) > 0 {
+			t.Errorf("%s: a header was split: %q", target, resp.Header)
+		}
+
+		// The strict reader: one block, the title kept whole.
+		meta, rest, err := frontmatter.Parse([]byte(body))
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", target, err, body)
+		}
+		if !strings.Contains(meta.Title, "Evil") || !strings.Contains(meta.Title, "injected: ") {
+			t.Errorf("%s: title %q lost its text", target, meta.Title)
+		}
+		if !strings.Contains(string(rest), "Real heading") || strings.Contains(string(rest), "Owned") && !strings.Contains(string(rest), "Real heading") {
+			t.Errorf("%s: content after the front matter:\n%s", target, rest)
+		}
+
+		// The naive reader: everything up to the first "\n---\n" is the
+		// YAML, and it has no key the page smuggled in.
+		block, _, ok := strings.Cut(strings.TrimPrefix(body, "---\n"), "\n---\n")
+		if !ok {
+			t.Fatalf("%s: no closing --- line:\n%s", target, body)
+		}
+		var keys map[string]any
+		if err := yaml.Unmarshal([]byte(block), &keys); err != nil {
+			t.Fatalf("%s: the front matter up to the first --- line is not YAML: %v\n%s", target, err, block)
+		}
+		for k := range keys {
+			if strings.Contains(k, "injected") || strings.Contains(k, "Set-Cookie") || strings.Contains(k, "X-Evil") {
+				t.Errorf("%s: smuggled key %q in\n%s", target, k, block)
+			}
+		}
+		if title, _ := keys["title"].(string); title != meta.Title {
+			t.Errorf("%s: naive title %q, strict title %q", target, title, meta.Title)
+		}
+	}
+}
+
+// traversalSite lays out a document root with a secret next to it, and
+// returns the root.
+func traversalSite(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	root := filepath.Join(dir, "site")
+	for name, body := range map[string]string{
+		filepath.Join(dir, "secret.html"):    "<html><head><title>TOP-SECRET</title></head><body><main><p>TOP-SECRET</p></main></body></html>",
+		filepath.Join(root, "index.html"):    "<html><head><title>Home</title></head><body><main><p>Home page.</p></main></body></html>",
+		filepath.Join(root, "page.html"):     "<html><head><title>Page</title></head><body><main><p>A page.</p></main></body></html>",
+		filepath.Join(root, "md/index.html"): "<html><head><title>Section md</title></head><body><main><p>The md section.</p></main></body></html>",
+	} {
+		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(name, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+// TestSecurityPathTraversal: hostile paths with the Markdown suffix, served
+// by file_server, never reach outside the root, never crash, and never give
+// the Markdown of a page other than the one the path names without its
+// suffix.
+func TestSecurityPathTraversal(t *testing.T) {
+	root := traversalSite(t)
+	base, _ := runCaddy(t, `:{port} {
+	bind 127.0.0.1
+	agent_ready {
+		self_scan off
+	}
+	root * `+root+`
+	file_server
+}
+`)
+	title := regexp.MustCompile(`<title>([^<]*)</title>`)
+	for _, target := range []string{
+		"/..%2f..%2f..%2f..%2fetc/passwd/md",
+		"/..%2fsecret.html/md",
+		"/../secret.html/md",
+		"/%2e%2e/secret.html/md",
+		"/%2e%2e/md",
+		"/%2e%2e%2f%2e%2e%2fetc%2fpasswd/md",
+		"/..\\secret.html/md",
+		"/%5c..%5csecret.html/md",
+		"//md",
+		"///md",
+		"/md",
+		"/md/md",
+		"/md/md/md",
+		"/page.html/md",
+		"/page.html%2fmd",
+		"/page.html%2Fmd",
+		"/page.html/%6dd",
+		"/page.html/m%64",
+		"/page.html/md%00",
+		"/page.html%00/md",
+		"/%00/md",
+		"/page.html/md/../../secret.html",
+		"/page.html/md?/../../secret.html",
+		"/.well-known/..%2fllms.txt",
+		"/%2e%2e/llms.txt/md",
+		"http://evil.example/page.html/md",
+	} {
+		t.Run(target, func(t *testing.T) {
+			resp, body, err := rawGet(t, base, target)
+			if err != nil {
+				t.Fatalf("no response: %v", err)
+			}
+			if strings.Contains(body, "TOP-SECRET") || strings.Contains(body, "root:x:0:0") {
+				t.Fatalf("%d: a file outside the root was served:\n%s", resp.StatusCode, body)
+			}
+			if resp.StatusCode >= 500 {
+				t.Errorf("status %d: %s", resp.StatusCode, body)
+			}
+			if !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/markdown") {
+				return
+			}
+			// A Markdown answer needs the suffix (no Accept was sent) and
+			// must be the Markdown of the page the rest of the path names.
+			prefix, path := "", target
+			if strings.HasPrefix(target, "http://") {
+				// Absolute form (RFC 9112 §3.2.2): the authority is the Host.
+				i := strings.Index(target[len("http://"):], "/") + len("http://")
+				prefix, path = target[:i], target[i:]
+			}
+			path, query, hasQuery := strings.Cut(path, "?")
+			page, ok := strings.CutSuffix(path, "/md")
+			if !ok {
+				t.Fatalf("Markdown for %s, which does not end in the suffix:\n%s", target, body)
+			}
+			if page == "" {
+				page = "/"
+			}
+			pageTarget := prefix + page
+			if hasQuery {
+				pageTarget += "?" + query
+			}
+			// The same page asked for by negotiation: the same Markdown.
+			// (file_server redirects a path to its canonical form, "/.."
+			// to "/", only when the request was not rewritten, so the
+			// negotiated form may be that redirect instead.)
+			negResp, negotiated, err := rawGet(t, base, pageTarget, "Accept", acceptMarkdown)
+			if err != nil || negResp.StatusCode/100 != 3 && negotiated != body {
+				t.Errorf("suffix form of %s differs from the negotiated form of %s (%v):\n%s\n---\n%s", target, pageTarget, err, body, negotiated)
+			}
+			// And the page's HTML, after the file server's own redirect
+			// (a directory path gets its canonical slash), has its title.
+			htmlResp, html, err := rawGet(t, base, page, "Accept", acceptBrowser)
+			if err == nil && htmlResp.StatusCode/100 == 3 && strings.HasPrefix(htmlResp.Header.Get("Location"), "/") {
+				htmlResp, html, err = rawGet(t, base, htmlResp.Header.Get("Location"), "Accept", acceptBrowser)
+			}
+			if err != nil || htmlResp.StatusCode != 200 {
+				t.Fatalf("Markdown for %s, but its page %s is not a page: %v %v", target, page, err, htmlResp)
+			}
+			m := title.FindStringSubmatch(html)
+			meta, _, err := frontmatter.Parse([]byte(body))
+			if err != nil || m == nil || meta.Title != m[1] {
+				t.Errorf("Markdown titled %q for %s, whose page %s has title %v", meta.Title, target, page, m)
+			}
+		})
+	}
+	if resp, body := get(t, "GET", base+"/page.html/md"); !strings.Contains(body, "title: Page") {
+		t.Errorf("the server stopped answering: %d %q", resp.StatusCode, body)
+	}
+}
+
+// TestSecurityPathToOrigin: removing the suffix keeps the client's escaping
+// byte for byte; the origin judges the path exactly as the client sent it
+// (an escaped slash never becomes a path separator on the way).
+func TestSecurityPathToOrigin(t *testing.T) {
+	var mu sync.Mutex
+	var seen []string
+	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen = append(seen, r.RequestURI)
+		mu.Unlock()
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(w, "<html><head><title>T</title></head><body><main><p>x</p></main></body></html>")
+	}))
+	defer origin.Close()
+	base, _ := runCaddy(t, `:{port} {
+	bind 127.0.0.1
+	agent_ready {
+		self_scan off
+	}
+	reverse_proxy `+strings.TrimPrefix(origin.URL, "http://")+`
+}
+`)
+	for target, want := range map[string]string{
+		"/..%2f..%2fetc/passwd/md": "/..%2f..%2fetc/passwd",
+		"/%2e%2e/md":               "/%2e%2e",
+		"/a%2fb/md":                "/a%2fb",
+		"/a%2Fmd":                  "/a%2Fmd",
+		"/a/%6dd":                  "/a/%6dd",
+		"/a%00/md":                 "/a%00",
+		"//md":                     "/",
+		"/md/md":                   "/md",
+		"/a/md?x=/../b":            "/a?x=/../b",
+	} {
+		mu.Lock()
+		seen = nil
+		mu.Unlock()
+		resp, _, err := rawGet(t, base, target)
+		if err != nil {
+			t.Fatalf("%s: %v", target, err)
+		}
+		mu.Lock()
+		got := append([]string(nil), seen...)
+		mu.Unlock()
+		if len(got) != 1 || got[0] != want {
+			t.Errorf("%s (%d): the origin was asked for %q, want %q", target, resp.StatusCode, got, want)
+		}
+	}
+}
+
+// TestSecurityAdminEndpoint: the admin endpoint listens on localhost unless
+// told otherwise, and Caddy's DNS-rebinding and cross-origin checks guard
+// the self-score routes like every other admin route.
+func TestSecurityAdminEndpoint(t *testing.T) {
+	if _, set := os.LookupEnv("CADDY_ADMIN"); !set && caddy.DefaultAdminListen != "localhost:2019" {
+		t.Errorf("default admin address %q", caddy.DefaultAdminListen)
+	}
+	cfg, _, err := caddyconfig.GetAdapter("caddyfile").Adapt([]byte(":8080 {\n\tagent_ready\n}\n"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(cfg), `"admin"`) {
+		t.Errorf("agent_ready changed the admin configuration: %s", cfg)
+	}
+
+	_, admin := runCaddy(t, ":{port} {\n\tbind 127.0.0.1\n\tagent_ready {\n\t\tself_scan off\n\t}\n\trespond ok\n}\n")
+	client := &http.Client{Timeout: 10 * time.Second}
+	for _, tc := range []struct {
+		name, method, host, origin string
+	}{
+		{"DNS rebinding", "GET", "evil.example", ""},
+		{"cross-site scan", "POST", "", "http://evil.example"},
+		{"cross-site report", "GET", "", "http://evil.example"},
+		{"null origin", "POST", "", "null"},
+	} {
+		req, _ := http.NewRequest(tc.method, admin+"/agent-ready/status", nil)
+		if tc.method == "POST" {
+			req.URL.Path = "/agent-ready/scan"
+		}
+		if tc.host != "" {
+			req.Host = tc.host
+		}
+		if tc.origin != "" {
+			req.Header.Set("Origin", tc.origin)
+		}
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusForbidden && resp.StatusCode != http.StatusBadRequest {
+			t.Errorf("%s: %d, want the admin endpoint to refuse it", tc.name, resp.StatusCode)
+		}
+	}
+}
+
+// TestSecurityReportHandler: agent_ready_report is read-only (it never
+// starts a scan) and its answers are never stored by caches.
+func TestSecurityReportHandler(t *testing.T) {
+	base, _ := runCaddy(t, ":{port} {\n\tbind 127.0.0.1\n\tagent_ready_report\n\trespond \"other\"\n}\n")
+	for _, m := range []string{"POST", "PUT", "DELETE"} {
+		for _, p := range []string{"/agent-ready/scan", "/agent-ready/", "/agent-ready/status"} {
+			resp, _ := get(t, m, base+p)
+			if resp.StatusCode < 400 {
+				t.Errorf("%s %s: %d", m, p, resp.StatusCode)
+			}
+		}
+	}
+	resp, _ := get(t, "GET", base+"/agent-ready/report.json")
+	if cc := resp.Header.Get("Cache-Control"); resp.StatusCode < 400 && cc != "no-store" {
+		t.Errorf("report.json: %d with Cache-Control %q", resp.StatusCode, cc)
+	}
+	if _, body := get(t, "GET", base+"/elsewhere"); body != "other" {
+		t.Errorf("other paths must pass on: %q", body)
+	}
+}
