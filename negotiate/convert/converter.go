@@ -35,7 +35,8 @@ type Result struct {
 	// Tokens is the o200k_base token count of Markdown.
 	Tokens int
 	// Extraction says how the content was chosen: "selector:<selector>",
-	// "landmark:main", "landmark:role-main", "landmark:article",
+	// "landmark:main", "landmark:role-main", "landmark:article" (each
+	// followed by "+pruned" when chrome inside the landmark was removed),
 	// "readability" or "body".
 	Extraction string
 }

@@ -10,7 +10,14 @@
 //     matches wins ("selector:<selector>");
 //  2. the landmarks: the first visible <main> ("landmark:main"), an element
 //     with role="main" ("landmark:role-main"), or the page's only top-level
-//     <article> ("landmark:article");
+//     <article> ("landmark:article"). When go-readability judges the
+//     landmark to hold an article, it runs on a copy of the landmark, and the
+//     blocks none of whose text it kept (related and most-popular lists,
+//     media-player menus, buttons, bio cards) are removed ("+pruned" is
+//     added to the extraction). Headings, tables, code, definition lists,
+//     inline elements, bylines, the article's header and Keep matches are
+//     never removed this way, so pages that are not articles keep all their
+//     content;
 //  3. go-readability, for pages without landmarks that it judges to be
 //     articles ("readability");
 //  4. the whole <body> ("body"), so pages that are not articles (pricing

@@ -28,6 +28,8 @@ var goldenExtraction = map[string]string{
 	"figure":         "landmark:main",
 	"data-image":     "landmark:main",
 	"relative-links": "body",
+	"article-in-main": "landmark:main+pruned",
+	"docs-article":    "landmark:main+pruned",
 }
 
 // goldenHeader is the origin response every golden page is converted with.

@@ -47,8 +47,9 @@ type Options struct {
 }
 
 // DefaultPrune returns the prune selectors used when Options.Prune is nil:
-// navigation, footers, asides, hidden elements, cookie and consent banners,
-// share widgets, comment threads, related-post and ad widgets, skip links.
+// navigation, footers, asides, hidden elements, menus, toolbars and
+// dialogs, cookie and consent banners, share widgets, comment threads,
+// related-post and ad widgets, skip links.
 func DefaultPrune() []string {
 	return []string{
 		"nav", "footer", "aside",
@@ -56,6 +57,10 @@ func DefaultPrune() []string {
 		"[aria-hidden=true]", "[hidden]", `[style*="display:none"]`, `[style*="display: none"]`,
 		`[style*="visibility:hidden"]`, `[style*="visibility: hidden"]`,
 		"dialog:not([open])",
+		// widget chrome: media-player and site menus, toolbars, tooltips,
+		// modal dialogs (WAI-ARIA 1.2 roles)
+		"[role=menu]", "[role=menubar]", "[role=toolbar]", "[role=tooltip]",
+		"[role=dialog]", "[role=alertdialog]",
 		// cookie and consent banners
 		"[id*=cookie-banner]", "[class*=cookie-banner]", "[id*=cookie-consent]", "[class*=cookie-consent]",
 		"[id*=cookie-notice]", "[class*=cookie-notice]", "[id*=cookiebanner]", "[class*=cookiebanner]",
@@ -83,7 +88,7 @@ func (o Options) prune() []string {
 
 // formatVersion changes whenever the Markdown this package writes for the
 // same input changes, so cached conversions of an older build are not served.
-const formatVersion = "convert/1"
+const formatVersion = "convert/2"
 
 // Hash returns a short stable digest of the options (with the default prune
 // list spelled out) and the output format version: two Options with the same

@@ -31,7 +31,7 @@ func newReadability() readability.Parser {
 // (see prunable), so a page that is not an article loses no content even
 // when it passes the check.
 func (c *Converter) refine(lm content, base *url.URL, cl *cleaner) content {
-	if len(lm.roots) != 1 || b2Disable {
+	if len(lm.roots) != 1 {
 		return lm
 	}
 	root := lm.roots[0]
@@ -73,43 +73,101 @@ func collectTexts(n *html.Node, set map[string]bool) {
 	}
 }
 
-// pruneUnkept removes the prunable elements under n that hold text but
-// none of the kept text, and reports whether it removed any.
-func pruneUnkept(n *html.Node, kept map[string]bool, cl *cleaner) bool {
-	removed := false
-	for c := n.FirstChild; c != nil; {
-		next := c.NextSibling
-		if c.Type == html.ElementNode && !cl.keep[c] && !protected[c.DataAtom] {
-			has, any := textKept(c, kept)
-			switch {
-			case !has && any && prunable(c) && !cl.keepPath[c]:
-				n.RemoveChild(c)
-				removed = true
-			case any:
-				removed = pruneUnkept(c, kept, cl) || removed
+// pruneUnkept removes the prunable elements under root that hold text but
+// (almost) none of the kept text, and reports whether it removed any. A
+// block that comes before the first kept text and holds the <h1>, or is
+// short and holds a heading, is the article's header (title, byline, date,
+// lead image): it stays whole.
+func pruneUnkept(root *html.Node, kept map[string]bool, cl *cleaner) bool {
+	removed, started := false, false
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; {
+			next := c.NextSibling
+			if c.Type == html.ElementNode && !cl.keep[c] && !protected[c.DataAtom] {
+				k, t := textKept(c, kept)
+				has, any := k > 0 && float64(k) >= minKeptShare*float64(t), t > 0
+				switch {
+				case !has && any && !started && (t <= maxHeaderLen && findHeading(c, 6) || findHeading(c, 1)):
+					// the article's header
+				case !has && any && prunable(c) && !cl.keepPath[c]:
+					n.RemoveChild(c)
+					removed = true
+				case any:
+					walk(c)
+				}
+				started = started || has
+			} else if c.Type == html.ElementNode {
+				k, _ := textKept(c, kept)
+				started = started || k > 0
 			}
+			c = next
 		}
-		c = next
 	}
+	walk(root)
 	return removed
 }
 
-// textKept reports whether any text under n is in kept, and whether n
-// holds any text at all.
-func textKept(n *html.Node, kept map[string]bool) (has, any bool) {
+// findHeading reports whether a heading of level 1 to maxLevel lies under
+// n.
+func findHeading(n *html.Node, maxLevel int) bool {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && (headingLevel(c) >= 1 && headingLevel(c) <= maxLevel || findHeading(c, maxLevel)) {
+			return true
+		}
+	}
+	return false
+}
+
+// headingLevel returns 1 to 6 for h1 to h6, else 0.
+func headingLevel(n *html.Node) int {
+	switch n.DataAtom {
+	case atom.H1:
+		return 1
+	case atom.H2:
+		return 2
+	case atom.H3:
+		return 3
+	case atom.H4:
+		return 4
+	case atom.H5:
+		return 5
+	case atom.H6:
+		return 6
+	}
+	return 0
+}
+
+// textKept returns how much of the text under n (in non-space bytes) is
+// kept text, and how much text there is.
+func textKept(n *html.Node, kept map[string]bool) (keptLen, total int) {
 	if n.Type == html.TextNode {
 		t := strings.TrimSpace(n.Data)
-		return t != "" && kept[t], t != ""
+		if t == "" {
+			return 0, 0
+		}
+		l := textLen(t)
+		if kept[t] {
+			return l, l
+		}
+		return 0, l
 	}
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		h, a := textKept(c, kept)
-		if h {
-			return true, true
-		}
-		any = any || a
+		k, t := textKept(c, kept)
+		keptLen, total = keptLen+k, total+t
 	}
-	return false, any
+	return keptLen, total
 }
+
+// maxHeaderLen is the most text (non-space bytes) an article's header
+// (title, byline, date) holds; a longer block before the article is a
+// teaser list.
+const maxHeaderLen = 400
+
+// minKeptShare is the share of a block's text readability must have kept
+// for the block to stay. It is not zero because short strings ("Photo",
+// "By", "Share") occur both in the article and in the teasers around it.
+const minKeptShare = 0.1
 
 // protected are the elements refine never removes nor looks into: headings
 // (with the text that names a section), tables, code and definition lists
@@ -182,5 +240,3 @@ func fixAtoms(n *html.Node) {
 		fixAtoms(c)
 	}
 }
-
-var b2Disable bool

@@ -1,0 +1,211 @@
+package convert
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// TestPruneUnkept checks which blocks of a landmark go when readability
+// kept only some of its text: blocks without kept text go, unless they are
+// protected, inline, kept, a byline or the article's header.
+func TestPruneUnkept(t *testing.T) {
+	tests := []struct {
+		name    string
+		html    string // the landmark's content
+		kept    []string
+		keep    string // a Keep selector, or ""
+		want    string // space-joined text left
+		removed bool
+	}{
+		{
+			name:    "unkept list goes",
+			html:    `<p>story</p><ul><li><a href="/a">other one</a></li><li><a href="/b">other two</a></li></ul>`,
+			kept:    []string{"story"},
+			want:    "story",
+			removed: true,
+		},
+		{
+			name: "nothing unkept",
+			html: `<p>story</p><p>more</p>`,
+			kept: []string{"story", "more"},
+			want: "story more",
+		},
+		{
+			name: "tables, code, definition lists and headings stay",
+			html: `<p>story</p><table><tr><td>cell</td></tr></table><pre>code</pre><dl><dt>term</dt><dd>def</dd></dl>` +
+				`<p><code>x</code></p><h2>section</h2>`,
+			kept:    []string{"story"},
+			want:    "story cell code term def section",
+			removed: true, // the <p> around the <code>
+		},
+		{
+			name: "inline elements stay",
+			html: `<p>By <a href="/me">Me</a> and <span>you</span></p>`,
+			kept: []string{"By", "and"},
+			want: "By Me and you",
+		},
+		{
+			name:    "a block needs a tenth of its text kept",
+			html:    `<p>story text</p><div><span>Photo</span><p>a long teaser about another story entirely, with a summary of it that runs on</p></div>`,
+			kept:    []string{"story text", "Photo"},
+			want:    "story text",
+			removed: true,
+		},
+		{
+			name: "the article's header before the story stays",
+			html: `<div class="head"><h1>Title</h1><p>14 March</p></div><p>story</p><div><h2>Most popular</h2><p>teaser</p></div>`,
+			kept: []string{"story"},
+			want: "Title 14 March story",
+			// the block after the story goes, heading and all
+			removed: true,
+		},
+		{
+			name:    "a long block before the story goes unless it holds the h1",
+			html:    `<div><h2>Highlights</h2><p>` + strings.Repeat("teaser ", 80) + `</p></div><p>story</p>`,
+			kept:    []string{"story"},
+			want:    "story",
+			removed: true,
+		},
+		{
+			name: "a long block before the story with the h1 stays",
+			html: `<div><h1>Title</h1><p>` + strings.Repeat("caption ", 80) + `</p></div><p>story</p>`,
+			kept: []string{"story"},
+			want: "Title " + strings.TrimSpace(strings.Repeat("caption ", 80)) + " story",
+		},
+		{
+			name: "bylines stay",
+			html: `<p>story</p><div class="author-byline">Jane Doe</div>`,
+			kept: []string{"story"},
+			want: "story Jane Doe",
+		},
+		{
+			name: "kept elements stay",
+			html: `<p>story</p><div class="bio">about the author</div>`,
+			kept: []string{"story"},
+			keep: ".bio",
+			want: "story about the author",
+		},
+		{
+			name: "the path to a kept element stays",
+			html: `<p>story</p><div class="card"><p>chrome</p><p class="bio">about the author</p></div>`,
+			kept: []string{"story"},
+			keep: ".bio",
+			want: "story about the author",
+			// the chrome paragraph beside it goes
+			removed: true,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc, err := html.Parse(strings.NewReader("<main>" + tt.html + "</main>"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			opts := Options{}
+			if tt.keep != "" {
+				opts.Keep = []string{tt.keep}
+			}
+			cl := mustNew(t, opts).newCleaner(doc)
+			kept := map[string]bool{}
+			for _, k := range tt.kept {
+				kept[k] = true
+			}
+			main := findFirst(doc, atom.Main)
+			removed := pruneUnkept(main, kept, cl)
+			if got := strings.Join(texts(main), " "); got != tt.want {
+				t.Errorf("text left = %q, want %q", got, tt.want)
+			}
+			if removed != tt.removed {
+				t.Errorf("removed = %v, want %v", removed, tt.removed)
+			}
+		})
+	}
+}
+
+// TestRefineRespectsKeep converts the article-in-main golden page with its
+// author card kept: refine must leave it in place, once.
+func TestRefineRespectsKeep(t *testing.T) {
+	in, err := os.ReadFile("testdata/golden/article-in-main.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := mustNew(t, Options{Keep: []string{".author-card"}})
+	res, err := c.Convert(in, testURL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := string(res.Markdown)
+	if n := strings.Count(md, "covers the coast"); n != 1 {
+		t.Errorf("kept author card appears %d times, want 1:\n%s", n, md)
+	}
+	for _, gone := range []string{"Most popular", "Save this story", "Captions off"} {
+		if strings.Contains(md, gone) {
+			t.Errorf("output still holds chrome %q", gone)
+		}
+	}
+}
+
+// TestRefineLeavesLandmarkIntact checks that readability, which prepares
+// the tree it is given (it turns <br><br> runs into paragraphs, <font> into
+// <span>), works on a copy: a landmark it judges an article but with
+// nothing to prune is left byte for byte as it was.
+func TestRefineLeavesLandmarkIntact(t *testing.T) {
+	para := `<p>` + strings.Repeat("A sentence long enough to count as prose for the check. ", 6) + `</p>`
+	page := `<main><h1>Title</h1>` + para + `<div>line one<br><br>line two <font>old</font></div>` + para + para + `</main>`
+	doc, err := html.Parse(strings.NewReader(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	main := findFirst(doc, atom.Main)
+	if p := newReadability(); !p.CheckDocument(main) {
+		t.Fatal("readability does not judge the test landmark an article; the test checks nothing")
+	}
+	var before, after strings.Builder
+	_ = html.Render(&before, main)
+	c := mustNew(t, Options{})
+	got := c.refine(content{[]*html.Node{main}, "landmark:main"}, testURL, c.newCleaner(doc))
+	_ = html.Render(&after, main)
+	if before.String() != after.String() {
+		t.Errorf("landmark changed:\nbefore %s\nafter  %s", before.String(), after.String())
+	}
+	if got.how != "landmark:main" || len(got.roots) != 1 || got.roots[0] != main {
+		t.Errorf("refine = %+v, want the landmark unchanged", got)
+	}
+}
+
+// TestCloneTree checks that the copy readability works on is deep and
+// independent of the landmark.
+func TestCloneTree(t *testing.T) {
+	doc, _ := html.Parse(strings.NewReader(`<main class="m"><p>one <b>two</b></p></main>`))
+	main := findFirst(doc, atom.Main)
+	cp := cloneTree(main)
+	cp.FirstChild.AppendChild(&html.Node{Type: html.TextNode, Data: " three"})
+	cp.Attr[0].Val = "changed"
+	if got := textOf(main); got != "one two" {
+		t.Errorf("original text = %q after changing the copy", got)
+	}
+	if attr(main, "class") != "m" {
+		t.Errorf("original class = %q after changing the copy", attr(main, "class"))
+	}
+	if got := textOf(cp); got != "one two three" {
+		t.Errorf("copy text = %q", got)
+	}
+}
+
+// texts returns the space-trimmed text nodes under n, in document order.
+func texts(n *html.Node) []string {
+	var out []string
+	if n.Type == html.TextNode {
+		if t := strings.TrimSpace(n.Data); t != "" {
+			out = append(out, t)
+		}
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		out = append(out, texts(c)...)
+	}
+	return out
+}
