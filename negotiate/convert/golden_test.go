@@ -18,16 +18,16 @@ var goldenOptions = Options{FrontMatter: true, JSONLD: true, DefaultLanguage: "e
 
 // goldenExtraction is how each golden page's content must be chosen.
 var goldenExtraction = map[string]string{
-	"article-chrome": "landmark:article",
-	"pricing":        "landmark:main",
-	"docs":           "landmark:role-main",
-	"products":       "body",
-	"home-cards":     "body",
-	"no-landmarks":   "readability",
-	"jsonld":         "landmark:main",
-	"figure":         "landmark:main",
-	"data-image":     "landmark:main",
-	"relative-links": "body",
+	"article-chrome":  "landmark:article",
+	"pricing":         "landmark:main",
+	"docs":            "landmark:role-main",
+	"products":        "body",
+	"home-cards":      "body",
+	"no-landmarks":    "readability",
+	"jsonld":          "landmark:main",
+	"figure":          "landmark:main",
+	"data-image":      "landmark:main",
+	"relative-links":  "body",
 	"article-in-main": "landmark:main+pruned",
 	"docs-article":    "landmark:main+pruned",
 }
