@@ -120,6 +120,9 @@ func (cl *cleaner) rewrite(n *html.Node) bool {
 		definitionList(n)
 	case atom.Table:
 		sectionRows(n)
+		if p := tableCaption(n); p != nil {
+			cl.clean(p, false) // it now lies before the walk
+		}
 	case atom.Figure:
 		figure(n)
 	case atom.Dialog:

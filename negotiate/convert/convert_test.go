@@ -64,6 +64,18 @@ func TestConvertCases(t *testing.T) {
 			extract: "landmark:main",
 		},
 		{
+			name:    "table caption comes before the table",
+			html:    `<main><table><caption>Sizes <a href="javascript:x()">(help)</a></caption><tr><th>a</th></tr><tr><td>1</td></tr></table></main>`,
+			want:    "Sizes (help)\n\n| a |\n|---|\n| 1 |\n",
+			extract: "landmark:main",
+		},
+		{
+			name:    "menus, toolbars and dialogs are pruned",
+			html:    `<main><p>text</p><ul role="menu"><li>Captions off</li></ul><div role="toolbar"><button>Bold</button></div><div role="dialog"><p>Subscribe?</p></div></main>`,
+			want:    "text\n",
+			extract: "landmark:main",
+		},
+		{
 			name:    "hidden main skipped",
 			html:    `<main hidden><p>old</p></main><main><p>new</p></main>`,
 			want:    "new\n",

@@ -325,6 +325,27 @@ func sectionRows(table *html.Node) {
 	}
 }
 
+// tableCaption moves a table's <caption> out in front of it as a
+// paragraph: html-to-markdown writes the caption after the table, where
+// it no longer reads as the table's title. It returns the paragraph, or
+// nil.
+func tableCaption(table *html.Node) *html.Node {
+	for _, c := range childElements(table) {
+		if c.DataAtom != atom.Caption {
+			continue
+		}
+		table.RemoveChild(c)
+		if !nodeHasText(c) || table.Parent == nil {
+			return nil
+		}
+		p := element(atom.P)
+		moveChildren(c, p)
+		table.Parent.InsertBefore(p, table)
+		return p
+	}
+	return nil
+}
+
 // childElements returns n's element children.
 func childElements(n *html.Node) []*html.Node {
 	var out []*html.Node
