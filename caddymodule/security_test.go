@@ -519,3 +519,235 @@ func TestSecurityReportHandler(t *testing.T) {
 		t.Errorf("other paths must pass on: %q", body)
 	}
 }
+
+// TestSecuritySuffixOfDirectoryIndex: the Markdown alternate a page at
+// "/docs/" advertises is "/docs/md", which names the page "/docs": its
+// canonical and the base its relative links resolve against lose the
+// trailing slash, so `href="intro"` becomes /intro instead of /docs/intro
+// (and an origin that redirects /docs to /docs/ answers the suffix with a
+// redirect to the HTML page).
+func TestSecuritySuffixOfDirectoryIndex(t *testing.T) {
+	t.Skip("known bug: negotiate pagePath maps /docs/md to /docs; the alternate of /docs/ is ambiguous (see the H2 report)")
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "docs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	page := `<html><head><title>Docs</title></head><body><main><p>See <a href="intro">the intro</a>.</p></main></body></html>`
+	if err := os.WriteFile(filepath.Join(root, "docs", "index.html"), []byte(page), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	base, _ := runCaddy(t, ":{port} {\n\tbind 127.0.0.1\n\tagent_ready {\n\t\tself_scan off\n\t}\n\troot * "+root+"\n\tfile_server\n}\n")
+	resp, negotiated := get(t, "GET", base+"/docs/", "Accept", acceptMarkdown)
+	var alternate string
+	for _, l := range resp.Header.Values("Link") {
+		if strings.Contains(l, `type="text/markdown"`) {
+			alternate = l[1:strings.IndexByte(l, '>')]
+		}
+	}
+	if !strings.Contains(negotiated, "(http://127.0.0.1") || !strings.Contains(negotiated, "/docs/intro)") {
+		t.Fatalf("negotiated form of /docs/:\n%s", negotiated)
+	}
+	resp, viaSuffix := get(t, "GET", base+alternate)
+	if resp.StatusCode != 200 || viaSuffix != negotiated {
+		t.Errorf("the advertised alternate %s is not the Markdown of /docs/ (%d):\n%s\n--- negotiated:\n%s", alternate, resp.StatusCode, viaSuffix, negotiated)
+	}
+}
+
+// TestSecuritySelfScanMarker: the marker of the self-scan's requests is a
+// random token, so a client that sends the header is still counted; the
+// token never appears in the report, even when a page echoes its request
+// headers; and the scan never leaves the site, whatever the pages redirect
+// or link to.
+func TestSecuritySelfScanMarker(t *testing.T) {
+	if !regexp.MustCompile(`^[0-9a-f]{32}$`).MatchString(selfScanToken) {
+		t.Fatalf("marker token %q is not 128 random bits in hex", selfScanToken)
+	}
+	for _, forged := range []string{"", "1", "true", "yes", strings.ToUpper(selfScanToken), selfScanToken[:31], selfScanToken + " "} {
+		r := httptest.NewRequest("GET", "/", nil)
+		r.Header.Set(SelfScanHeader, forged)
+		if isSelfScan(r) {
+			t.Errorf("forged marker %q passes for the scanner", forged)
+		}
+	}
+
+	var trapHits sync.Map
+	trap := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		trapHits.Store(r.URL.String(), true)
+	}))
+	defer trap.Close()
+	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/":
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			fmt.Fprintf(w, "<!doctype html><html lang=\"en\"><head><title>Echo</title></head><body><main><h1>Echo</h1><pre>")
+			r.Header.Write(w) // a debug page that shows the request headers
+			fmt.Fprintf(w, "</pre><a href=\"%s/linked\">elsewhere</a><a href=\"/away\">away</a></main></body></html>", trap.URL)
+		case "/away":
+			http.Redirect(w, r, trap.URL+"/redirected", http.StatusFound)
+		case "/sitemap.xml":
+			w.Header().Set("Content-Type", "application/xml")
+			fmt.Fprintf(w, `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>%s/from-sitemap</loc></url><url><loc>/away</loc></url></urlset>`, trap.URL)
+		case "/llms.txt", "/robots.txt":
+			http.Redirect(w, r, trap.URL+r.URL.Path, http.StatusFound)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer origin.Close()
+	base, admin := runCaddy(t, `:{port} {
+	bind 127.0.0.1
+	agent_ready {
+		self_scan {
+			delay 10ms
+			timeout 30s
+			pages 3
+		}
+	}
+	reverse_proxy `+strings.TrimPrefix(origin.URL, "http://")+`
+}
+`)
+
+	before := counterValue(t, metrics.responses.WithLabelValues("html"))
+	get(t, "GET", base+"/", SelfScanHeader, "1")
+	if got := counterValue(t, metrics.responses.WithLabelValues("html")) - before; got < 1 {
+		t.Errorf("a request with a forged marker was left out of the metrics")
+	}
+
+	waitReport(t, admin)
+	trapHits.Range(func(k, _ any) bool {
+		t.Errorf("the self-scan left the site: %s", k)
+		return true
+	})
+	t.Run("token not echoed into the report", func(t *testing.T) {
+		t.Skip("known bug: the marker reaches the origin, and a page that echoes request headers puts the token in receipt excerpts (see the H2 report)")
+		for _, format := range []string{"report.json", "report.md", ""} {
+			resp, body := get(t, "GET", admin+"/agent-ready/"+format)
+			if resp.StatusCode != 200 {
+				t.Fatalf("%s: %d", format, resp.StatusCode)
+			}
+			if strings.Contains(body, selfScanToken) {
+				t.Errorf("the marker token is in the %q report", format)
+			}
+		}
+	})
+}
+
+// TestSecurityMCPRateLimit: the built-in MCP and /ask endpoints limit each
+// client, and a client cannot reset its budget with X-Forwarded-For (Caddy
+// trusts no proxy unless trusted_proxies says so); writing methods are
+// refused.
+func TestSecurityMCPRateLimit(t *testing.T) {
+	yml := filepath.Join(t.TempDir(), "site.yaml")
+	if err := os.WriteFile(yml, []byte("site:\n  name: Limits\nconnect:\n  enabled: true\n  rate_limit: 3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	origin := newOrigin(t)
+	base, _ := runCaddy(t, `:{port} {
+	bind 127.0.0.1
+	agent_ready {
+		config `+yml+`
+		self_scan off
+	}
+	reverse_proxy `+strings.TrimPrefix(origin.URL, "http://")+`
+}
+`)
+	limited := 0
+	for i := range 6 {
+		resp, _ := get(t, "GET", base+"/ask?query=pricing", "X-Forwarded-For", fmt.Sprintf("203.0.113.%d", i+1))
+		if resp.StatusCode == http.StatusTooManyRequests {
+			limited++
+			if resp.Header.Get("Retry-After") == "" {
+				t.Errorf("429 without Retry-After")
+			}
+		}
+	}
+	if limited < 3 {
+		t.Errorf("%d of 6 requests refused with a budget of 3 a minute", limited)
+	}
+	// The MCP endpoint shares the budget: it is spent.
+	resp, _ := get(t, "POST", base+"/mcp", "Content-Type", "application/json", "Accept", "application/json, text/event-stream")
+	if resp.StatusCode != http.StatusTooManyRequests {
+		t.Errorf("/mcp after the budget is spent: %d", resp.StatusCode)
+	}
+	for _, m := range []string{"PUT", "PATCH"} {
+		if resp, _ := get(t, m, base+"/mcp"); resp.StatusCode < 400 {
+			t.Errorf("%s /mcp: %d", m, resp.StatusCode)
+		}
+	}
+}
+
+// TestSecurityConversionCache: a conversion is reused only for a response
+// that any user could have got. Personal responses (Cache-Control private,
+// Set-Cookie, Vary on something else than Accept, a request with
+// Authorization) are converted every time, even when the origin reuses the
+// same validator for every user.
+func TestSecurityConversionCache(t *testing.T) {
+	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		user := r.Header.Get("Cookie")
+		if user == "" {
+			user = r.Header.Get("Authorization")
+		}
+		h := w.Header()
+		h.Set("Content-Type", "text/html; charset=utf-8")
+		switch r.URL.Path {
+		case "/private":
+			h.Set("ETag", `"same"`)
+			h.Set("Cache-Control", "private, max-age=60")
+		case "/set-cookie":
+			h.Set("ETag", `"same"`)
+			h.Set("Set-Cookie", "seen=1")
+		case "/vary-cookie":
+			h.Set("ETag", `"same"`)
+			h.Set("Vary", "Cookie")
+		case "/authorization":
+			// No Cache-Control at all: RFC 9111 §3.5 already keeps a shared
+			// cache from reusing a response to a request with Authorization.
+			h.Set("Last-Modified", "Mon, 02 Jan 2006 15:04:05 GMT")
+		case "/public":
+			h.Set("ETag", `"same"`)
+			h.Set("Cache-Control", "public, max-age=60")
+		}
+		fmt.Fprintf(w, "<html><head><title>Account</title></head><body><main><h1>Account</h1><p>Signed in as %s.</p></main></body></html>", user)
+	}))
+	defer origin.Close()
+	base, _ := runCaddy(t, `:{port} {
+	bind 127.0.0.1
+	agent_ready {
+		self_scan off
+	}
+	reverse_proxy `+strings.TrimPrefix(origin.URL, "http://")+`
+}
+`)
+	for _, tc := range []struct {
+		path, header string
+		shared       bool // the conversion may be reused
+	}{
+		{"/private", "Cookie", false},
+		{"/set-cookie", "Cookie", false},
+		{"/vary-cookie", "Cookie", false},
+		{"/authorization", "Authorization", false},
+		// The control: one validator for every user and nothing personal
+		// declared, so the conversion is reused (the origin says the two
+		// answers are the same representation, RFC 9110 §8.8.3).
+		{"/public", "Cookie", true},
+	} {
+		t.Run(tc.path, func(t *testing.T) {
+			if tc.path == "/authorization" {
+				t.Skip("known bug: the conversion cache ignores the request's Authorization: bob gets alice's Markdown (see the H2 report)")
+			}
+			hits := counterValue(t, metrics.cache.WithLabelValues("hit"))
+			get(t, "GET", base+tc.path, "Accept", acceptMarkdown, tc.header, "alice")
+			_, bob := get(t, "GET", base+tc.path, "Accept", acceptMarkdown, tc.header, "bob")
+			reused := counterValue(t, metrics.cache.WithLabelValues("hit")) - hits
+			if tc.shared {
+				if reused != 1 {
+					t.Errorf("the control response was not reused (%v hits): the test cannot see reuse", reused)
+				}
+				return
+			}
+			if reused != 0 || !strings.Contains(bob, "Signed in as bob.") {
+				t.Errorf("%v cache hits; bob got:\n%s", reused, bob)
+			}
+		})
+	}
+}
