@@ -30,7 +30,7 @@ func (c *Converter) selectContent(doc *html.Node, base *url.URL, cl *cleaner) co
 		}
 	}
 	if r := landmark(doc); r.roots != nil {
-		return c.refine(r, base, cl)
+		return refine(r, base, cl)
 	}
 	body := findFirst(doc, atom.Body)
 	if body == nil {

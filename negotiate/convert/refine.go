@@ -23,20 +23,21 @@ func newReadability() readability.Parser {
 // refine removes the chrome a landmark holds around an article (related and
 // most-popular lists, media-player menus, buttons, bio cards). When
 // readability judges the landmark to hold an article, it runs on a copy of
-// the landmark and serves as an oracle: a block of the landmark none of
-// whose text readability kept is removed. Readability's own output is not
-// used, since it also rewrites what it keeps (h1 becomes h2, the byline
-// and headings it finds unlikely are dropped). Headings, tables, code,
-// definition lists, inline elements and kept elements are never removed
-// (see prunable), so a page that is not an article loses no content even
-// when it passes the check.
-func (c *Converter) refine(lm content, base *url.URL, cl *cleaner) content {
+// the landmark and serves as an oracle: a block of the landmark of whose
+// text readability kept less than minKeptShare is removed (pruneUnkept).
+// Readability's own output is not used, since it also rewrites what it
+// keeps (h1 becomes h2; the byline and the headings it finds unlikely are
+// dropped). Headings, tables, code, definition lists, inline elements,
+// bylines, the article's header and kept elements are never removed, so a
+// page that is not an article loses no content even when it passes the
+// check.
+func refine(lm content, base *url.URL, cl *cleaner) content {
 	if len(lm.roots) != 1 {
 		return lm
 	}
 	root := lm.roots[0]
 	parser := newReadability()
-	if !parser.CheckDocument(root) {
+	if countElements(root, maxReadabilityElems+1) > maxReadabilityElems || !parser.CheckDocument(root) {
 		return lm
 	}
 	doc := &html.Node{Type: html.DocumentNode}
@@ -58,6 +59,22 @@ func (c *Converter) refine(lm content, base *url.URL, cl *cleaner) content {
 		lm.how += "+pruned"
 	}
 	return lm
+}
+
+// countElements counts the elements under n, stopping at limit.
+func countElements(n *html.Node, limit int) int {
+	count := 0
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil && count < limit; c = c.NextSibling {
+			if c.Type == html.ElementNode {
+				count++
+			}
+			walk(c)
+		}
+	}
+	walk(n)
+	return count
 }
 
 // collectTexts adds the space-trimmed text of every text node under n to

@@ -167,13 +167,23 @@ func TestRefineLeavesLandmarkIntact(t *testing.T) {
 	var before, after strings.Builder
 	_ = html.Render(&before, main)
 	c := mustNew(t, Options{})
-	got := c.refine(content{[]*html.Node{main}, "landmark:main"}, testURL, c.newCleaner(doc))
+	got := refine(content{[]*html.Node{main}, "landmark:main"}, testURL, c.newCleaner(doc))
 	_ = html.Render(&after, main)
 	if before.String() != after.String() {
 		t.Errorf("landmark changed:\nbefore %s\nafter  %s", before.String(), after.String())
 	}
 	if got.how != "landmark:main" || len(got.roots) != 1 || got.roots[0] != main {
 		t.Errorf("refine = %+v, want the landmark unchanged", got)
+	}
+}
+
+func TestCountElements(t *testing.T) {
+	doc, _ := html.Parse(strings.NewReader(`<main><p>a <b>b</b></p><ul><li>c</li><li>d</li></ul></main>`))
+	main := findFirst(doc, atom.Main)
+	for _, tt := range []struct{ limit, want int }{{100, 5}, {5, 5}, {3, 3}, {0, 0}} {
+		if got := countElements(main, tt.limit); got != tt.want {
+			t.Errorf("countElements(limit %d) = %d, want %d", tt.limit, got, tt.want)
+		}
 	}
 }
 
