@@ -68,11 +68,6 @@ func startCache(t *testing.T, kind cacheKind, config, port string) {
 	case nginx:
 		conf := filepath.Join(dir, "nginx.conf")
 		writeFile(t, conf, config)
-		for _, sub := range []string{"tmp", "cache"} {
-			if err := os.Mkdir(filepath.Join(dir, sub), 0o755); err != nil {
-				t.Fatal(err)
-			}
-		}
 		args = []string{"-p", dir + "/", "-c", conf, "-e", "stderr"}
 	case varnish:
 		vcl := filepath.Join(dir, "varnish.vcl")
