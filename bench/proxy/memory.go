@@ -9,21 +9,31 @@ import (
 	"time"
 )
 
-// runMemory is the memory subcommand: each phase of memoryPhases with
-// -concurrency requests in flight, the peak RSS of process -pid read per
-// phase (VmHWM, reset before each phase), and a report.
+// runMemory is the memory subcommand: one phase of memoryPhases with
+// -concurrency requests in flight against a Caddy process that has served
+// nothing else (run.sh starts a fresh one per phase: the Go runtime keeps
+// what it grew, so an earlier phase would hide a later one), and one row of
+// the report: its peak RSS (VmHWM) over the idle RSS read at the start.
 func runMemory(ctx context.Context, args []string, w io.Writer) error {
 	fl := flag.NewFlagSet("memory", flag.ContinueOnError)
 	base := fl.String("base", "", "front URL, e.g. http://127.0.0.1:8080 (loopback only)")
 	pid := fl.Int("pid", 0, "pid of the Caddy process whose memory is read")
+	phase := fl.Int("phase", 0, "index of the phase to run (0: 2 MB pages, 1: 50 MB page, 2: gzip bomb)")
+	header := fl.Bool("header", false, "print the table header and exit")
 	conc := fl.Int("concurrency", 64, "requests in flight")
-	rounds := fl.Int("rounds", 4, "requests per worker and phase")
+	rounds := fl.Int("rounds", 1, "requests per worker")
 	limit := fl.Int64("limit", 300<<20, "allowed peak RSS over idle, in bytes")
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
-	if *pid <= 0 || *conc <= 0 || *rounds <= 0 {
-		return fmt.Errorf("memory: -pid, -concurrency and -rounds must be positive")
+	if *header {
+		fmt.Fprintln(w, "| phase | requests | errors | p50 ms | p99 ms | bytes/response | idle RSS MiB | peak RSS MiB | peak over idle MiB | RSS after MiB |")
+		fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+		return nil
+	}
+	phases := memoryPhases()
+	if *pid <= 0 || *conc <= 0 || *rounds <= 0 || *phase < 0 || *phase >= len(phases) {
+		return fmt.Errorf("memory: -pid, -concurrency and -rounds must be positive and -phase below %d", len(phases))
 	}
 	// This process holds nothing but the responses in flight; keep its own
 	// heap small so it does not crowd the process being measured.
@@ -32,42 +42,28 @@ func runMemory(ctx context.Context, args []string, w io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("memory: %w", err)
 	}
-	fmt.Fprintf(w, "Idle: VmRSS %.1f MiB, VmHWM %.1f MiB. %d requests in flight, %d per worker and phase.\n\n",
-		mib(idle.RSS), mib(idle.HWM), *conc, *rounds)
-	fmt.Fprintln(w, "| phase | requests | errors | p50 ms | p99 ms | peak RSS MiB | peak over idle MiB | RSS after MiB |")
-	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|")
-	var failed []string
-	for _, ph := range memoryPhases() {
-		if err := resetPeak(*pid); err != nil {
-			return fmt.Errorf("memory: resetting the peak: %w", err)
-		}
-		res, err := runLoad(ctx, loadConfig{
-			Base: *base, Workers: *conc, Max: *conc * *rounds, Duration: 10 * time.Minute,
-			Timeout: 2 * time.Minute, Mix: []request{ph},
-		})
-		if err != nil {
-			return err
-		}
-		m, err := readStatus(*pid)
-		if err != nil {
-			return fmt.Errorf("memory: %w", err)
-		}
-		k := res.Kinds[0]
-		over := m.HWM - idle.RSS
-		fmt.Fprintf(w, "| %s | %d | %d | %.0f | %.0f | %.1f | %.1f | %.1f |\n", ph.Name, k.Count, k.Errors,
-			ms(k.Lat.percentile(50)), ms(k.Lat.percentile(99)), mib(m.HWM), mib(over), mib(m.RSS))
-		if k.FirstError != "" {
-			failed = append(failed, fmt.Sprintf("first error of %s: %s", ph.Name, k.FirstError))
-		}
-		if over > *limit {
-			failed = append(failed, fmt.Sprintf("%s: peak %.1f MiB over idle, limit %.1f MiB", ph.Name, mib(over), mib(*limit)))
-		}
+	ph := phases[*phase]
+	res, err := runLoad(ctx, loadConfig{
+		Base: *base, Workers: *conc, Max: *conc * *rounds, Duration: 10 * time.Minute,
+		Timeout: 5 * time.Minute, Mix: []request{ph},
+	})
+	if err != nil {
+		return err
 	}
-	for _, f := range failed {
-		fmt.Fprintln(w, "\n"+f)
+	m, err := readStatus(*pid)
+	if err != nil {
+		return fmt.Errorf("memory: %w", err)
 	}
-	if len(failed) > 0 {
-		return fmt.Errorf("memory: %d phases failed", len(failed))
+	k := res.Kinds[0]
+	over := m.HWM - idle.RSS
+	fmt.Fprintf(w, "| %s | %d | %d | %.0f | %.0f | %d | %.1f | %.1f | %.1f | %.1f |\n", ph.Name, k.Count, k.Errors,
+		ms(k.Lat.percentile(50)), ms(k.Lat.percentile(99)), k.Bytes/int64(max(k.Count, 1)),
+		mib(idle.RSS), mib(m.HWM), mib(over), mib(m.RSS))
+	switch {
+	case k.FirstError != "":
+		return fmt.Errorf("memory: %s: %d errors, first: %s", ph.Name, k.Errors, k.FirstError)
+	case over > *limit:
+		return fmt.Errorf("memory: %s: peak %.1f MiB over idle, limit %.1f MiB", ph.Name, mib(over), mib(*limit))
 	}
 	return nil
 }

@@ -33,8 +33,11 @@ func articlePage(title string, size int) []byte {
 			b.Truncate(i)
 		}
 	}
-	if pad := size - b.Len() - len(tail); pad >= 7 {
+	switch pad := size - b.Len() - len(tail); {
+	case pad >= 7:
 		b.WriteString("<!--" + strings.Repeat(" ", pad-7) + "-->")
+	case pad > 0:
+		b.WriteString(strings.Repeat("\n", pad))
 	}
 	b.WriteString(tail)
 	return b.Bytes()

@@ -19,7 +19,8 @@
 #   soak        SOAK_DURATION (10m) of mixed traffic at SOAK_RATE (100)
 #               req/s on a fresh agent_ready Caddy, RSS sampled every 10 s.
 #
-# Environment: DURATION (20, seconds per wrk run), CONNS (32), THREADS (2),
+# Environment: DURATION (20, seconds per wrk run), CONNS (32), CONNS_2MB (2,
+# connections of the cold 2 MB Markdown case), THREADS (2),
 # RUNS (2), CASES (all), PROFILE (1: CPU profiles of the agent_ready runs in
 # $WORK via the admin endpoint's /debug/pprof), CADDY (a prebuilt binary),
 # WORK (a directory for binaries, logs and profiles; default: a new temp dir).
@@ -31,6 +32,7 @@ WORK=${WORK:-$(mktemp -d /tmp/agentready-proxy.XXXXXX)}
 mkdir -p "$WORK"
 DURATION=${DURATION:-20}
 CONNS=${CONNS:-32}
+CONNS_2MB=${CONNS_2MB:-2}
 THREADS=${THREADS:-2}
 RUNS=${RUNS:-2}
 PROFILE=${PROFILE:-0}
@@ -40,6 +42,7 @@ MODES=("$@")
 [ ${#MODES[@]} -gt 0 ] || MODES=(throughput memory)
 
 PIDS=()
+declare -A PID_OF # front port -> Caddy pid
 cleanup() {
 	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
 	wait 2>/dev/null || true
@@ -80,6 +83,7 @@ start_front() {
 		"$CADDY" run --adapter caddyfile --config "$ROOT/bench/proxy/$2" >"$WORK/$1.log" 2>&1 &
 	FRONT_PID=$!
 	PIDS+=("$FRONT_PID")
+	PID_OF[$3]=$FRONT_PID
 	wait_up "http://127.0.0.1:$3/"
 }
 
@@ -91,6 +95,11 @@ machine() {
 	echo "Date: $(date -u '+%Y-%m-%d %H:%M UTC'); nproc: $(nproc); CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'); $(go version | cut -d' ' -f3-4); commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . || echo ' (with uncommitted changes in the tree)')."
 }
 loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
+# cputicks pid: user+system CPU time of a process in clock ticks (proc(5)
+# /proc/<pid>/stat fields 14 and 15; the command name in field 2 has no
+# spaces for caddy).
+cputicks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+TICK=$(getconf CLK_TCK)
 
 # --- throughput ----------------------------------------------------------
 throughput() {
@@ -100,21 +109,24 @@ throughput() {
 	start_front cold agent.caddyfile "$cold_port" "${PORTS[6]}" off
 	start_front noinject agent.caddyfile "${PORTS[11]}" "${PORTS[12]}" 64MiB off
 	local html=$'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8'
-	# case | path | Accept | agent_ready front (port, admin port)
+	# case | path | Accept | agent_ready front (port, admin port) | connections
+	# The cold 2 MB case runs with CONNS_2MB (2) connections: it measures
+	# what one conversion costs, and 32 conversions of 2 MB at once take
+	# longer than a run (the Markdown path has no admission control).
 	local cases=(
-		"html|/pricing|$html|$agent_port|${PORTS[5]}"
-		"html-noinject|/pricing|$html|${PORTS[11]}|${PORTS[12]}"
-		"md-warm|/pricing|text/markdown|$agent_port|${PORTS[5]}"
-		"md-cold|/pricing|text/markdown|$cold_port|${PORTS[6]}"
-		"html-2MB|/big.html|$html|$agent_port|${PORTS[5]}"
-		"md-cold-2MB|/big.html|text/markdown|$cold_port|${PORTS[6]}"
+		"html|/pricing|$html|$agent_port|${PORTS[5]}|$CONNS"
+		"html-noinject|/pricing|$html|${PORTS[11]}|${PORTS[12]}|$CONNS"
+		"md-warm|/pricing|text/markdown|$agent_port|${PORTS[5]}|$CONNS"
+		"md-cold|/pricing|text/markdown|$cold_port|${PORTS[6]}|$CONNS"
+		"html-2MB|/big.html|$html|$agent_port|${PORTS[5]}|$CONNS"
+		"md-cold-2MB|/big.html|text/markdown|$cold_port|${PORTS[6]}|$CONNS_2MB"
 	)
 	local tsv=$WORK/throughput.tsv
 	: >"$tsv"
 	log "throughput: ${DURATION}s per run, $CONNS connections, $THREADS threads, $RUNS rounds; results in $tsv"
 	for run in $(seq "$RUNS"); do
 		for c in "${cases[@]}"; do
-			IFS='|' read -r name path accept aport admin <<<"$c"
+			IFS='|' read -r name path accept aport admin conns <<<"$c"
 			[ -z "${CASES:-}" ] || [[ " $CASES " == *" $name "* ]] || continue
 			local order=("plain|$plain_port" "agent_ready|$aport")
 			[ $((run % 2)) = 1 ] || order=("agent_ready|$aport" "plain|$plain_port")
@@ -126,16 +138,19 @@ throughput() {
 						"http://127.0.0.1:$admin/debug/pprof/profile?seconds=$((DURATION > 6 ? DURATION - 4 : 2))" &
 					prof=$!
 				fi
-				local before out
+				local before out t0 t1
 				before=$(loadavg)
-				out=$(ACCEPT="$accept" wrk -t"$THREADS" -c"$CONNS" -d"${DURATION}s" --timeout 10s \
+				t0=$(cputicks "${PID_OF[$port]}")
+				out=$(ACCEPT="$accept" wrk -t"$((conns < THREADS ? conns : THREADS))" -c"$conns" -d"${DURATION}s" --timeout 10s \
 					-s bench/proxy/wrk.lua "http://127.0.0.1:$port$path" | grep '^RESULT') || {
 					log "wrk failed: $name $server"
 					return 1
 				}
+				t1=$(cputicks "${PID_OF[$port]}")
 				[ -z "$prof" ] || wait "$prof"
-				# run case server requests rps p50 p99 errors bytes load-before load-after
-				echo "$run	$name	$server	${out#RESULT }	$before	$(loadavg)" | tr ' ' '\t' >>"$tsv"
+				# run case server requests rps p50 p99 errors bytes load-before
+				# load-after cpu-seconds-of-the-front
+				echo "$run	$name	$server	${out#RESULT }	$before	$(loadavg)	$(awk -v t=$((t1 - t0)) -v hz="$TICK" 'BEGIN{printf "%.2f", t/hz}')" | tr ' ' '\t' >>"$tsv"
 				log "$run $name $server: ${out#RESULT } (load $(loadavg))"
 			done
 		done
@@ -144,20 +159,29 @@ throughput() {
 	size2mb=$(curl -s -o /dev/null -w '%{size_download}' "http://127.0.0.1:$ORIGIN_PORT/big.html")
 	echo
 	machine
-	echo "Command: DURATION=$DURATION CONNS=$CONNS THREADS=$THREADS RUNS=$RUNS bench/proxy/run.sh throughput"
+	echo "Command: DURATION=$DURATION CONNS=$CONNS CONNS_2MB=$CONNS_2MB THREADS=$THREADS RUNS=$RUNS${CASES:+ CASES=\"$CASES\"} bench/proxy/run.sh throughput"
 	echo
 	awk -F'\t' -v size2mb="$size2mb" -f bench/proxy/summary.awk "$tsv"
 }
 
 # --- memory --------------------------------------------------------------
 memory() {
-	start_front memory agent.caddyfile "${PORTS[7]}" "${PORTS[8]}" 64MiB
 	echo
 	machine
-	echo "Command: bench/proxy/run.sh memory  (front: agent_ready + reverse_proxy, conversion cache 64MiB, max_size default 2 MiB)"
+	echo "Command: bench/proxy/run.sh memory  (a fresh front per phase: agent_ready + reverse_proxy, conversion cache 64MiB, max_size default 2 MiB; load average at start: $(loadavg))"
 	echo
-	"$WORK/proxy" memory -base "http://127.0.0.1:${PORTS[7]}" -pid "$FRONT_PID"
-	kill "$FRONT_PID"
+	"$WORK/proxy" memory -header
+	local status=0
+	for phase in 0 1 2; do
+		start_front "memory$phase" agent.caddyfile "${PORTS[7]}" "${PORTS[8]}" 64MiB
+		sleep 1 # let the start-up work (connect index) settle before the idle reading
+		"$WORK/proxy" memory -phase "$phase" -base "http://127.0.0.1:${PORTS[7]}" -pid "$FRONT_PID" || status=1
+		kill "$FRONT_PID"
+		wait "$FRONT_PID" 2>/dev/null || true
+	done
+	echo
+	echo "Load average at end: $(loadavg)"
+	return $status
 }
 
 # --- soak ----------------------------------------------------------------
@@ -172,14 +196,17 @@ soak() {
 	echo
 	echo "Load average at end: $(loadavg)"
 	kill "$FRONT_PID"
+	wait "$FRONT_PID" 2>/dev/null || true
 }
 
+STATUS=0
 for m in "${MODES[@]}"; do
 	case $m in
-	throughput | memory | soak) "$m" ;;
+	throughput | memory | soak) "$m" || STATUS=1 ;;
 	*)
 		echo "unknown mode $m (throughput, memory, soak)" >&2
 		exit 2
 		;;
 	esac
 done
+exit $STATUS
