@@ -30,6 +30,9 @@ var goldenExtraction = map[string]string{
 	"relative-links":  "body",
 	"article-in-main": "landmark:main+pruned",
 	"docs-article":    "landmark:main+pruned",
+	// a landing page readability judges an article: only its one-field
+	// call-back form goes
+	"landing-sections": "landmark:main+pruned",
 }
 
 // goldenHeader is the origin response every golden page is converted with.

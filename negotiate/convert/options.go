@@ -52,7 +52,7 @@ type Options struct {
 // related-post and ad widgets, skip links.
 func DefaultPrune() []string {
 	return []string{
-		"nav", "footer", "aside",
+		"nav", "footer:not(blockquote footer)", "aside",
 		"[role=navigation]", "[role=contentinfo]", "[role=complementary]", "[role=search]",
 		"[aria-hidden=true]", "[hidden]", `[style*="display:none"]`, `[style*="display: none"]`,
 		`[style*="visibility:hidden"]`, `[style*="visibility: hidden"]`,

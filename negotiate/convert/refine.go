@@ -107,9 +107,13 @@ func pruneUnkept(root *html.Node, kept map[string]bool, cl *cleaner) bool {
 				switch {
 				case !has && any && !started && (t <= maxHeaderLen && findHeading(c, 6) || findHeading(c, 1)):
 					// the article's header
-				case !has && any && prunable(c) && !cl.keepPath[c]:
+				case !has && any && cl.keepPath[c]:
+					walk(c) // prune around the kept element
+				case !has && any && prunable(c):
 					n.RemoveChild(c)
 					removed = true
+				case !has:
+					// not prunable (inline, a byline, a real form, prose): whole
 				case any:
 					walk(c)
 				}
@@ -187,11 +191,12 @@ const maxHeaderLen = 400
 const minKeptShare = 0.1
 
 // protected are the elements refine never removes nor looks into: headings
-// (with the text that names a section), tables, code and definition lists
-// are content whatever readability thinks of them.
+// (with the text that names a section), tables, code, definition lists and
+// quotes are content whatever readability thinks of them.
 var protected = map[atom.Atom]bool{
 	atom.H1: true, atom.H2: true, atom.H3: true, atom.H4: true, atom.H5: true, atom.H6: true,
 	atom.Table: true, atom.Pre: true, atom.Code: true, atom.Dl: true, atom.Kbd: true, atom.Samp: true,
+	atom.Blockquote: true, // with its attribution, which readability drops
 }
 
 // inline are the phrasing elements refine leaves alone: removing one
@@ -205,9 +210,44 @@ var inline = map[atom.Atom]bool{
 }
 
 // prunable reports whether refine may remove n: a block-level element that
-// is not a byline.
+// is not a byline, not a real form (readability drops every form; a
+// contact form can be what the page is for) and holds no paragraph of
+// prose.
 func prunable(n *html.Node) bool {
-	return !inline[n.DataAtom] && !isByline(n)
+	return !inline[n.DataAtom] && !isByline(n) && !hasProse(n, minProseLen) && !isRealForm(n)
+}
+
+// isRealForm reports whether n is a form with a text area or more than one
+// field to fill (a contact or order form, which can be what the page is
+// for), rather than a one-field newsletter, search or call-back widget.
+func isRealForm(n *html.Node) bool {
+	if n.DataAtom != atom.Form {
+		return false
+	}
+	fields := 0
+	var walk func(*html.Node) bool
+	walk = func(n *html.Node) bool {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type != html.ElementNode {
+				continue
+			}
+			switch c.DataAtom {
+			case atom.Textarea:
+				return true
+			case atom.Input:
+				switch strings.ToLower(attr(c, "type")) {
+				case "hidden", "submit", "button", "reset", "image":
+				default:
+					fields++
+				}
+			}
+			if fields > 1 || walk(c) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(n)
 }
 
 // isByline reports whether n is a short author line, which readability
@@ -217,8 +257,7 @@ func isByline(n *html.Node) bool {
 		return true
 	}
 	s := strings.ToLower(attr(n, "class") + " " + attr(n, "id"))
-	return (strings.Contains(s, "byline") || strings.Contains(s, "author") || strings.Contains(s, "dateline")) &&
-		textLen(textOf(n)) < 120
+	return (strings.Contains(s, "byline") || strings.Contains(s, "dateline")) && textLen(textOf(n)) < 120
 }
 
 // cloneTree returns a deep copy of n: readability's preparation mutates
@@ -256,4 +295,27 @@ func fixAtoms(n *html.Node) {
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		fixAtoms(c)
 	}
+}
+
+// minProseLen is the length (non-space bytes, outside links) of a text run
+// that makes a block prose refine does not remove: about seventy words, a
+// paragraph no teaser or menu holds.
+const minProseLen = 400
+
+// hasProse reports whether a text node of at least min non-space bytes lies
+// under n outside links.
+func hasProse(n *html.Node, min int) bool {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		switch {
+		case c.Type == html.TextNode:
+			if textLen(c.Data) >= min {
+				return true
+			}
+		case c.Type == html.ElementNode && c.DataAtom != atom.A:
+			if hasProse(c, min) {
+				return true
+			}
+		}
+	}
+	return false
 }

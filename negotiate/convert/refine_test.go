@@ -65,7 +65,7 @@ func TestPruneUnkept(t *testing.T) {
 		},
 		{
 			name:    "a long block before the story goes unless it holds the h1",
-			html:    `<div><h2>Highlights</h2><p>` + strings.Repeat("teaser ", 80) + `</p></div><p>story</p>`,
+			html:    `<div><h2>Highlights</h2>` + strings.Repeat("<p>a teaser about another story</p>", 20) + `</div><p>story</p>`,
 			kept:    []string{"story"},
 			want:    "story",
 			removed: true,
@@ -77,10 +77,25 @@ func TestPruneUnkept(t *testing.T) {
 			want: "Title " + strings.TrimSpace(strings.Repeat("caption ", 80)) + " story",
 		},
 		{
-			name: "bylines stay",
-			html: `<p>story</p><div class="author-byline">Jane Doe</div>`,
-			kept: []string{"story"},
-			want: "story Jane Doe",
+			name: "prose and forms stay",
+			html: `<p>story</p><div><p>` + strings.Repeat("words ", 80) + `</p></div><form><label>Email</label><input type="email"><textarea></textarea><button>Send</button></form>` +
+				`<form><input type="search"><button>Search</button></form>`,
+			kept:    []string{"story"},
+			want:    "story " + strings.TrimSpace(strings.Repeat("words ", 80)) + " Email Send",
+			removed: true, // the one-field search form
+		},
+		{
+			name:    "bylines stay",
+			html:    `<p>story</p><div class="author-byline">Jane Doe</div><div class="author-card">Jane writes about tides.</div>`,
+			kept:    []string{"story"},
+			want:    "story Jane Doe",
+			removed: true, // the bio card
+		},
+		{
+			name: "quotes stay with their attribution",
+			html: `<p>story</p><blockquote><p>quoted</p><footer>— someone</footer></blockquote>`,
+			kept: []string{"story", "quoted"},
+			want: "story quoted — someone",
 		},
 		{
 			name: "kept elements stay",
