@@ -1,0 +1,144 @@
+package convert
+
+import (
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// What refine may remove and what it must leave, whatever readability
+// kept: the thresholds and the element rules.
+
+// findHeading reports whether a heading of level 1 to maxLevel lies under
+// n.
+func findHeading(n *html.Node, maxLevel int) bool {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && (headingLevel(c) >= 1 && headingLevel(c) <= maxLevel || findHeading(c, maxLevel)) {
+			return true
+		}
+	}
+	return false
+}
+
+// headingLevel returns 1 to 6 for h1 to h6, else 0.
+func headingLevel(n *html.Node) int {
+	switch n.DataAtom {
+	case atom.H1:
+		return 1
+	case atom.H2:
+		return 2
+	case atom.H3:
+		return 3
+	case atom.H4:
+		return 4
+	case atom.H5:
+		return 5
+	case atom.H6:
+		return 6
+	}
+	return 0
+}
+
+// maxHeaderLen is the most text (non-space bytes) an article's header
+// (title, byline, date) holds; a longer block before the article is a
+// teaser list.
+const maxHeaderLen = 400
+
+// minKeptShare is the share of a block's text readability must have kept
+// for the block to stay. It is not zero because short strings ("Photo",
+// "By", "Share") occur both in the article and in the teasers around it.
+const minKeptShare = 0.1
+
+// protected are the elements refine never removes nor looks into: headings
+// (with the text that names a section), tables, code, definition lists and
+// quotes are content whatever readability thinks of them.
+var protected = map[atom.Atom]bool{
+	atom.H1: true, atom.H2: true, atom.H3: true, atom.H4: true, atom.H5: true, atom.H6: true,
+	atom.Table: true, atom.Pre: true, atom.Code: true, atom.Dl: true, atom.Kbd: true, atom.Samp: true,
+	atom.Blockquote: true, // with its attribution, which readability drops
+}
+
+// inline are the phrasing elements refine leaves alone: removing one
+// would cut a sentence (readability drops a byline's author link, for one).
+var inline = map[atom.Atom]bool{
+	atom.A: true, atom.Span: true, atom.Em: true, atom.Strong: true, atom.B: true, atom.I: true,
+	atom.U: true, atom.S: true, atom.Time: true, atom.Abbr: true, atom.Small: true, atom.Sup: true,
+	atom.Sub: true, atom.Mark: true, atom.Cite: true, atom.Q: true, atom.Del: true, atom.Ins: true,
+	atom.Var: true, atom.Dfn: true, atom.Bdi: true, atom.Bdo: true, atom.Data: true, atom.Label: true,
+	atom.Font: true, atom.Big: true, atom.Tt: true, atom.Br: true, atom.Wbr: true,
+}
+
+// prunable reports whether refine may remove n: a block-level element that
+// is not a byline, not a real form (readability drops every form; a
+// contact form can be what the page is for) and holds no paragraph of
+// prose.
+func prunable(n *html.Node) bool {
+	return !inline[n.DataAtom] && !isByline(n) && !hasProse(n, minProseLen) && !isRealForm(n)
+}
+
+// isRealForm reports whether n is a form with a text area or more than one
+// field to fill (a contact or order form, which can be what the page is
+// for), rather than a one-field newsletter, search or call-back widget.
+func isRealForm(n *html.Node) bool {
+	if n.DataAtom != atom.Form {
+		return false
+	}
+	fields := 0
+	var walk func(*html.Node) bool
+	walk = func(n *html.Node) bool {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type != html.ElementNode {
+				continue
+			}
+			switch c.DataAtom {
+			case atom.Textarea:
+				return true
+			case atom.Input:
+				switch strings.ToLower(attr(c, "type")) {
+				case "hidden", "submit", "button", "reset", "image":
+				default:
+					fields++
+				}
+			}
+			if fields > 1 || walk(c) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(n)
+}
+
+// isByline reports whether n is a short author line, which readability
+// moves to its metadata rather than keeping in the article.
+func isByline(n *html.Node) bool {
+	if strings.EqualFold(attr(n, "rel"), "author") || strings.Contains(strings.ToLower(attr(n, "itemprop")), "author") {
+		return true
+	}
+	s := strings.ToLower(attr(n, "class") + " " + attr(n, "id"))
+	return (strings.Contains(s, "byline") || strings.Contains(s, "dateline")) && textLen(textOf(n)) < 120
+}
+
+// minProseLen is the length (non-space bytes, outside links) of a text run
+// that makes a block prose refine does not remove: about seventy words, a
+// paragraph no teaser or menu holds.
+const minProseLen = 400
+
+// hasProse reports whether a text node of at least min non-space bytes lies
+// under n outside links.
+func hasProse(n *html.Node, min int) bool {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		switch {
+		case c.Type == html.TextNode:
+			if textLen(c.Data) >= min {
+				return true
+			}
+		case c.Type == html.ElementNode && c.DataAtom != atom.A:
+			if hasProse(c, min) {
+				return true
+			}
+		}
+	}
+	return false
+}
