@@ -3,6 +3,7 @@ package caddymodule
 import (
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 
 	"go.uber.org/zap"
@@ -15,7 +16,7 @@ import (
 func (ar *AgentReady) convertPage(html []byte, page negotiate.Page) (*negotiate.Converted, error) {
 	pageURL := page.URL.String()
 	key, cacheable := "", false
-	if ar.cache != nil {
+	if ar.cache != nil && shareable(page.Request, page.Header) {
 		key, cacheable = ar.cache.Key(pageURL, page.Header, ar.optsHash)
 		if cacheable {
 			res, ok := ar.cache.Get(key)
@@ -33,6 +34,27 @@ func (ar *AgentReady) convertPage(html []byte, page negotiate.Page) (*negotiate.
 		ar.cache.Put(key, res)
 	}
 	return &negotiate.Converted{Markdown: res.Markdown, Tokens: res.Tokens}, nil
+}
+
+// shareable reports whether a conversion may be reused for other clients.
+// The conversion cache is shared, so it follows RFC 9111 §3.5: a response to
+// a request with Authorization is reused only when the origin marked it
+// public, s-maxage or must-revalidate. A request with cookies is treated
+// the same way: the origin may have personalised the page without saying so.
+func shareable(req, resp http.Header) bool {
+	if req.Get("Authorization") == "" && req.Get("Cookie") == "" {
+		return true
+	}
+	for _, cc := range resp.Values("Cache-Control") {
+		for _, d := range strings.Split(cc, ",") {
+			name, _, _ := strings.Cut(strings.TrimSpace(d), "=")
+			switch strings.ToLower(name) {
+			case "public", "s-maxage", "must-revalidate":
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // injection is the per-request set of HTML annotations of the site.

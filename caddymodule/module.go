@@ -454,6 +454,7 @@ func (ar *AgentReady) Validate() error {
 // ServeHTTP answers generated documents from memory and negotiates every
 // other response of the next handler.
 func (ar *AgentReady) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyhttp.Handler) error {
+	r = markSelfScan(r)
 	if ar.connect != nil && ar.connect.Handles(r.URL.Path) {
 		ar.connect.ServeHTTP(w, r)
 		return nil

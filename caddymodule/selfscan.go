@@ -27,9 +27,31 @@ var selfScanToken = func() string {
 	return hex.EncodeToString(b)
 }()
 
-// isSelfScan reports whether r was made by this process's self-scan.
+// selfScanKey marks, in a request's context, a request of the self-scan or
+// of the content index once its header has been removed.
+type selfScanKey struct{}
+
+// markSelfScan moves the self-scan marker from the header into the
+// context: the token must never reach the origin (a page that echoes
+// request headers would put it in the report). A marker with the wrong
+// token is removed all the same.
+func markSelfScan(r *http.Request) *http.Request {
+	v := r.Header.Get(SelfScanHeader)
+	if v == "" {
+		return r
+	}
+	r.Header.Del(SelfScanHeader)
+	if v != selfScanToken {
+		return r
+	}
+	return r.WithContext(context.WithValue(r.Context(), selfScanKey{}, true))
+}
+
+// isSelfScan reports whether r was made by this process's self-scan or
+// content index.
 func isSelfScan(r *http.Request) bool {
-	return r.Header.Get(SelfScanHeader) == selfScanToken
+	marked, _ := r.Context().Value(selfScanKey{}).(bool)
+	return marked || r.Header.Get(SelfScanHeader) == selfScanToken
 }
 
 // siteScans holds the self-score of every site that uses the handler. The

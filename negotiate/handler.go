@@ -22,6 +22,10 @@ type Page struct {
 	URL *url.URL
 	// Header is the origin's response header; read it, do not change it.
 	Header http.Header
+	// Request is the client's request header (read only): a converter that
+	// caches across clients needs it to apply RFC 9111 §3.5 (responses to
+	// requests with credentials are not shared).
+	Request http.Header
 }
 
 // Converted is the result of a conversion.
