@@ -17,6 +17,7 @@ import (
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/caddyconfig"
+	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
 	"gopkg.in/yaml.v3"
 
 	"github.com/agentready/caddy-agentready/frontmatter"
@@ -527,7 +528,7 @@ func TestSecurityReportHandler(t *testing.T) {
 // (and an origin that redirects /docs to /docs/ answers the suffix with a
 // redirect to the HTML page).
 func TestSecuritySuffixOfDirectoryIndex(t *testing.T) {
-	t.Skip("known bug: negotiate pagePath maps /docs/md to /docs; the alternate of /docs/ is ambiguous (see the H2 report)")
+
 	root := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(root, "docs"), 0o755); err != nil {
 		t.Fatal(err)
@@ -619,7 +620,6 @@ func TestSecuritySelfScanMarker(t *testing.T) {
 		return true
 	})
 	t.Run("token not echoed into the report", func(t *testing.T) {
-		t.Skip("known bug: the marker reaches the origin, and a page that echoes request headers puts the token in receipt excerpts (see the H2 report)")
 		for _, format := range []string{"report.json", "report.md", ""} {
 			resp, body := get(t, "GET", admin+"/agent-ready/"+format)
 			if resp.StatusCode != 200 {
@@ -651,6 +651,13 @@ func TestSecurityMCPRateLimit(t *testing.T) {
 	reverse_proxy `+strings.TrimPrefix(origin.URL, "http://")+`
 }
 `)
+	// Writing methods are refused by the endpoint itself (each request
+	// spends one of the 3 a minute).
+	for _, m := range []string{"PUT", "PATCH"} {
+		if resp, _ := get(t, m, base+"/mcp"); resp.StatusCode < 400 || resp.StatusCode == http.StatusTooManyRequests {
+			t.Errorf("%s /mcp: %d", m, resp.StatusCode)
+		}
+	}
 	limited := 0
 	for i := range 6 {
 		resp, _ := get(t, "GET", base+"/ask?query=pricing", "X-Forwarded-For", fmt.Sprintf("203.0.113.%d", i+1))
@@ -661,18 +668,13 @@ func TestSecurityMCPRateLimit(t *testing.T) {
 			}
 		}
 	}
-	if limited < 3 {
-		t.Errorf("%d of 6 requests refused with a budget of 3 a minute", limited)
+	if limited != 5 {
+		t.Errorf("%d of 6 requests refused with 1 left of a budget of 3 a minute", limited)
 	}
 	// The MCP endpoint shares the budget: it is spent.
 	resp, _ := get(t, "POST", base+"/mcp", "Content-Type", "application/json", "Accept", "application/json, text/event-stream")
 	if resp.StatusCode != http.StatusTooManyRequests {
 		t.Errorf("/mcp after the budget is spent: %d", resp.StatusCode)
-	}
-	for _, m := range []string{"PUT", "PATCH"} {
-		if resp, _ := get(t, m, base+"/mcp"); resp.StatusCode < 400 {
-			t.Errorf("%s /mcp: %d", m, resp.StatusCode)
-		}
 	}
 }
 
@@ -732,9 +734,6 @@ func TestSecurityConversionCache(t *testing.T) {
 		{"/public", "Cookie", true},
 	} {
 		t.Run(tc.path, func(t *testing.T) {
-			if tc.path == "/authorization" {
-				t.Skip("known bug: the conversion cache ignores the request's Authorization: bob gets alice's Markdown (see the H2 report)")
-			}
 			hits := counterValue(t, metrics.cache.WithLabelValues("hit"))
 			get(t, "GET", base+tc.path, "Accept", acceptMarkdown, tc.header, "alice")
 			_, bob := get(t, "GET", base+tc.path, "Accept", acceptMarkdown, tc.header, "bob")
@@ -750,4 +749,38 @@ func TestSecurityConversionCache(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzUnmarshalCaddyfile: any agent_ready block parses or fails with an
+// error, never a panic; and whatever parses, Validate refuses a header
+// value with a control character in it.
+func FuzzUnmarshalCaddyfile(f *testing.F) {
+	files, _ := filepath.Glob("testdata/caddyfile_adapt/*.caddyfiletest")
+	for _, name := range files {
+		raw, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		in, _, _ := strings.Cut(string(raw), "\n----------\n")
+		if i := strings.Index(in, "agent_ready"); i >= 0 {
+			f.Add(in[i:])
+		}
+	}
+	f.Add("agent_ready {\n\tcache_control \"a\nb\"\n\tlink_llms `x\ry`\n}")
+	f.Add("agent_ready site.yaml {\n\tself_scan {\n\t\tdelay 1s\n\t\tpages -1\n\t}\n}")
+	f.Fuzz(func(t *testing.T, input string) {
+		tokens, err := caddyfile.Tokenize([]byte(input), "Caddyfile")
+		if err != nil || len(tokens) == 0 {
+			return
+		}
+		ar := new(AgentReady)
+		if err := ar.UnmarshalCaddyfile(caddyfile.NewDispenser(tokens)); err != nil {
+			return
+		}
+		for _, v := range []string{ar.CacheControl, ar.ContentSignal, ar.LinkLLMS, ar.LinkAgents, ar.MarkdownSuffix} {
+			if strings.ContainsAny(v, "\r\n\x00") && ar.Validate() == nil {
+				t.Fatalf("Validate accepted a header value with a control character: %q", v)
+			}
+		}
+	})
 }
