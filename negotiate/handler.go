@@ -119,6 +119,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next Next) e
 	}
 	rw := h.newResponseWriter(w, r)
 	originReq := rw.originRequest(r)
+	if rw.viaSuffix {
+		next = rw.followSlash(next)
+	}
 	returned := false
 	defer func() {
 		if !returned {
@@ -141,8 +144,17 @@ func isUpgrade(r *http.Request) bool {
 
 // pagePath splits a request path into the page it names and whether it
 // carried the Markdown suffix: "/pricing/md" -> "/pricing", "/md" -> "/".
+// A page whose path ends in a slash (a directory index) has its suffix URL
+// end in a slash too, so the two never collide: "/docs/md/" -> "/docs/",
+// while "/docs/md" names "/docs".
 func (h *Handler) pagePath(path string) (string, bool) {
-	if h.suffix == "" || !strings.HasSuffix(path, h.suffix) {
+	if h.suffix == "" {
+		return path, false
+	}
+	if strings.HasSuffix(path, h.suffix+"/") {
+		return strings.TrimSuffix(path, h.suffix+"/") + "/", true
+	}
+	if !strings.HasSuffix(path, h.suffix) {
 		return path, false
 	}
 	page := strings.TrimSuffix(path, h.suffix)

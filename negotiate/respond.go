@@ -88,8 +88,15 @@ func (rw *responseWriter) pageURL() *url.URL {
 // markdownHref is the address of this page's Markdown alternate.
 func (rw *responseWriter) markdownHref() string {
 	p := rw.pagePath
-	if rw.h.suffix != "" {
-		p = strings.TrimSuffix(p, "/") + rw.h.suffix
+	switch {
+	case rw.h.suffix == "":
+	case p == "/":
+		p = rw.h.suffix
+	case strings.HasSuffix(p, "/"):
+		// A directory index keeps its slash: /docs/ -> /docs/md/ (see pagePath).
+		p = strings.TrimSuffix(p, "/") + rw.h.suffix + "/"
+	default:
+		p += rw.h.suffix
 	}
 	if rw.r.URL.RawQuery != "" {
 		p += "?" + rw.r.URL.RawQuery

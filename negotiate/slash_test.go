@@ -1,0 +1,102 @@
+package negotiate
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// A directory index behind a file server: /docs redirects to /docs/. The
+// suffix URL of the index (/docs/md) must give its Markdown, not the
+// redirect to the HTML; other redirects pass through.
+func TestSuffixFollowsTrailingSlashRedirect(t *testing.T) {
+	origin := func(w http.ResponseWriter, r *http.Request) error {
+		switch r.URL.Path {
+		case "/docs":
+			http.Redirect(w, r, "/docs/", http.StatusMovedPermanently)
+		case "/docs/":
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			io.WriteString(w, "<html><body><main><p>the docs index</p></main></body></html>")
+		case "/old":
+			http.Redirect(w, r, "/new", http.StatusMovedPermanently)
+		case "/elsewhere":
+			http.Redirect(w, r, "https://other.example/elsewhere/", http.StatusFound)
+		default:
+			http.NotFound(w, r)
+		}
+		return nil
+	}
+	var pages []string
+	h := &Handler{Convert: func(html []byte, page Page) (*Converted, error) {
+		pages = append(pages, page.URL.Path)
+		return &Converted{Markdown: []byte("# " + page.URL.Path + "\n")}, nil
+	}}
+	if err := h.Provision(); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		path, wantStatus, wantBody, wantLocation string
+	}{
+		{"/docs/md", "200", "# /docs/\n", ""},
+		{"/old/md", "301", "", "/new"},
+		{"/elsewhere/md", "302", "", "https://other.example/elsewhere/"},
+	} {
+		t.Run(tc.path, func(t *testing.T) {
+			rec := httptest.NewRecorder()
+			req := httptest.NewRequest("GET", "http://site.test"+tc.path, nil)
+			if err := h.ServeHTTP(rec, req, origin); err != nil {
+				t.Fatal(err)
+			}
+			if got := rec.Result().Status[:3]; got != tc.wantStatus {
+				t.Fatalf("status %s, want %s", got, tc.wantStatus)
+			}
+			if tc.wantBody != "" && rec.Body.String() != tc.wantBody {
+				t.Errorf("body %q, want %q", rec.Body.String(), tc.wantBody)
+			}
+			if loc := rec.Header().Get("Location"); loc != tc.wantLocation {
+				t.Errorf("Location %q, want %q", loc, tc.wantLocation)
+			}
+			if tc.wantStatus == "200" && !strings.HasPrefix(rec.Header().Get("Content-Type"), "text/markdown") {
+				t.Errorf("content type %q", rec.Header().Get("Content-Type"))
+			}
+		})
+	}
+	if len(pages) != 1 || pages[0] != "/docs/" {
+		t.Errorf("converted pages %v, want [/docs/]", pages)
+	}
+}
+
+func TestPagePathAndSuffix(t *testing.T) {
+	h := &Handler{Convert: func([]byte, Page) (*Converted, error) { return nil, nil }}
+	if err := h.Provision(); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		path, page string
+		suffix     bool
+	}{
+		{"/pricing/md", "/pricing", true},
+		{"/docs/md/", "/docs/", true},
+		{"/md", "/", true},
+		{"/md/", "/", true},
+		{"/docs/", "/docs/", false},
+		{"/mdx", "/mdx", false},
+		{"/amd", "/amd", false},
+	} {
+		page, ok := h.pagePath(tc.path)
+		if page != tc.page || ok != tc.suffix {
+			t.Errorf("pagePath(%q) = %q, %v; want %q, %v", tc.path, page, ok, tc.page, tc.suffix)
+		}
+	}
+	// Every advertised alternate maps back to its page.
+	for _, page := range []string{"/", "/pricing", "/docs/", "/a/b/c/", "/a/b.html"} {
+		rw := h.newResponseWriter(httptest.NewRecorder(), httptest.NewRequest("GET", "http://x"+page, nil))
+		href := rw.markdownHref()
+		back, ok := h.pagePath(href)
+		if !ok || back != page {
+			t.Errorf("page %q advertises %q, which names %q", page, href, back)
+		}
+	}
+}
