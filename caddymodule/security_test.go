@@ -23,6 +23,24 @@ import (
 	"github.com/agentready/caddy-agentready/frontmatter"
 )
 
+// agentReadySite is a site block on {port} (loopback only) with agent_ready,
+// its self-scan off and the given subdirectives, in front of handler (one
+// or more Caddyfile lines).
+func agentReadySite(handler string, subdirectives ...string) string {
+	var b strings.Builder
+	b.WriteString(":{port} {\n\tbind 127.0.0.1\n\tagent_ready {\n")
+	for _, sub := range append(subdirectives, "self_scan off") {
+		b.WriteString("\t\t" + sub + "\n")
+	}
+	b.WriteString("\t}\n\t" + handler + "\n}\n")
+	return b.String()
+}
+
+// proxyTo is the reverse_proxy line for a test origin.
+func proxyTo(originURL string) string {
+	return "reverse_proxy " + strings.TrimPrefix(originURL, "http://")
+}
+
 // rawGet sends a request line and headers exactly as given (no client-side
 // cleaning or escaping of target) and reads the response.
 func rawGet(t *testing.T, base, target string, hdr ...string) (*http.Response, string, error) {
@@ -118,17 +136,10 @@ func TestSecurityConfigHeaderInjection(t *testing.T) {
 // 8288 §3), and the head link's href stays inside its attribute.
 func TestSecurityLinkTargetsEscaped(t *testing.T) {
 	origin := newOrigin(t)
-	base, _ := runCaddy(t, `:{port} {
-	bind 127.0.0.1
-	agent_ready {
-		config ../examples/site.yaml
-		link_llms "/llms.txt>; rel=\"preload\"; x=\"<//evil.example/a>"
-		link_agents "/agents json"
-		self_scan off
-	}
-	reverse_proxy `+strings.TrimPrefix(origin.URL, "http://")+`
-}
-`)
+	base, _ := runCaddy(t, agentReadySite(proxyTo(origin.URL),
+		"config ../examples/site.yaml",
+		`link_llms "/llms.txt>; rel=\"preload\"; x=\"<//evil.example/a>"`,
+		`link_agents "/agents json"`))
 	linkValue := regexp.MustCompile(`^<[^<>\s"]*>(; [a-z]+="[^"]*")+$`)
 	for _, target := range []string{
 		`/pricing?q=a>b<c"d,<//evil.example/>;rel=preload`,
@@ -219,14 +230,7 @@ func TestSecurityPageMetadataInjection(t *testing.T) {
 		io.WriteString(w, hostilePage)
 	}))
 	defer origin.Close()
-	base, _ := runCaddy(t, `:{port} {
-	bind 127.0.0.1
-	agent_ready {
-		self_scan off
-	}
-	reverse_proxy `+strings.TrimPrefix(origin.URL, "http://")+`
-}
-`)
+	base, _ := runCaddy(t, agentReadySite(proxyTo(origin.URL)))
 	for _, target := range []string{"/hostile", "/hostile/md"} {
 		resp, body := get(t, "GET", base+target, "Accept", acceptMarkdown)
 		if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/markdown; charset=utf-8" {
@@ -304,15 +308,7 @@ func traversalSite(t *testing.T) string {
 // suffix.
 func TestSecurityPathTraversal(t *testing.T) {
 	root := traversalSite(t)
-	base, _ := runCaddy(t, `:{port} {
-	bind 127.0.0.1
-	agent_ready {
-		self_scan off
-	}
-	root * `+root+`
-	file_server
-}
-`)
+	base, _ := runCaddy(t, agentReadySite("root * "+root+"\n\tfile_server"))
 	title := regexp.MustCompile(`<title>([^<]*)</title>`)
 	for _, target := range []string{
 		"/..%2f..%2f..%2f..%2fetc/passwd/md",
@@ -419,14 +415,7 @@ func TestSecurityPathToOrigin(t *testing.T) {
 		io.WriteString(w, "<html><head><title>T</title></head><body><main><p>x</p></main></body></html>")
 	}))
 	defer origin.Close()
-	base, _ := runCaddy(t, `:{port} {
-	bind 127.0.0.1
-	agent_ready {
-		self_scan off
-	}
-	reverse_proxy `+strings.TrimPrefix(origin.URL, "http://")+`
-}
-`)
+	base, _ := runCaddy(t, agentReadySite(proxyTo(origin.URL)))
 	for target, want := range map[string]string{
 		"/..%2f..%2fetc/passwd/md": "/..%2f..%2fetc/passwd",
 		"/%2e%2e/md":               "/%2e%2e",
@@ -469,7 +458,7 @@ func TestSecurityAdminEndpoint(t *testing.T) {
 		t.Errorf("agent_ready changed the admin configuration: %s", cfg)
 	}
 
-	_, admin := runCaddy(t, ":{port} {\n\tbind 127.0.0.1\n\tagent_ready {\n\t\tself_scan off\n\t}\n\trespond ok\n}\n")
+	_, admin := runCaddy(t, agentReadySite("respond ok"))
 	client := &http.Client{Timeout: 10 * time.Second}
 	for _, tc := range []struct {
 		name, method, host, origin string
@@ -537,7 +526,7 @@ func TestSecuritySuffixOfDirectoryIndex(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "docs", "index.html"), []byte(page), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	base, _ := runCaddy(t, ":{port} {\n\tbind 127.0.0.1\n\tagent_ready {\n\t\tself_scan off\n\t}\n\troot * "+root+"\n\tfile_server\n}\n")
+	base, _ := runCaddy(t, agentReadySite("root * "+root+"\n\tfile_server"))
 	resp, negotiated := get(t, "GET", base+"/docs/", "Accept", acceptMarkdown)
 	var alternate string
 	for _, l := range resp.Header.Values("Link") {
@@ -642,15 +631,7 @@ func TestSecurityMCPRateLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	origin := newOrigin(t)
-	base, _ := runCaddy(t, `:{port} {
-	bind 127.0.0.1
-	agent_ready {
-		config `+yml+`
-		self_scan off
-	}
-	reverse_proxy `+strings.TrimPrefix(origin.URL, "http://")+`
-}
-`)
+	base, _ := runCaddy(t, agentReadySite(proxyTo(origin.URL), "config "+yml))
 	// Writing methods are refused by the endpoint itself (each request
 	// spends one of the 3 a minute).
 	for _, m := range []string{"PUT", "PATCH"} {
@@ -712,14 +693,7 @@ func TestSecurityConversionCache(t *testing.T) {
 		fmt.Fprintf(w, "<html><head><title>Account</title></head><body><main><h1>Account</h1><p>Signed in as %s.</p></main></body></html>", user)
 	}))
 	defer origin.Close()
-	base, _ := runCaddy(t, `:{port} {
-	bind 127.0.0.1
-	agent_ready {
-		self_scan off
-	}
-	reverse_proxy `+strings.TrimPrefix(origin.URL, "http://")+`
-}
-`)
+	base, _ := runCaddy(t, agentReadySite(proxyTo(origin.URL)))
 	for _, tc := range []struct {
 		path, header string
 		shared       bool // the conversion may be reused
