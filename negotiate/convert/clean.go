@@ -9,7 +9,9 @@ import (
 )
 
 // dropped are the elements that never carry readable content: they are
-// removed from the whole document before the content is chosen.
+// removed from the whole document before the content is chosen. A <select>
+// inside a <form> is the exception: its options are what a visitor may
+// choose from (see formControl).
 var dropped = map[atom.Atom]bool{
 	atom.Script: true, atom.Style: true, atom.Noscript: true, atom.Template: true,
 	atom.Svg: true, atom.Canvas: true, atom.Iframe: true, atom.Object: true,
@@ -17,12 +19,16 @@ var dropped = map[atom.Atom]bool{
 }
 
 // strip removes the dropped elements and the comments from the document.
-func strip(n *html.Node) {
+func strip(n *html.Node) { stripIn(n, false) }
+
+// stripIn is strip for the children of n; inForm is true under a <form>.
+func stripIn(n *html.Node, inForm bool) {
 	for c := n.FirstChild; c != nil; {
 		next := c.NextSibling
 		switch {
 		case c.Type == html.CommentNode,
-			c.Type == html.ElementNode && dropped[c.DataAtom] && c.Namespace == "":
+			c.Type == html.ElementNode && dropped[c.DataAtom] && c.Namespace == "" &&
+				!(inForm && c.DataAtom == atom.Select):
 			n.RemoveChild(c)
 		case c.Type == html.ElementNode && c.Namespace != "":
 			// <svg> and <math> content parsed in a foreign namespace.
@@ -30,7 +36,7 @@ func strip(n *html.Node) {
 				n.RemoveChild(c)
 			}
 		default:
-			strip(c)
+			stripIn(c, inForm || c.Type == html.ElementNode && c.DataAtom == atom.Form)
 		}
 		c = next
 	}
@@ -125,6 +131,8 @@ func (cl *cleaner) rewrite(n *html.Node) bool {
 		}
 	case atom.Figure:
 		figure(n)
+	case atom.Select, atom.Label:
+		return formControl(n)
 	case atom.Dialog:
 		if !hasAttr(n, "open") {
 			n.Parent.RemoveChild(n)

@@ -76,6 +76,14 @@ func TestConvertCases(t *testing.T) {
 			extract: "landmark:main",
 		},
 		{
+			name: "a form reads as its labels and choices",
+			html: `<main><form><label for="n">Name</label><input id="n"><label>Topic</label>` +
+				`<select><option>Sales</option><optgroup label="Help"><option> Widgets </option></optgroup><option></option></select>` +
+				`<select><option></option></select><button>Send</button></form><select><option>English</option></select></main>`,
+			want:    "Name\n\nTopic\n\nSales, Widgets\n\nSend\n",
+			extract: "landmark:main",
+		},
+		{
 			name:    "hidden main skipped",
 			html:    `<main hidden><p>old</p></main><main><p>new</p></main>`,
 			want:    "new\n",

@@ -279,6 +279,40 @@ func figure(fig *html.Node) {
 	}
 }
 
+// formControl makes a form readable as text: each <label> becomes a
+// paragraph of its own instead of running into the next, and a <select>
+// becomes the list of its options' texts ("Sales, Support, Billing"), or
+// nothing when they have none. It reports whether n was replaced.
+func formControl(n *html.Node) bool {
+	if n.DataAtom == atom.Label {
+		n.Data, n.DataAtom = "p", atom.P
+		return false
+	}
+	var opts []string
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			switch {
+			case c.Type != html.ElementNode:
+			case c.DataAtom == atom.Option:
+				if t := strings.Join(strings.Fields(textOf(c)), " "); t != "" {
+					opts = append(opts, t)
+				}
+			case c.DataAtom == atom.Optgroup:
+				walk(c)
+			}
+		}
+	}
+	walk(n)
+	p := element(atom.P)
+	if len(opts) > 0 {
+		p.AppendChild(&html.Node{Type: html.TextNode, Data: strings.Join(opts, ", ")})
+		n.Parent.InsertBefore(p, n)
+	}
+	n.Parent.RemoveChild(n)
+	return true
+}
+
 // element returns a new element node.
 func element(a atom.Atom) *html.Node {
 	return &html.Node{Type: html.ElementNode, DataAtom: a, Data: a.String()}
