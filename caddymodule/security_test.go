@@ -510,12 +510,10 @@ func TestSecurityReportHandler(t *testing.T) {
 	}
 }
 
-// TestSecuritySuffixOfDirectoryIndex: the Markdown alternate a page at
-// "/docs/" advertises is "/docs/md", which names the page "/docs": its
-// canonical and the base its relative links resolve against lose the
-// trailing slash, so `href="intro"` becomes /intro instead of /docs/intro
-// (and an origin that redirects /docs to /docs/ answers the suffix with a
-// redirect to the HTML page).
+// TestSecuritySuffixOfDirectoryIndex: the Markdown alternate a directory
+// index `/docs/` advertises is the Markdown of `/docs/` itself, with its
+// canonical and the base its relative links resolve against (`href="intro"`
+// is /docs/intro, not /intro).
 func TestSecuritySuffixOfDirectoryIndex(t *testing.T) {
 
 	root := t.TempDir()
