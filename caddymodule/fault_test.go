@@ -40,15 +40,17 @@ const faultWait = 20 * time.Second
 
 // faultOrigin is an origin whose paths fail the ways production origins do.
 // Handlers that wait report on cancelled when their request context ends
-// before they are done (the proxy gave up on them, as it must).
+// before they are done (the proxy gave up on them, as it must); the slow
+// page reports on started when it begins.
 type faultOrigin struct {
 	*httptest.Server
+	started   chan string
 	cancelled chan string
 }
 
 func newFaultOrigin(t *testing.T) *faultOrigin {
 	t.Helper()
-	o := &faultOrigin{cancelled: make(chan string, 1000)}
+	o := &faultOrigin{started: make(chan string, 1000), cancelled: make(chan string, 1000)}
 	o.Server = httptest.NewServer(http.HandlerFunc(o.serve))
 	t.Cleanup(o.Close)
 	return o
@@ -69,6 +71,7 @@ func (o *faultOrigin) serve(w http.ResponseWriter, r *http.Request) {
 		o.wait(r)
 	case "/slow-page":
 		// A long page dribbled out until the reader goes away.
+		o.started <- r.URL.Path
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		io.WriteString(w, "<!doctype html><html><head><title>Slow</title></head><body><main>")
 		deadline := time.Now().Add(faultWait)
@@ -347,16 +350,18 @@ func TestFaultClientDisconnect(t *testing.T) {
 		defer conn.Close()
 		conn.SetDeadline(time.Now().Add(faultWait))
 		fmt.Fprintf(conn, "GET /slow-page HTTP/1.1\r\nHost: %s\r\nAccept: %s\r\n\r\n", addr, accept)
+		// Hang up only once the origin is at work on the page.
+		select {
+		case <-origin.started:
+		case <-time.After(faultWait):
+			t.Fatal("the request never reached the origin")
+		}
 		if readFirst {
-			// The HTML form streams: wait for its first bytes.
+			// The HTML form streams: wait for its first bytes too.
 			br := bufio.NewReader(conn)
 			if _, err := br.ReadString('\n'); err != nil {
 				t.Fatalf("no status line: %v", err)
 			}
-		} else {
-			// The Markdown form sends nothing before the page ends: give
-			// the origin time to start.
-			time.Sleep(30 * time.Millisecond)
 		}
 	}
 
