@@ -60,7 +60,7 @@ func (c *Converter) newCleaner(doc *html.Node) *cleaner {
 	}
 	cl.keep = make(map[*html.Node]bool)
 	cl.keepPath = make(map[*html.Node]bool)
-	for _, n := range cascadia.QueryAll(doc, c.keepGroup) {
+	for _, n := range queryAll(doc, c.keepGroup) {
 		cl.keep[n] = true
 		cl.keepList = append(cl.keepList, n)
 		for p := n.Parent; p != nil && !cl.keepPath[p]; p = p.Parent {

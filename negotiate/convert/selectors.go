@@ -3,6 +3,7 @@ package convert
 import (
 	"fmt"
 
+	"github.com/PuerkitoBio/goquery"
 	"github.com/andybalholm/cascadia"
 	"golang.org/x/net/html"
 )
@@ -37,23 +38,38 @@ func group(sels []namedSel) cascadia.SelectorGroup {
 }
 
 // topMatches returns the elements under root that sel matches and that are
-// not inside another match, in document order.
-func topMatches(root *html.Node, sel cascadia.Matcher) []*html.Node {
+// not inside another match, in document order. goquery runs the selection
+// over the already parsed tree (no second parse).
+func topMatches(root *html.Node, m cascadia.Matcher) []*html.Node {
+	sel := matcher{m}
+	return goquery.NewDocumentFromNode(root).FindMatcher(sel).
+		FilterFunction(func(_ int, s *goquery.Selection) bool {
+			// An ancestor that matches too, below root, makes this one nested.
+			return s.ParentsUntilNodes(root).FilterMatcher(sel).Length() == 0
+		}).Nodes
+}
+
+// queryAll returns every element under root that sel matches, in document
+// order.
+func queryAll(root *html.Node, m cascadia.Matcher) []*html.Node {
+	return goquery.NewDocumentFromNode(root).FindMatcher(matcher{m}).Nodes
+}
+
+// matcher adapts a compiled cascadia selector (or group) to goquery's
+// Matcher, so goquery can run the queries.
+type matcher struct{ cascadia.Matcher }
+
+// MatchAll returns the descendants of n that match, in document order.
+func (m matcher) MatchAll(n *html.Node) []*html.Node { return cascadia.QueryAll(n, m.Matcher) }
+
+// Filter returns the nodes that match.
+func (m matcher) Filter(nodes []*html.Node) []*html.Node {
 	var out []*html.Node
-	var walk func(*html.Node)
-	walk = func(n *html.Node) {
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			if c.Type != html.ElementNode {
-				continue
-			}
-			if sel.Match(c) {
-				out = append(out, c)
-				continue
-			}
-			walk(c)
+	for _, n := range nodes {
+		if m.Match(n) {
+			out = append(out, n)
 		}
 	}
-	walk(root)
 	return out
 }
 
