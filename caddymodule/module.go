@@ -197,6 +197,14 @@ const (
 // builds the converter once and fills in defaults.
 func (ar *AgentReady) Provision(ctx caddy.Context) error {
 	ar.logger = ctx.Logger()
+	if ar.Config != "" && ar.SiteYAML != "" {
+		return fmt.Errorf("config and site_yaml are mutually exclusive")
+	}
+	// Header values from the config, checked before anything uses them
+	// (and under the names the Caddyfile and JSON use).
+	if err := ar.checkHeaderValues(); err != nil {
+		return err
+	}
 	if ar.MaxSize == 0 {
 		ar.MaxSize = defaultMaxSize
 	}
@@ -423,22 +431,12 @@ func (ar *AgentReady) Cleanup() error {
 	return nil
 }
 
-// Validate ensures the configuration is usable: mutually exclusive fields,
-// header values without control characters, and a converter that converts.
+// Validate ensures the configuration is usable: a size that makes sense
+// and a converter that converts (html-to-markdown reports plugin errors only
+// on a first conversion, so one tiny page is converted here).
 func (ar *AgentReady) Validate() error {
-	if ar.Config != "" && ar.SiteYAML != "" {
-		return fmt.Errorf("config and site_yaml are mutually exclusive")
-	}
-	for name, v := range map[string]string{
-		"cache_control":   ar.CacheControl,
-		"content_signal":  ar.ContentSignal,
-		"link_llms":       ar.LinkLLMS,
-		"link_agents":     ar.LinkAgents,
-		"markdown_suffix": ar.MarkdownSuffix,
-	} {
-		if strings.ContainsAny(v, "\r\n\x00") {
-			return fmt.Errorf("%s: control characters are not allowed in header values", name)
-		}
+	if err := ar.checkHeaderValues(); err != nil {
+		return err
 	}
 	if ar.MaxSize < 0 {
 		return fmt.Errorf("max_size: must be positive, got %d", ar.MaxSize)
@@ -470,6 +468,23 @@ func (ar *AgentReady) suffix() string {
 		return ""
 	}
 	return ar.MarkdownSuffix
+}
+
+// checkHeaderValues refuses configured values that end up in response
+// headers when they hold CR, LF or NUL (response splitting).
+func (ar *AgentReady) checkHeaderValues() error {
+	for _, f := range []struct{ name, v string }{
+		{"cache_control", ar.CacheControl},
+		{"content_signal", ar.ContentSignal},
+		{"link_llms", ar.LinkLLMS},
+		{"link_agents", ar.LinkAgents},
+		{"markdown_suffix", ar.MarkdownSuffix},
+	} {
+		if strings.ContainsAny(f.v, "\r\n\x00") {
+			return fmt.Errorf("%s: control characters are not allowed in header values", f.name)
+		}
+	}
+	return nil
 }
 
 // pruneSelectors is the converter's prune list: the defaults, when on, plus

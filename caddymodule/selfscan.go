@@ -11,14 +11,16 @@ import (
 	"time"
 
 	"github.com/caddyserver/caddy/v2"
+	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 	"go.uber.org/zap"
 
 	"github.com/agentready/caddy-agentready/selfcheck"
 )
 
-// SelfScanHeader marks the requests of the self-scan, so that access logs
-// (`log_skip`) and metrics can leave them out. Its value is a random token
-// chosen at start, so outside clients cannot pass for the scanner.
+// SelfScanHeader marks the requests of the self-scan and of the content
+// index, so that the access log and the metrics leave them out. Its value is
+// a random token chosen at start, so outside clients cannot pass for the
+// scanner, and it is removed before the request goes on to the origin.
 const SelfScanHeader = "Agent-Ready-Self-Scan"
 
 var selfScanToken = func() string {
@@ -44,6 +46,9 @@ func markSelfScan(r *http.Request) *http.Request {
 	if v != selfScanToken {
 		return r
 	}
+	// Leave the scanner's own requests out of the access log, as the
+	// log_skip directive would.
+	caddyhttp.SetVar(r.Context(), caddyhttp.LogSkipVar, true)
 	return r.WithContext(context.WithValue(r.Context(), selfScanKey{}, true))
 }
 
