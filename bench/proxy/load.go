@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -136,12 +137,14 @@ func runLoad(ctx context.Context, cfg loadConfig) (*loadResult, error) {
 	ctx, cancel := context.WithTimeout(ctx, cfg.Duration)
 	defer cancel()
 	jobs := make(chan job)
+	var inflight atomic.Int64 // requests handed out and not yet finished
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	for range cfg.Workers {
 		wg.Go(func() {
 			for j := range jobs {
 				n, lat, err := do(client, cfg.Base, mix[j.kind], j)
+				inflight.Add(-1)
 				mu.Lock()
 				k := res.Kinds[j.kind]
 				k.Count++
@@ -158,15 +161,19 @@ func runLoad(ctx context.Context, cfg loadConfig) (*loadResult, error) {
 		})
 	}
 	start := time.Now()
-	schedule(ctx, cfg, start, slots, jobs, res)
+	schedule(ctx, cfg, start, slots, jobs, &inflight, res)
 	close(jobs)
 	wg.Wait()
 	res.Elapsed = time.Since(start)
 	return res, nil
 }
 
-// schedule hands out jobs until ctx ends or cfg.Max were sent.
-func schedule(ctx context.Context, cfg loadConfig, start time.Time, slots []int, jobs chan<- job, res *loadResult) {
+// schedule hands out jobs until ctx ends or cfg.Max were sent. At a fixed
+// rate a job is dropped only when cfg.Workers requests are in flight; a
+// worker that is between two requests is waited for, so neither the start
+// of the run nor the instant between a response and the next receive count
+// as saturation.
+func schedule(ctx context.Context, cfg loadConfig, start time.Time, slots []int, jobs chan<- job, inflight *atomic.Int64, res *loadResult) {
 	var interval time.Duration
 	if cfg.Rate > 0 {
 		interval = time.Duration(float64(time.Second) / cfg.Rate)
@@ -183,16 +190,15 @@ func schedule(ctx context.Context, cfg loadConfig, start time.Time, slots []int,
 				return
 			case <-timer.C:
 			}
-			select {
-			case jobs <- j:
-				res.Sent++
-			default:
+			if inflight.Load() >= int64(cfg.Workers) {
 				res.Dropped++
+				continue
 			}
-			continue
 		}
+		inflight.Add(1)
 		select {
 		case <-ctx.Done():
+			inflight.Add(-1)
 			return
 		case jobs <- j:
 			res.Sent++

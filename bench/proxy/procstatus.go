@@ -61,13 +61,6 @@ func readStatus(pid int) (memStatus, error) {
 	return parseStatus(f)
 }
 
-// resetPeak resets the VmHWM of process pid to its current RSS by writing 5
-// to /proc/<pid>/clear_refs (proc(5), Linux 4.0 and later), so the peak of
-// each phase of a run can be read on its own.
-func resetPeak(pid int) error {
-	return os.WriteFile(fmt.Sprintf("/proc/%d/clear_refs", pid), []byte("5"), 0)
-}
-
 // mib formats a byte count in MiB with one decimal.
 func mib(n int64) float64 {
 	return float64(n) / (1 << 20)

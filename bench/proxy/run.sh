@@ -21,7 +21,8 @@
 #
 # Environment: DURATION (20, seconds per wrk run), CONNS (32), CONNS_2MB (2,
 # connections of the cold 2 MB Markdown case), THREADS (2),
-# RUNS (2), CASES (all), PROFILE (1: CPU profiles of the agent_ready runs in
+# RUNS (2), CASES (all), SOAK_RATE (100), SOAK_DURATION (10m), SOAK_CACHE
+# (64MiB, the soak front's conversion cache), PROFILE (1: CPU profiles of the agent_ready runs in
 # $WORK via the admin endpoint's /debug/pprof), CADDY (a prebuilt binary),
 # WORK (a directory for binaries, logs and profiles; default: a new temp dir).
 set -euo pipefail
@@ -38,6 +39,7 @@ RUNS=${RUNS:-2}
 PROFILE=${PROFILE:-0}
 SOAK_RATE=${SOAK_RATE:-100}
 SOAK_DURATION=${SOAK_DURATION:-10m}
+SOAK_CACHE=${SOAK_CACHE:-64MiB}
 MODES=("$@")
 [ ${#MODES[@]} -gt 0 ] || MODES=(throughput memory)
 
@@ -56,10 +58,14 @@ if ! command -v wrk >/dev/null; then
 	log "installing wrk (Debian package)"
 	if [ "$(id -u)" = 0 ]; then apt-get install -y wrk >&2; else sudo apt-get install -y wrk >&2; fi
 fi
+tree() { echo "commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . || echo ' with uncommitted changes')"; }
 if [ -z "${CADDY:-}" ]; then
 	log "building Caddy with agent_ready into $WORK/caddy"
 	go build -o "$WORK/caddy" ./cmd/caddy
 	CADDY=$WORK/caddy
+	BUILT="built from $(tree) at $(date -u +%H:%M)"
+else
+	BUILT="prebuilt $CADDY (the tree is now at $(tree))"
 fi
 go build -o "$WORK/proxy" ./bench/proxy
 
@@ -92,7 +98,7 @@ PIDS+=($!)
 wait_up "http://127.0.0.1:$ORIGIN_PORT/"
 
 machine() {
-	echo "Date: $(date -u '+%Y-%m-%d %H:%M UTC'); nproc: $(nproc); CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'); $(go version | cut -d' ' -f3-4); commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . || echo ' (with uncommitted changes in the tree)')."
+	echo "Date: $(date -u '+%Y-%m-%d %H:%M UTC'); nproc: $(nproc); CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'); $(go version | cut -d' ' -f3-4); Caddy $BUILT."
 }
 loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
 # cputicks pid: user+system CPU time of a process in clock ticks (proc(5)
@@ -186,10 +192,10 @@ memory() {
 
 # --- soak ----------------------------------------------------------------
 soak() {
-	start_front soak agent.caddyfile "${PORTS[10]}" "${PORTS[9]}" 64MiB
+	start_front soak agent.caddyfile "${PORTS[10]}" "${PORTS[9]}" "$SOAK_CACHE"
 	echo
 	machine
-	echo "Command: SOAK_RATE=$SOAK_RATE SOAK_DURATION=$SOAK_DURATION bench/proxy/run.sh soak  (load average at start: $(loadavg))"
+	echo "Command: SOAK_RATE=$SOAK_RATE SOAK_DURATION=$SOAK_DURATION SOAK_CACHE=$SOAK_CACHE bench/proxy/run.sh soak  (load average at start: $(loadavg))"
 	echo
 	"$WORK/proxy" soak -base "http://127.0.0.1:${PORTS[10]}" -pid "$FRONT_PID" \
 		-rate "$SOAK_RATE" -duration "$SOAK_DURATION"
