@@ -194,7 +194,8 @@ const (
 )
 
 // Provision sets up the handler: it loads and validates the site's YAML,
-// builds the converter once and fills in defaults.
+// builds the converter once, fills in defaults and registers the site's
+// self-scan and content index with the agent_ready app.
 func (ar *AgentReady) Provision(ctx caddy.Context) error {
 	ar.logger = ctx.Logger()
 	if ar.Config != "" && ar.SiteYAML != "" {
@@ -223,11 +224,24 @@ func (ar *AgentReady) Provision(ctx caddy.Context) error {
 	for _, w := range site.Warnings() {
 		ar.logger.Warn("site configuration", zap.String("warning", w))
 	}
-	ar.docs, err = newDocuments(site, ar.suffix(), ar.configDir())
-	if err != nil {
+	if ar.docs, err = newDocuments(site, ar.suffix(), ar.configDir()); err != nil {
 		return err
 	}
+	if err := ar.provisionConverter(); err != nil {
+		return err
+	}
+	if err := ar.provisionNegotiation(); err != nil {
+		return err
+	}
+	if err := initMetrics(ctx.GetMetricsRegistry()); err != nil {
+		return fmt.Errorf("registering metrics: %v", err)
+	}
+	return ar.provisionBackground(ctx)
+}
 
+// provisionConverter builds the one converter (and its cache) that every
+// request uses.
+func (ar *AgentReady) provisionConverter() error {
 	copts := convert.Options{
 		ContentSelectors:     ar.ContentSelectors,
 		Prune:                pruneSelectors(ar.Prune, boolOr(ar.PruneDefaults, true)),
@@ -238,7 +252,7 @@ func (ar *AgentReady) Provision(ctx caddy.Context) error {
 		DefaultLanguage:      ar.DefaultLanguage,
 	}
 	if copts.DefaultLanguage == "" {
-		copts.DefaultLanguage = site.Info.Language
+		copts.DefaultLanguage = ar.site.Info.Language
 	}
 	conv, err := convert.New(copts)
 	if err != nil {
@@ -249,7 +263,12 @@ func (ar *AgentReady) Provision(ctx caddy.Context) error {
 	if ar.ConversionCache > 0 {
 		ar.cache = convert.NewCache(ar.ConversionCache)
 	}
+	return nil
+}
 
+// provisionNegotiation sets up the negotiation middleware with the
+// handler's settings.
+func (ar *AgentReady) provisionNegotiation() error {
 	contentSignal := ar.ContentSignal
 	if contentSignal == "" {
 		contentSignal = ar.docs.contentSignal
@@ -272,14 +291,14 @@ func (ar *AgentReady) Provision(ctx caddy.Context) error {
 	if boolOr(ar.Inject, true) {
 		ar.neg.Inject = ar.injection
 	}
-	if err := ar.neg.Provision(); err != nil {
-		return err
-	}
-	if err := initMetrics(ctx.GetMetricsRegistry()); err != nil {
-		return fmt.Errorf("registering metrics: %v", err)
-	}
-	// The self-scan and the content index reach the site through the HTTP
-	// server this handler belongs to (absent in unit tests).
+	return ar.neg.Provision()
+}
+
+// provisionBackground registers what runs beside the requests once the
+// config starts: llms.auto_list, the content index of the built-in MCP
+// endpoint and the self-scan. They reach the site through the HTTP server
+// this handler belongs to (absent in unit tests).
+func (ar *AgentReady) provisionBackground(ctx caddy.Context) error {
 	srv, _ := ctx.Value(caddyhttp.ServerCtxKey).(*caddyhttp.Server)
 	if srv == nil {
 		return nil
