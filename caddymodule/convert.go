@@ -1,6 +1,8 @@
 package caddymodule
 
 import (
+	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -26,7 +28,20 @@ func (ar *AgentReady) convertPage(html []byte, page negotiate.Page) (*negotiate.
 			}
 		}
 	}
+	// Admission: a conversion holds about 15 times the page in memory, so
+	// the bytes of HTML converted at once are bounded; requests beyond the
+	// bound wait their turn (the conversions are CPU-bound: waiting costs no
+	// throughput) or give up with their client.
+	ctx := page.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	weight := min(int64(len(html)), ar.inflightMax)
+	if err := ar.inflight.Acquire(ctx, weight); err != nil {
+		return nil, fmt.Errorf("waiting for a conversion slot: %w", err)
+	}
 	res, err := ar.conv.Convert(html, page.URL, page.Header)
+	ar.inflight.Release(weight)
 	if err != nil {
 		return nil, err
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 	"go.uber.org/zap"
+	"golang.org/x/sync/semaphore"
 
 	"github.com/agentready/caddy-agentready/connect"
 	"github.com/agentready/caddy-agentready/manifest"
@@ -147,8 +148,11 @@ type AgentReady struct {
 	conv     *convert.Converter
 	cache    *convert.Cache
 	optsHash string
-	neg      *negotiate.Handler
-	connect  *connect.Server
+	// inflight bounds the bytes of HTML being converted at once.
+	inflight    *semaphore.Weighted
+	inflightMax int64
+	neg         *negotiate.Handler
+	connect     *connect.Server
 	// connectSite is the origin the content index is registered under.
 	connectSite string
 	logger      *zap.Logger
@@ -191,6 +195,9 @@ func (AgentReady) CaddyModule() caddy.ModuleInfo {
 const (
 	defaultMaxSize   = 2 << 20
 	defaultCacheSize = 64 << 20
+	// maxInflightPages × max_size bytes of HTML are converted at once at
+	// most (8 MiB by default: about 250 MB of live heap at the worst).
+	maxInflightPages = 4
 )
 
 // Provision sets up the handler: it loads and validates the site's YAML,
@@ -260,6 +267,8 @@ func (ar *AgentReady) provisionConverter() error {
 	}
 	ar.conv = conv
 	ar.optsHash = copts.Hash()
+	ar.inflightMax = maxInflightPages * ar.MaxSize
+	ar.inflight = semaphore.NewWeighted(ar.inflightMax)
 	if ar.ConversionCache > 0 {
 		ar.cache = convert.NewCache(ar.ConversionCache)
 	}

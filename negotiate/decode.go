@@ -141,29 +141,30 @@ func newDeflateReader(r io.Reader) (io.Reader, error) {
 // replaced with U+FFFD and a leading BOM is removed.
 func ToUTF8(body []byte, contentType string) ([]byte, error) {
 	var enc encoding.Encoding
+	var name string // the WHATWG name of enc
 	if label := charsetParam(contentType); label != "" {
-		e, name := charset.Lookup(label)
-		if e == nil || name == "replacement" {
+		enc, name = charset.Lookup(label)
+		if enc == nil || name == "replacement" {
 			return nil, fmt.Errorf("converting body to utf-8: unknown charset %q", label)
 		}
-		enc = e
 		// A BOM overrides the declared charset (WHATWG encoding "decode").
-		if bomEnc, _, certain := charset.DetermineEncoding(body[:min(len(body), 3)], ""); certain {
-			enc = bomEnc
+		if bomEnc, bomName, certain := charset.DetermineEncoding(body[:min(len(body), 3)], ""); certain {
+			enc, name = bomEnc, bomName
 		}
 	} else {
-		var name string
 		var certain bool
 		enc, name, certain = charset.DetermineEncoding(body[:min(len(body), 1024)], "text/html")
 		// x/net/html/charset falls back to windows-1252 when the first 1024
 		// bytes are plain ASCII and declare nothing, even if a UTF-8 page
 		// declares its charset later: valid UTF-8 is UTF-8.
 		if !certain && name == "windows-1252" && utf8.Valid(body) {
-			enc = unicode.UTF8
+			enc, name = unicode.UTF8, "utf-8"
 		}
 	}
 	out := body
-	if enc != unicode.UTF8 && enc != encoding.Nop {
+	// UTF-8 needs no decoding (invalid sequences are replaced below); the
+	// encoding charset.Lookup returns for it is a wrapper, so compare names.
+	if name != "utf-8" && enc != encoding.Nop {
 		var err error
 		if out, err = enc.NewDecoder().Bytes(body); err != nil {
 			return nil, fmt.Errorf("converting body to utf-8: %w", err)

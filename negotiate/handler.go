@@ -1,6 +1,7 @@
 package negotiate
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"net/url"
@@ -22,6 +23,9 @@ type Page struct {
 	URL *url.URL
 	// Header is the origin's response header; read it, do not change it.
 	Header http.Header
+	// Context is the request's context: a converter that waits (for a
+	// share of memory, say) gives up when the client does.
+	Context context.Context
 	// Request is the client's request header (read only): a converter that
 	// caches across clients needs it to apply RFC 9111 §3.5 (responses to
 	// requests with credentials are not shared).

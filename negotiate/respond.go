@@ -62,7 +62,7 @@ func (rw *responseWriter) safeConvert(page []byte) (conv *Converted, reason stri
 			conv, reason, err = nil, "panic", fmt.Errorf("converting %s: panic: %v", rw.r.URL.Path, v)
 		}
 	}()
-	conv, err = rw.h.Convert(page, Page{URL: rw.pageURL(), Header: rw.Header(), Request: rw.r.Header})
+	conv, err = rw.h.Convert(page, Page{URL: rw.pageURL(), Header: rw.Header(), Request: rw.r.Header, Context: rw.r.Context()})
 	if err == nil && conv == nil {
 		err = fmt.Errorf("converting %s: converter returned nothing", rw.r.URL.Path)
 	}
