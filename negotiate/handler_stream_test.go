@@ -166,8 +166,9 @@ func TestHandlerRewritesEncodedHTML(t *testing.T) {
 }
 
 // TestHandlerCorruptEncodedHTML: a compressed page that turns out corrupt
-// after the headers went out ends where the decoder stopped, and the error
-// reaches the caller; nothing hangs.
+// ends where the decoder stopped if bytes had gone out already, or else
+// reaches the error handler whole; either way the error reaches the caller
+// and nothing hangs.
 func TestHandlerCorruptEncodedHTML(t *testing.T) {
 	gz := encode(t, []byte(strings.Repeat(testPage, 50)), "gzip")
 	gz[len(gz)/2] ^= 0xff
@@ -188,7 +189,7 @@ func TestHandlerCorruptEncodedHTML(t *testing.T) {
 		t.Errorf("ServeHTTP returned %v, want the decoding error", err)
 	}
 	res.wantHeader(t, "Content-Encoding", "")
-	if !strings.HasPrefix(string(res.body), "<!DOCTYPE html>") {
+	if !strings.HasPrefix(string(res.body), "<!DOCTYPE html>") && !strings.HasPrefix(string(res.body), "error handler: decoding gzip html") {
 		t.Errorf("body starts %.40q", res.body)
 	}
 }

@@ -1,6 +1,7 @@
 package negotiate
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -108,12 +109,15 @@ type rewriter struct {
 	closed bool
 
 	// goroutine side
+	bw  *bufio.Writer // batches the tokens for out; flushed whenever input runs dry
 	cur []byte
 	fed bool // a chunk has been received: the next empty read reports idle
 	eof bool
 }
 
 func (rw *rewriter) start() {
+	rw.bw = bufioPool.Get().(*bufio.Writer)
+	rw.bw.Reset(rw.out)
 	rw.in = make(chan []byte)
 	rw.idle = make(chan struct{})
 	rw.done = make(chan struct{})
@@ -169,6 +173,11 @@ func (rw *rewriter) Read(b []byte) (int, error) {
 			return 0, io.EOF
 		}
 		if rw.fed {
+			// Everything the chunk made goes out before Write returns, so
+			// the page streams as the origin sends it.
+			if !rw.flush() {
+				return 0, io.ErrClosedPipe
+			}
 			rw.idle <- struct{}{}
 		}
 		p, ok := <-rw.in
@@ -186,6 +195,11 @@ func (rw *rewriter) Read(b []byte) (int, error) {
 // run is the goroutine: decode, tokenize, rewrite, write.
 func (rw *rewriter) run() {
 	defer close(rw.done)
+	defer func() {
+		rw.flush()
+		rw.bw.Reset(nil)
+		bufioPool.Put(rw.bw)
+	}()
 	defer func() {
 		if v := recover(); v != nil {
 			rw.err = fmt.Errorf("rewriting html: panic: %v", v)
@@ -238,19 +252,41 @@ func (rw *rewriter) run() {
 const streamWindow = 8 << 20
 
 // emit writes b, recording the first error; it reports whether to go on.
+// Tokens are batched: one write per token would cost a write deadline
+// update per token in Caddy's response writer.
 func (rw *rewriter) emit(b []byte) bool {
 	if len(b) == 0 {
 		return true
 	}
-	if _, err := rw.out.Write(b); err != nil {
+	if rw.err != nil {
+		return false
+	}
+	if _, err := rw.bw.Write(b); err != nil {
 		rw.err = fmt.Errorf("writing html: %w", err)
 		return false
 	}
 	return true
 }
 
+// flush writes out what emit batched, recording the first error.
+func (rw *rewriter) flush() bool {
+	if rw.err != nil {
+		return false
+	}
+	if err := rw.bw.Flush(); err != nil {
+		rw.err = fmt.Errorf("writing html: %w", err)
+		return false
+	}
+	return true
+}
+
+var bufioPool = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 32<<10) }}
+
 // copyRest copies what is left of src unchanged.
 func (rw *rewriter) copyRest(src io.Reader) {
+	if !rw.flush() {
+		return
+	}
 	buf := copyBufPool.Get().(*[]byte)
 	defer copyBufPool.Put(buf)
 	if _, err := io.CopyBuffer(onlyWriter{rw.out}, onlyReader{src}, *buf); err != nil && rw.err == nil {
