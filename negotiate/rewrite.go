@@ -79,18 +79,20 @@ var errClosed = errors.New("negotiate: write to closed html rewriter")
 // caller must call Close, which flushes what is left and returns the first
 // error writing to w.
 func NewRewriter(w io.Writer, inj *Injection) io.WriteCloser {
-	return newDecodingRewriter(w, inj, "")
+	return newDecodingRewriter(w, inj, "", 0)
 }
 
 // newDecodingRewriter is NewRewriter for input in one content coding
 // (gzip, br, zstd, deflate), undone on the way: the output is identity.
 // Corrupt input ends the output where the decoder stopped; Write and Close
-// then report the error.
-func newDecodingRewriter(w io.Writer, inj *Injection, coding string) io.WriteCloser {
+// then report the error. maxDecoded bounds the decoded bytes (0: no bound),
+// so a decompression bomb cannot make the response a thousand times the
+// size the origin sent: past it the output ends and the error is reported.
+func newDecodingRewriter(w io.Writer, inj *Injection, coding string, maxDecoded int64) io.WriteCloser {
 	if inj == nil {
 		inj = &Injection{}
 	}
-	return &rewriter{out: w, inj: inj, coding: coding}
+	return &rewriter{out: w, inj: inj, coding: coding, maxDecoded: maxDecoded}
 }
 
 // rewriter runs an html.Tokenizer in a goroutine fed by Write. Write hands
@@ -101,6 +103,8 @@ type rewriter struct {
 	out    io.Writer
 	inj    *Injection
 	coding string // content coding of the input, undone on the way; "" for none
+	// maxDecoded bounds the bytes decoding may produce; 0 for no bound.
+	maxDecoded int64
 
 	in     chan []byte   // Write -> goroutine
 	idle   chan struct{} // goroutine -> Write: input consumed
@@ -216,6 +220,9 @@ func (rw *rewriter) run() {
 			defer c.Close()
 		}
 		src = dec
+		if rw.maxDecoded > 0 {
+			src = &boundedReader{r: dec, left: rw.maxDecoded}
+		}
 	}
 	z := html.NewTokenizer(src)
 	z.SetMaxBuf(maxTokenBuf)
@@ -278,6 +285,25 @@ func (rw *rewriter) flush() bool {
 		return false
 	}
 	return true
+}
+
+// boundedReader reads at most left bytes from r, then fails with
+// ErrTooLarge.
+type boundedReader struct {
+	r    io.Reader
+	left int64
+}
+
+func (b *boundedReader) Read(p []byte) (int, error) {
+	if b.left <= 0 {
+		return 0, ErrTooLarge
+	}
+	if int64(len(p)) > b.left {
+		p = p[:b.left]
+	}
+	n, err := b.r.Read(p)
+	b.left -= int64(n)
+	return n, err
 }
 
 var bufioPool = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 32<<10) }}

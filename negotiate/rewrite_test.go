@@ -80,7 +80,7 @@ func rewriteAll(t testing.TB, in []byte, inj *Injection, chunk int) []byte {
 func rewriteCoded(t testing.TB, in []byte, inj *Injection, chunk int, coding string) []byte {
 	t.Helper()
 	var out bytes.Buffer
-	w := newDecodingRewriter(&out, inj, coding)
+	w := newDecodingRewriter(&out, inj, coding, 0)
 	for len(in) > 0 {
 		n := min(chunk, len(in))
 		if m, err := w.Write(in[:n]); err != nil || m != n {
@@ -257,4 +257,26 @@ var _ io.WriteCloser = NewRewriter(io.Discard, nil)
 
 func readGolden(name string) ([]byte, error) {
 	return os.ReadFile(filepath.Join("testdata", "rewrite", name+".in.html"))
+}
+
+// A decompression bomb through the head rewrite stops at the bound instead
+// of inflating the response.
+func TestRewriterBoundsDecoding(t *testing.T) {
+	page := []byte("<html><head><title>t</title></head><body>" + strings.Repeat("<p>aaaaaaaaaaaaaaaa</p>", 200000) + "</body></html>")
+	gz := encode(t, page, "gzip")
+	var out bytes.Buffer
+	w := newDecodingRewriter(&out, &Injection{Lang: "en"}, "gzip", 1<<20)
+	_, werr := w.Write(gz)
+	cerr := w.Close()
+	if !errors.Is(werr, ErrTooLarge) && !errors.Is(cerr, ErrTooLarge) {
+		t.Fatalf("write %v, close %v; want ErrTooLarge", werr, cerr)
+	}
+	if out.Len() > 1<<20+64<<10 {
+		t.Errorf("%d bytes out for a bound of 1 MiB", out.Len())
+	}
+	// Under the bound, the whole page comes through.
+	out.Reset()
+	if got := rewriteCoded(t, gz, &Injection{}, 4096, "gzip"); !bytes.Equal(got, page) {
+		t.Errorf("an unbounded decode changed the page")
+	}
 }

@@ -309,7 +309,7 @@ func (rw *responseWriter) startHTML() {
 			hdr.Set("Etag", "W/"+etag)
 		}
 		if rw.r.Method != http.MethodHead {
-			rw.rewriter = newDecodingRewriter(rw.w, inj, coding)
+			rw.rewriter = newDecodingRewriter(rw.w, inj, coding, maxDecodedRatio*rw.h.Options.MaxSize)
 			rw.mode = modeRewrite
 			rw.w.WriteHeader(http.StatusOK)
 			rw.h.Observer.Served(rw.r, "html")
@@ -367,3 +367,8 @@ func isMarkdown(ct string) bool {
 	typ, sub, _, ok := splitMediaType(ct)
 	return ok && typ == "text" && (sub == "markdown" || sub == "x-markdown")
 }
+
+// maxDecodedRatio × MaxSize bounds what decoding a compressed HTML page for
+// the head rewrite may produce (64 MiB by default): far above any real page,
+// far below what a decompression bomb inflates to.
+const maxDecodedRatio = 32
