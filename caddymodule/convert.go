@@ -13,21 +13,33 @@ import (
 	"github.com/agentready/caddy-agentready/negotiate"
 )
 
-// convertPage is the negotiate.ConvertFunc: the conversion cache first, then
-// the converter built in Provision.
-func (ar *AgentReady) convertPage(html []byte, page negotiate.Page) (*negotiate.Converted, error) {
-	pageURL := page.URL.String()
-	key, cacheable := "", false
-	if ar.cache != nil && shareable(page.Request, page.Header) {
-		key, cacheable = ar.cache.Key(pageURL, page.Header, ar.optsHash)
-		if cacheable {
-			res, ok := ar.cache.Get(key)
-			cacheLookup(ok)
-			if ok {
-				return &negotiate.Converted{Markdown: res.Markdown, Tokens: res.Tokens}, nil
-			}
-		}
+// cachedPage is the negotiate handler's Cached hook: a conversion of the
+// same page, validators and settings made earlier, if the cache has one.
+func (ar *AgentReady) cachedPage(page negotiate.Page) *negotiate.Converted {
+	key, ok := ar.cacheKey(page)
+	if !ok {
+		return nil
 	}
+	res, hit := ar.cache.Get(key)
+	cacheLookup(hit)
+	if !hit {
+		return nil
+	}
+	return &negotiate.Converted{Markdown: res.Markdown, Tokens: res.Tokens}
+}
+
+// cacheKey is the conversion cache's key for page; ok is false when the
+// page must not be cached (no validators, private, or not shareable).
+func (ar *AgentReady) cacheKey(page negotiate.Page) (key string, ok bool) {
+	if ar.cache == nil || !shareable(page.Request, page.Header) {
+		return "", false
+	}
+	return ar.cache.Key(page.URL.String(), page.Header, ar.optsHash)
+}
+
+// convertPage is the negotiate.ConvertFunc: the converter built in
+// Provision, its result kept in the conversion cache.
+func (ar *AgentReady) convertPage(html []byte, page negotiate.Page) (*negotiate.Converted, error) {
 	// Admission: a conversion holds about 15 times the page in memory, so
 	// the bytes of HTML converted at once are bounded; requests beyond the
 	// bound wait their turn (the conversions are CPU-bound: waiting costs no
@@ -45,7 +57,7 @@ func (ar *AgentReady) convertPage(html []byte, page negotiate.Page) (*negotiate.
 	if err != nil {
 		return nil, err
 	}
-	if cacheable {
+	if key, ok := ar.cacheKey(page); ok {
 		ar.cache.Put(key, res)
 	}
 	return &negotiate.Converted{Markdown: res.Markdown, Tokens: res.Tokens}, nil

@@ -297,6 +297,9 @@ func (ar *AgentReady) provisionNegotiation() error {
 		Convert:  ar.convertPage,
 		Observer: observer{logger: ar.logger},
 	}
+	if ar.cache != nil {
+		ar.neg.Cached = ar.cachedPage
+	}
 	if boolOr(ar.Inject, true) {
 		ar.neg.Inject = ar.injection
 	}

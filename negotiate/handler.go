@@ -65,6 +65,9 @@ type Handler struct {
 	Options Options
 	// Convert produces the Markdown; required.
 	Convert ConvertFunc
+	// Cached, when set, is asked for the Markdown before the body is
+	// decoded and converted; a non-nil answer is served as it is.
+	Cached func(page Page) *Converted
 	// Inject, when set, returns what to inject into the HTML form of the
 	// page r asks for (nil for nothing). The head link to the Markdown
 	// alternate (Options.HeadLink) is added by the handler itself.

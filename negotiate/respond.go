@@ -26,6 +26,16 @@ var representationHeaders = []string{
 // convert turns the buffered page into the Markdown form, or fails open.
 func (rw *responseWriter) convert() {
 	hdr := rw.Header()
+	if rw.h.Cached != nil {
+		// The cache key is the URL, the validators and the settings: no
+		// need to decode the body to ask.
+		start := time.Now()
+		if conv := rw.h.Cached(rw.page()); conv != nil {
+			rw.h.Observer.Converted(rw.r, time.Since(start), rw.buf.Len(), len(conv.Markdown), conv.Tokens)
+			rw.serveMarkdown(conv)
+			return
+		}
+	}
 	decoded, err := Decode(bytes.NewReader(rw.buf.Bytes()), strings.Join(hdr["Content-Encoding"], ","), rw.h.Options.MaxSize)
 	if err != nil {
 		reason := "decode"
@@ -47,12 +57,22 @@ func (rw *responseWriter) convert() {
 		return
 	}
 	rw.h.Observer.Converted(rw.r, time.Since(start), len(page), len(conv.Markdown), conv.Tokens)
+	rw.serveMarkdown(conv)
+}
+
+// serveMarkdown sends the Markdown form.
+func (rw *responseWriter) serveMarkdown(conv *Converted) {
 	rw.markdownHeaders(conv)
 	rw.mode = modeDiscard
 	rw.w.WriteHeader(http.StatusOK)
 	rw.h.Observer.Served(rw.r, "markdown")
 	_, _ = rw.w.Write(conv.Markdown)
 	rw.buf = bytes.Buffer{}
+}
+
+// page describes the page for the converter and the cache.
+func (rw *responseWriter) page() Page {
+	return Page{URL: rw.pageURL(), Header: rw.Header(), Request: rw.r.Header, Context: rw.r.Context()}
 }
 
 // safeConvert calls the converter, turning a panic into an error.
@@ -62,7 +82,7 @@ func (rw *responseWriter) safeConvert(page []byte) (conv *Converted, reason stri
 			conv, reason, err = nil, "panic", fmt.Errorf("converting %s: panic: %v", rw.r.URL.Path, v)
 		}
 	}()
-	conv, err = rw.h.Convert(page, Page{URL: rw.pageURL(), Header: rw.Header(), Request: rw.r.Header, Context: rw.r.Context()})
+	conv, err = rw.h.Convert(page, rw.page())
 	if err == nil && conv == nil {
 		err = fmt.Errorf("converting %s: converter returned nothing", rw.r.URL.Path)
 	}

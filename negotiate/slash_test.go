@@ -100,3 +100,46 @@ func TestPagePathAndSuffix(t *testing.T) {
 		}
 	}
 }
+
+// The Cached hook is asked before the body is decoded: a hit is served
+// without decoding or converting.
+func TestCachedBeforeDecode(t *testing.T) {
+	converted := 0
+	h := &Handler{
+		Convert: func([]byte, Page) (*Converted, error) { converted++; return &Converted{Markdown: []byte("# fresh\n")}, nil },
+		Cached: func(p Page) *Converted {
+			if p.URL.Path == "/hit" {
+				return &Converted{Markdown: []byte("# cached\n"), Tokens: 3}
+			}
+			return nil
+		},
+	}
+	if err := h.Provision(); err != nil {
+		t.Fatal(err)
+	}
+	origin := func(w http.ResponseWriter, r *http.Request) error {
+		w.Header().Set("Content-Type", "text/html")
+		w.Header().Set("Content-Encoding", "gzip")
+		w.Header().Set("ETag", `"v1"`)
+		io.WriteString(w, "not gzip at all") // decoding it would fail open
+		return nil
+	}
+	rec := httptest.NewRecorder()
+	req := httptest.NewRequest("GET", "http://site.test/hit", nil)
+	req.Header.Set("Accept", "text/markdown")
+	if err := h.ServeHTTP(rec, req, origin); err != nil {
+		t.Fatal(err)
+	}
+	if rec.Body.String() != "# cached\n" || converted != 0 || rec.Header().Get("X-Markdown-Tokens") != "3" {
+		t.Errorf("hit: body %q, converted %d times, tokens %q", rec.Body.String(), converted, rec.Header().Get("X-Markdown-Tokens"))
+	}
+	rec = httptest.NewRecorder()
+	req = httptest.NewRequest("GET", "http://site.test/miss", nil)
+	req.Header.Set("Accept", "text/markdown")
+	if err := h.ServeHTTP(rec, req, origin); err != nil {
+		t.Fatal(err)
+	}
+	if rec.Header().Get("Content-Encoding") != "gzip" || rec.Body.String() != "not gzip at all" {
+		t.Errorf("miss with a corrupt body must fail open: %q %q", rec.Header().Get("Content-Encoding"), rec.Body.String())
+	}
+}
