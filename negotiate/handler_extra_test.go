@@ -106,7 +106,10 @@ func TestPagePathAndSuffix(t *testing.T) {
 func TestCachedBeforeDecode(t *testing.T) {
 	converted := 0
 	h := &Handler{
-		Convert: func([]byte, Page) (*Converted, error) { converted++; return &Converted{Markdown: []byte("# fresh\n")}, nil },
+		Convert: func([]byte, Page) (*Converted, error) {
+			converted++
+			return &Converted{Markdown: []byte("# fresh\n")}, nil
+		},
 		Cached: func(p Page) *Converted {
 			if p.URL.Path == "/hit" {
 				return &Converted{Markdown: []byte("# cached\n"), Tokens: 3}
