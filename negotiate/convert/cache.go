@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"bytes"
 	"container/list"
 	"crypto/sha256"
 	"encoding/hex"
@@ -119,6 +120,13 @@ func (c *Cache) Put(key string, r *Result) {
 			len(m.Language)+len(m.Author)+len(m.Image)+len(m.SiteName))
 	if size > c.max {
 		return
+	}
+	// Keep an exact-size copy: the Markdown's backing array may be twice
+	// its length, and the bound counts the length.
+	if cap(r.Markdown) > len(r.Markdown) {
+		cp := *r
+		cp.Markdown = bytes.Clone(r.Markdown)
+		r = &cp
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
