@@ -74,33 +74,35 @@ func TestRunConvertErrors(t *testing.T) {
 	}
 }
 
-// TestConversionAdmission: conversions wait for their share of the bytes in
-// flight, and give up with their client.
+// TestConversionAdmission: pages wait for their share of the bytes in
+// flight before they are buffered, and give up with their client.
 func TestConversionAdmission(t *testing.T) {
-	conv, err := convert.New(convert.Options{FrontMatter: true})
+	ar := &AgentReady{inflightMax: 1 << 10, inflight: semaphore.NewWeighted(1 << 10)}
+	holder, err := ar.admit(context.Background(), 1<<10) // another page holds every byte
 	if err != nil {
-		t.Fatal(err)
-	}
-	ar := &AgentReady{conv: conv, inflightMax: 1 << 10, inflight: semaphore.NewWeighted(1 << 10)}
-	page := []byte("<html><head><title>T</title></head><body><main><p>" + strings.Repeat("words ", 100) + "</p></main></body></html>")
-	u, _ := url.Parse("http://x/p")
-
-	if err := ar.inflight.Acquire(context.Background(), 1<<10); err != nil { // another conversion holds every byte
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	if _, err := ar.convertPage(page, negotiate.Page{URL: u, Header: http.Header{}, Context: ctx}); err == nil || !strings.Contains(err.Error(), "conversion slot") {
-		t.Fatalf("a conversion ran past the bound: %v", err)
+	if _, err := ar.admit(ctx, 100); err == nil || !strings.Contains(err.Error(), "conversion slot") {
+		t.Fatalf("a page was admitted past the bound: %v", err)
 	}
-	ar.inflight.Release(1 << 10)
-	got, err := ar.convertPage(page, negotiate.Page{URL: u, Header: http.Header{}, Context: context.Background()})
-	if err != nil || !strings.Contains(string(got.Markdown), "words words") {
+	holder()
+	release, err := ar.admit(context.Background(), 100)
+	if err != nil {
 		t.Fatalf("with the bytes free: %v", err)
 	}
-	// A page larger than the bound still converts (alone).
-	big := []byte("<html><body><main><p>" + strings.Repeat("more words ", 1000) + "</p></main></body></html>")
-	if _, err := ar.convertPage(big, negotiate.Page{URL: u, Header: http.Header{}, Context: context.Background()}); err != nil {
+	release()
+	// A page larger than the bound is admitted alone.
+	big, err := ar.admit(context.Background(), 1<<20)
+	if err != nil {
 		t.Fatalf("a page over the bound: %v", err)
+	}
+	if ar.inflight.TryAcquire(1) {
+		t.Error("a page over the bound must hold every byte")
+	}
+	big()
+	if !ar.inflight.TryAcquire(1 << 10) {
+		t.Error("releases did not give the bytes back")
 	}
 }

@@ -13,6 +13,20 @@ import (
 	"github.com/agentready/caddy-agentready/negotiate"
 )
 
+// admit is the negotiate handler's Admit hook. A page being converted
+// holds its body, a decoded copy, its DOM and the Markdown: about 15 times
+// its size. The bytes of HTML buffered for conversion at once are bounded;
+// requests beyond the bound wait before their body is read (the
+// conversions are CPU-bound: waiting costs no throughput), or give up with
+// their client.
+func (ar *AgentReady) admit(ctx context.Context, n int64) (func(), error) {
+	weight := min(n, ar.inflightMax)
+	if err := ar.inflight.Acquire(ctx, weight); err != nil {
+		return nil, fmt.Errorf("waiting for a conversion slot: %w", err)
+	}
+	return func() { ar.inflight.Release(weight) }, nil
+}
+
 // cachedPage is the negotiate handler's Cached hook: a conversion of the
 // same page, validators and settings made earlier, if the cache has one.
 func (ar *AgentReady) cachedPage(page negotiate.Page) *negotiate.Converted {
@@ -40,20 +54,7 @@ func (ar *AgentReady) cacheKey(page negotiate.Page) (key string, ok bool) {
 // convertPage is the negotiate.ConvertFunc: the converter built in
 // Provision, its result kept in the conversion cache.
 func (ar *AgentReady) convertPage(html []byte, page negotiate.Page) (*negotiate.Converted, error) {
-	// Admission: a conversion holds about 15 times the page in memory, so
-	// the bytes of HTML converted at once are bounded; requests beyond the
-	// bound wait their turn (the conversions are CPU-bound: waiting costs no
-	// throughput) or give up with their client.
-	ctx := page.Context
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	weight := min(int64(len(html)), ar.inflightMax)
-	if err := ar.inflight.Acquire(ctx, weight); err != nil {
-		return nil, fmt.Errorf("waiting for a conversion slot: %w", err)
-	}
 	res, err := ar.conv.Convert(html, page.URL, page.Header)
-	ar.inflight.Release(weight)
 	if err != nil {
 		return nil, err
 	}

@@ -300,6 +300,7 @@ func (ar *AgentReady) provisionNegotiation() error {
 	if ar.cache != nil {
 		ar.neg.Cached = ar.cachedPage
 	}
+	ar.neg.Admit = ar.admit
 	if boolOr(ar.Inject, true) {
 		ar.neg.Inject = ar.injection
 	}

@@ -65,6 +65,13 @@ type Handler struct {
 	Options Options
 	// Convert produces the Markdown; required.
 	Convert ConvertFunc
+	// Admit, when set, is called before a page is buffered for conversion
+	// with the bytes it may take (its Content-Length, else MaxSize); the
+	// buffering waits until it returns. It bounds the memory that
+	// concurrent conversions hold. An error (the client gave up, say) sends
+	// the origin's response through instead, as a fail-open with reason
+	// "busy". release is called once the response is done.
+	Admit func(ctx context.Context, n int64) (release func(), err error)
 	// Cached, when set, is asked for the Markdown before the body is
 	// decoded and converted; a non-nil answer is served as it is.
 	Cached func(page Page) *Converted

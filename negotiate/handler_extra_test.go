@@ -1,9 +1,12 @@
 package negotiate
 
 import (
+	"context"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -144,5 +147,57 @@ func TestCachedBeforeDecode(t *testing.T) {
 	}
 	if rec.Header().Get("Content-Encoding") != "gzip" || rec.Body.String() != "not gzip at all" {
 		t.Errorf("miss with a corrupt body must fail open: %q %q", rec.Header().Get("Content-Encoding"), rec.Body.String())
+	}
+}
+
+// Admit is asked before the page is buffered; a refusal sends the origin's
+// response through, and what was granted is released once.
+func TestAdmitHook(t *testing.T) {
+	var admitted, released []int64
+	refuse := false
+	h := &Handler{
+		Convert: func([]byte, Page) (*Converted, error) { return &Converted{Markdown: []byte("# md\n")}, nil },
+		Admit: func(ctx context.Context, n int64) (func(), error) {
+			if refuse {
+				return nil, errors.New("busy")
+			}
+			admitted = append(admitted, n)
+			return func() { released = append(released, n) }, nil
+		},
+	}
+	if err := h.Provision(); err != nil {
+		t.Fatal(err)
+	}
+	page := "<html><body><main><p>hello</p></main></body></html>"
+	origin := func(w http.ResponseWriter, r *http.Request) error {
+		w.Header().Set("Content-Type", "text/html")
+		if r.URL.Path == "/sized" {
+			w.Header().Set("Content-Length", strconv.Itoa(len(page)))
+		}
+		io.WriteString(w, page)
+		return nil
+	}
+	do := func(path string) *httptest.ResponseRecorder {
+		rec := httptest.NewRecorder()
+		req := httptest.NewRequest("GET", "http://site.test"+path, nil)
+		req.Header.Set("Accept", "text/markdown")
+		if err := h.ServeHTTP(rec, req, origin); err != nil {
+			t.Fatal(err)
+		}
+		return rec
+	}
+	if rec := do("/sized"); rec.Body.String() != "# md\n" {
+		t.Fatalf("admitted page: %q", rec.Body.String())
+	}
+	do("/unsized")
+	if len(admitted) != 2 || admitted[0] != int64(len(page)) || admitted[1] != DefaultMaxSize || len(released) != 2 {
+		t.Errorf("admitted %v, released %v", admitted, released)
+	}
+	refuse = true
+	if rec := do("/sized"); rec.Body.String() != page || rec.Header().Get("Content-Type") != "text/html" {
+		t.Errorf("a refused admission must send the origin's page: %q", rec.Body.String())
+	}
+	if len(released) != 2 {
+		t.Errorf("released %v after a refusal", released)
 	}
 }

@@ -39,6 +39,7 @@ type responseWriter struct {
 	status   int
 	buf      bytes.Buffer
 	rewriter io.WriteCloser
+	release  func() // gives back what Handler.Admit granted; nil when nothing is held
 }
 
 func (h *Handler) newResponseWriter(w http.ResponseWriter, r *http.Request) *responseWriter {
@@ -281,10 +282,30 @@ func (rw *responseWriter) startMarkdown() {
 		rw.h.Observer.Served(rw.r, "markdown")
 		return
 	}
-	if err == nil && n > 0 && rw.r.Method != http.MethodHead {
+	if rw.h.Admit != nil {
+		weight := rw.h.Options.MaxSize
+		if err == nil && n > 0 {
+			weight = n
+		}
+		release, aerr := rw.h.Admit(rw.r.Context(), weight)
+		if aerr != nil {
+			rw.failOpen("busy", aerr)
+			return
+		}
+		rw.release = release
+	}
+	if err == nil && n > 0 {
 		rw.buf.Grow(int(n)) // one allocation for a page of known size
 	}
 	rw.mode = modeBuffer
+}
+
+// releaseAdmission gives back what Handler.Admit granted, once.
+func (rw *responseWriter) releaseAdmission() {
+	if rw.release != nil {
+		rw.release()
+		rw.release = nil
+	}
 }
 
 // startHTML commits a 200 HTML page: discovery headers, and the rewriter
@@ -343,6 +364,7 @@ func (rw *responseWriter) abort() {
 		_ = rw.rewriter.Close()
 	}
 	rw.buf = bytes.Buffer{}
+	rw.releaseAdmission()
 }
 
 // finish completes the response after next returned.
@@ -353,6 +375,7 @@ func (rw *responseWriter) finish() {
 	case modeRewrite:
 		_ = rw.rewriter.Close()
 	}
+	rw.releaseAdmission()
 	// modeUndecided: next wrote neither status nor body; like Caddy's encode
 	// (issue #5059) we leave the default response to the server.
 }
