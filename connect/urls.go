@@ -54,7 +54,13 @@ func normalizePageURL(origin, raw string) (string, error) {
 	if u.Path == "" {
 		u.Path = "/"
 	}
-	return u.String(), nil
+	// Escaping can triple the length: the bound holds for the result too,
+	// so a normalised URL always normalises to itself.
+	out := u.String()
+	if len(out) > maxURLLength {
+		return "", fmt.Errorf("url longer than %d bytes once escaped", maxURLLength)
+	}
+	return out, nil
 }
 
 // hasDotSegment reports whether an escaped path holds a "." or ".." segment,
