@@ -42,11 +42,11 @@ type documents struct {
 	// contentSignal is the policy's Content-Signal value, "" for none.
 	contentSignal string
 
-	mu      sync.Mutex
+	mu      sync.RWMutex
 	bundles map[string]*bundle // by origin
 	order   []string           // insertion order, for eviction
 	// sitemapURLs are the pages of the site's sitemap, for llms.auto_list;
-	// read once the config runs (see readSitemap).
+	// read once the config runs (see setSitemapURLs).
 	sitemapURLs []string
 }
 
@@ -107,12 +107,19 @@ func (d *documents) bundleFor(r *http.Request) *bundle {
 	if origin == "" {
 		origin = originOf(r)
 	}
+	// Every HTML page asks (for its annotations): the common case is a read.
+	d.mu.RLock()
+	b, ok := d.bundles[origin]
+	d.mu.RUnlock()
+	if ok {
+		return b
+	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if b, ok := d.bundles[origin]; ok {
 		return b
 	}
-	b := d.generate(origin)
+	b = d.generate(origin)
 	if len(d.order) >= maxOrigins {
 		delete(d.bundles, d.order[0])
 		d.order = d.order[1:]
