@@ -411,19 +411,7 @@ func TestIntegrationHTMLByteForByte(t *testing.T) {
 // origin's file is served as it is, and ours only where the origin has none.
 func TestIntegrationRobotsOriginWins(t *testing.T) {
 	origin := newOrigin(t)
-	yamlPath := filepath.Join(t.TempDir(), "site.yaml")
-	if err := os.WriteFile(yamlPath, []byte("documents:\n  robots_txt: origin\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	base, _ := runCaddy(t, `
-:{port} {
-	bind 127.0.0.1
-	agent_ready {
-		config `+yamlPath+`
-		self_scan off
-	}
-	reverse_proxy `+strings.TrimPrefix(origin.URL, "http://")+`
-}`)
+	base := runWithYAML(t, origin.URL, "documents:\n  robots_txt: origin\n")
 	_, robots := get(t, "GET", base+"/robots.txt")
 	if want := originBody(t, origin.URL, "/robots.txt"); robots != want {
 		t.Errorf("robots.txt with origin wins:\n%s\nwant the origin's:\n%s", robots, want)
@@ -469,20 +457,7 @@ func TestIntegrationLLMsAutoList(t *testing.T) {
 			`<url><loc>http://`+r.Host+`/guides/first-steps</loc></url><url><loc>http://`+r.Host+`/guides/billing</loc></url></urlset>`)
 	}))
 	t.Cleanup(origin.Close)
-	yamlPath := filepath.Join(t.TempDir(), "site.yaml")
-	yaml := "site:\n  name: Auto\n  pages: [/pricing, /contact]\nllms:\n  auto_list:\n    enabled: true\n    section: Everything\n"
-	if err := os.WriteFile(yamlPath, []byte(yaml), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	base, _ := runCaddy(t, `
-:{port} {
-	bind 127.0.0.1
-	agent_ready {
-		config `+yamlPath+`
-		self_scan off
-	}
-	reverse_proxy `+strings.TrimPrefix(origin.URL, "http://")+`
-}`)
+	base := runWithYAML(t, origin.URL, "site:\n  name: Auto\n  pages: [/pricing, /contact]\nllms:\n  auto_list:\n    enabled: true\n    section: Everything\n")
 	deadline := time.Now().Add(20 * time.Second)
 	var body string
 	for time.Now().Before(deadline) {
@@ -495,4 +470,24 @@ func TestIntegrationLLMsAutoList(t *testing.T) {
 	if !strings.Contains(body, "## Everything") || !strings.Contains(body, base+"/guides/billing") {
 		t.Fatalf("llms.txt does not list the sitemap's pages:\n%s", body)
 	}
+}
+
+// runWithYAML runs agent_ready with the given site YAML (written to a temp
+// file) in front of originURL, the self-scan off, and returns the base URL.
+func runWithYAML(t *testing.T, originURL, yaml string) string {
+	t.Helper()
+	yamlPath := filepath.Join(t.TempDir(), "site.yaml")
+	if err := os.WriteFile(yamlPath, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	base, _ := runCaddy(t, `
+:{port} {
+	bind 127.0.0.1
+	agent_ready {
+		config `+yamlPath+`
+		self_scan off
+	}
+	reverse_proxy `+strings.TrimPrefix(originURL, "http://")+`
+}`)
+	return base
 }
