@@ -101,6 +101,12 @@ func FuzzRewriter(f *testing.F) {
 		if got := rewriteAll(t, page, full, size); !bytes.Equal(got, whole) {
 			t.Fatalf("output depends on the write size %d:\n%q\n%q", size, got, whole)
 		}
+		// The same as the rewriteState driven by x/net/html's Tokenizer.
+		for i, inj := range libraryInjections {
+			if got, want := rewriteAll(t, page, inj, size), libraryRewrite(page, inj); !bytes.Equal(got, want) {
+				t.Fatalf("injection %d differs from x/net/html's tokens:\n%q\n%q", i, got, want)
+			}
+		}
 		coding := []string{"gzip", "br", "zstd", "deflate"}[int(chunk)%4]
 		if got := rewriteCoded(t, encode(t, page, coding), full, size, coding); !bytes.Equal(got, whole) {
 			t.Fatalf("%s input gives another output:\n%q\n%q", coding, got, whole)

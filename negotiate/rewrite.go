@@ -1,13 +1,13 @@
 package negotiate
 
 import (
-	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"sync"
 
-	"golang.org/x/net/html"
+	nethtml "golang.org/x/net/html"
 )
 
 // Injection says what the HTML form of a page gains on its way through. The
@@ -63,23 +63,76 @@ type FormAnnotation struct {
 	Fields map[string]map[string]string
 }
 
-// maxTokenBuf caps what the tokenizer buffers for one token (a long inline
-// script, comment or text run). Past it the rewriter stops looking and
-// copies the rest of the page through unchanged, so memory stays bounded.
+// maxTokenBuf caps the bytes the rewriter holds back for one token it may
+// change: a tag, or text before the body starts. Past it the rewriter stops
+// looking and copies the rest of the page through unchanged, so memory
+// stays bounded whatever the input. Tokens it never changes (scripts,
+// styles, comments, the body's text) stream through and are not held.
 const maxTokenBuf = 1 << 20
 
 // errClosed is returned by Write after Close.
 var errClosed = errors.New("negotiate: write to closed html rewriter")
 
 // NewRewriter returns a writer that copies HTML to w, applying inj on the
-// way. It streams: a byte goes out as soon as the token holding it is
-// complete, so memory stays bounded whatever the input (see maxTokenBuf).
-// Bytes it does not inject into are copied untouched, so invalid HTML comes
-// out byte for byte; a nil or empty inj gives back the input exactly. The
-// caller must call Close, which flushes what is left and returns the first
-// error writing to w.
+// way. It streams: each Write writes out, before it returns, everything of
+// its bytes but an incomplete tag at the end, which goes out with the next
+// (see maxTokenBuf for the bound). Bytes it does not inject into are copied
+// untouched, so invalid HTML comes out byte for byte; a nil or empty inj
+// gives back the input exactly. The caller must call Close, which flushes
+// what is left and returns the first error writing to w.
 func NewRewriter(w io.Writer, inj *Injection) io.WriteCloser {
-	return newDecodingRewriter(w, inj, "", 0)
+	if inj == nil {
+		inj = &Injection{}
+	}
+	r := &rewriter{out: w, st: newRewriteState(inj)}
+	r.pass = r.st.finished()
+	if !r.pass {
+		r.take()
+	}
+	return r
+}
+
+// rewriteBufs are the buffers of a rewriter, reused between responses.
+type rewriteBufs struct {
+	hold, batch, tok, keys, head []byte
+	attrs                        []attr
+	spans                        []attrSpan
+}
+
+var rewriteBufPool = sync.Pool{New: func() any { return new(rewriteBufs) }}
+
+// maxPooledBuf is the largest buffer kept for the next response.
+const maxPooledBuf = 64 << 10
+
+// take gives r the buffers of an earlier response.
+func (r *rewriter) take() {
+	b := rewriteBufPool.Get().(*rewriteBufs)
+	r.bufs = b
+	r.hold, r.batch, r.tok, r.tag.keys, r.st.buf = b.hold[:0], b.batch[:0], b.tok[:0], b.keys[:0], b.head[:0]
+	r.tag.list, r.z.attrs = b.attrs[:0], b.spans[:0]
+}
+
+// release gives r's buffers back once it no longer rewrites.
+func (r *rewriter) release() {
+	b := r.bufs
+	if b == nil {
+		return
+	}
+	r.bufs = nil
+	keep := func(p []byte) []byte {
+		if cap(p) > maxPooledBuf {
+			return nil
+		}
+		return p[:0]
+	}
+	b.hold, b.batch, b.tok, b.keys, b.head = keep(r.hold), keep(r.batch), keep(r.tok), keep(r.tag.keys), keep(r.st.buf)
+	b.attrs, b.spans = r.tag.list[:0], r.z.attrs[:0]
+	if cap(b.attrs) > 1024 || cap(b.spans) > 1024 {
+		b.attrs, b.spans = nil, nil
+	}
+	clear(b.attrs[:cap(b.attrs)]) // no references into this response's bytes
+	r.hold, r.batch, r.tok, r.tag, r.st.buf, r.z.attrs = nil, nil, nil, tagAttrs{}, nil, nil
+	rewriteBufPool.Put(b)
 }
 
 // newDecodingRewriter is NewRewriter for input in one content coding
@@ -89,22 +142,309 @@ func NewRewriter(w io.Writer, inj *Injection) io.WriteCloser {
 // so a decompression bomb cannot make the response a thousand times the
 // size the origin sent: past it the output ends and the error is reported.
 func newDecodingRewriter(w io.Writer, inj *Injection, coding string, maxDecoded int64) io.WriteCloser {
-	if inj == nil {
-		inj = &Injection{}
+	rw := NewRewriter(w, inj)
+	if coding == "" {
+		return rw
 	}
-	return &rewriter{out: w, inj: inj, coding: coding, maxDecoded: maxDecoded}
+	return &decodingWriter{next: rw, coding: coding, maxDecoded: maxDecoded}
 }
 
-// rewriter runs an html.Tokenizer in a goroutine fed by Write. Write hands
-// over its slice and waits until the goroutine has consumed it and asks for
-// more, so the goroutine never runs at the same time as the caller: writes
-// to w keep the order and the goroutine of a plain io.Writer call.
+// rewriter is the streaming rewrite, driven by Write on the caller's
+// goroutine: the tokenizer reports each token as it completes, the
+// rewriteState says what to write for it, and the bytes of a token it may
+// still change are held until the token is complete.
 type rewriter struct {
-	out    io.Writer
-	inj    *Injection
-	coding string // content coding of the input, undone on the way; "" for none
-	// maxDecoded bounds the bytes decoding may produce; 0 for no bound.
-	maxDecoded int64
+	out io.Writer
+	st  *rewriteState
+	z   tokenizer
+
+	n       int64  // stream offset of the next Write's first byte
+	emitted int64  // input before this offset is written or in the batch
+	hold    []byte // input [emitted, n): the start of an incomplete token
+	batch   []byte // output of this Write, when it is not a slice of the input
+	tok     []byte // a token straddling two Writes, made contiguous
+	tag     tagAttrs
+	bufs    *rewriteBufs // where the buffers above came from; nil once released
+
+	pass   bool // nothing left to change: bytes are copied as they come
+	closed bool
+	err    error // first error writing to out
+}
+
+// Write rewrites p and writes out everything it can.
+func (r *rewriter) Write(p []byte) (n int, err error) {
+	if r.closed {
+		return 0, errClosed
+	}
+	if r.err != nil {
+		return 0, r.err
+	}
+	if r.pass {
+		return r.write(p)
+	}
+	base := r.n
+	r.n += int64(len(p))
+	defer func() {
+		if v := recover(); v != nil {
+			// A bug of ours: the origin's bytes still go out as they are.
+			r.failOpen(p, base)
+			n, err = len(p), r.err
+		}
+	}()
+	for {
+		tt, s, e, ok := r.z.next(p, base)
+		if !ok {
+			break
+		}
+		r.token(tt, s, e, p, base)
+		r.z.quiet = r.st.headDone && r.st.started // from here on only the tags needs wants
+		if r.st.finished() {
+			r.failOpen(p, base) // the rest goes out unchanged
+			return len(p), r.err
+		}
+	}
+	keep := max(r.z.holdFrom(!r.st.headDone, r.n), r.emitted)
+	if r.n-keep > maxTokenBuf {
+		// A tag or text run too large to hold: give up rewriting.
+		r.failOpen(p, base)
+		return len(p), r.err
+	}
+	r.flushTo(keep, p, base)
+	r.keep(keep, p, base)
+	return len(p), r.err
+}
+
+// Close rewrites the last, incomplete token (text at the end of the page
+// may still start the body) and writes out what is left.
+func (r *rewriter) Close() error {
+	if r.closed {
+		return r.err
+	}
+	r.closed = true
+	if r.pass || r.err != nil {
+		return r.err
+	}
+	if tt, s, ok := r.z.eof(r.n); ok && tt != nethtml.ErrorToken {
+		r.token(tt, s, r.n, nil, r.n)
+	}
+	r.flushTo(r.n, nil, r.n)
+	r.release()
+	return r.err
+}
+
+// token writes what the rewrite state makes of the token [s, e).
+func (r *rewriter) token(tt nethtml.TokenType, s, e int64, p []byte, base int64) {
+	if !r.st.needs(tt, r.z.tagName()) {
+		return
+	}
+	raw := r.bytes(s, e, p, base)
+	var out []byte
+	var changed bool
+	if tt == nethtml.StartTagToken {
+		r.tag.reset(raw, r.z.attrs)
+		if r.tag.selfClosing {
+			tt = nethtml.SelfClosingTagToken
+		}
+		out, changed = r.st.token(tt, raw, &r.tag)
+	} else {
+		out, changed = r.st.token(tt, raw, nil)
+	}
+	if !changed {
+		return
+	}
+	if raw == nil || s < r.emitted {
+		panic("negotiate: rewriting a token already written")
+	}
+	r.copyTo(s, p, base)
+	r.batch = append(r.batch, out...)
+	r.emitted = e
+}
+
+// bytes returns the input [s, e), nil when part of it was already written
+// (a token the rewrite state never changes: raw text, comments, the body's
+// text).
+func (r *rewriter) bytes(s, e int64, p []byte, base int64) []byte {
+	if s >= base {
+		return p[s-base : e-base]
+	}
+	held := base - int64(len(r.hold))
+	if s < held {
+		return nil
+	}
+	if e <= base {
+		return r.hold[s-held : e-held]
+	}
+	r.tok = append(append(r.tok[:0], r.hold[s-held:]...), p[:e-base]...)
+	return r.tok
+}
+
+// copyTo adds the input [r.emitted, x) to the batch.
+func (r *rewriter) copyTo(x int64, p []byte, base int64) {
+	if x <= r.emitted {
+		return
+	}
+	if r.emitted < base {
+		held := base - int64(len(r.hold))
+		to := min(x, base)
+		r.batch = append(r.batch, r.hold[r.emitted-held:to-held]...)
+		r.emitted = to
+	}
+	if x > r.emitted {
+		r.batch = append(r.batch, p[r.emitted-base:x-base]...)
+		r.emitted = x
+	}
+}
+
+// flushTo writes the batch and the input up to x. When nothing was changed
+// or held, the input is written as it came, without a copy.
+func (r *rewriter) flushTo(x int64, p []byte, base int64) {
+	if len(r.batch) == 0 && r.emitted >= base {
+		if x > r.emitted {
+			r.write(p[r.emitted-base : x-base])
+			r.emitted = x
+		}
+		return
+	}
+	r.copyTo(x, p, base)
+	r.write(r.batch)
+	r.batch = r.batch[:0]
+}
+
+// keep holds the input [x, r.n) for the next Write.
+func (r *rewriter) keep(x int64, p []byte, base int64) {
+	held := base - int64(len(r.hold))
+	if x < base {
+		r.hold = append(r.hold[:copy(r.hold, r.hold[x-held:])], p...)
+	} else {
+		r.hold = append(r.hold[:0], p[x-base:]...)
+	}
+}
+
+// failOpen writes the batch, what is held and the rest of p unchanged,
+// and lets everything after through as it comes.
+func (r *rewriter) failOpen(p []byte, base int64) {
+	r.pass = true
+	r.copyTo(base, p, base)
+	r.write(r.batch)
+	r.write(p[r.emitted-base:])
+	r.release()
+}
+
+// write writes b to out, recording the first error.
+func (r *rewriter) write(b []byte) (int, error) {
+	if len(b) == 0 || r.err != nil {
+		return len(b), r.err
+	}
+	if _, err := r.out.Write(b); err != nil {
+		r.err = fmt.Errorf("writing html: %w", err)
+	}
+	return len(b), r.err
+}
+
+// tagAttrs reads a start tag's attributes from the spans the tokenizer
+// found, as x/net/html's Tokenizer returns them: keys lower-cased, the
+// first of each key kept, values with character references decoded.
+type tagAttrs struct {
+	raw         []byte
+	spans       []attrSpan
+	selfClosing bool
+	done        bool
+	list        []attr
+	keys        []byte // lower-cased keys
+}
+
+type attr struct{ key, val []byte }
+
+func (t *tagAttrs) reset(raw []byte, spans []attrSpan) {
+	t.raw, t.spans, t.done = raw, spans, false
+	// x/net/html: a tag ending in "/>" is self-closing unless that '/' ends
+	// the value of its last attribute (<a href=/>).
+	t.selfClosing = len(raw) >= 2 && raw[len(raw)-2] == '/'
+	if t.selfClosing {
+		if last, ok := t.lastKept(); ok && last.v1-1 == len(raw)-2 {
+			t.selfClosing = false
+		}
+	}
+}
+
+// lastKept is the last attribute x/net/html keeps (non-empty key, not a
+// repeat).
+func (t *tagAttrs) lastKept() (attrSpan, bool) {
+	for i := len(t.spans) - 1; i >= 0; i-- {
+		if t.kept(i) {
+			return t.spans[i], true
+		}
+	}
+	return attrSpan{}, false
+}
+
+// kept reports whether x/net/html keeps attribute i: a non-empty key seen
+// for the first time.
+func (t *tagAttrs) kept(i int) bool {
+	a := t.spans[i]
+	if a.k0 == a.k1 {
+		return false
+	}
+	for _, b := range t.spans[:i] {
+		if b.k0 != b.k1 && bytes.EqualFold(t.raw[a.k0:a.k1], t.raw[b.k0:b.k1]) {
+			return false
+		}
+	}
+	return true
+}
+
+// attrs returns the attributes, computed on first use.
+func (t *tagAttrs) attrs() []attr {
+	if t.done {
+		return t.list
+	}
+	t.done = true
+	t.list, t.keys = t.list[:0], t.keys[:0]
+	for i, a := range t.spans {
+		if !t.kept(i) {
+			continue
+		}
+		if v := t.raw[a.v0:a.v1]; bytes.IndexByte(v, '&') >= 0 || bytes.IndexByte(v, '\r') >= 0 {
+			// Character references and newlines: x/net/html decodes them
+			// (attribute-value rules), on this tag's bytes alone.
+			t.list = libraryAttrs(t.raw, t.list[:0])
+			return t.list
+		}
+		k0 := len(t.keys)
+		for _, c := range t.raw[a.k0:a.k1] {
+			t.keys = append(t.keys, c|lowerBit(c))
+		}
+		t.list = append(t.list, attr{key: t.keys[k0:len(t.keys):len(t.keys)], val: t.raw[a.v0:a.v1]})
+	}
+	return t.list
+}
+
+// libraryAttrs tokenizes the complete start tag raw with x/net/html.
+func libraryAttrs(raw []byte, dst []attr) []attr {
+	z := nethtml.NewTokenizer(bytes.NewReader(raw))
+	z.Next()
+	for {
+		k, v, more := z.TagAttr()
+		if k == nil {
+			return dst
+		}
+		dst = append(dst, attr{key: bytes.Clone(k), val: bytes.Clone(v)})
+		if !more {
+			return dst
+		}
+	}
+}
+
+// decodingWriter undoes a content coding in front of a rewriter. The
+// decompressors pull their input, so a goroutine runs the decoder over
+// what Write hands it: Write passes its slice and waits until the
+// goroutine has consumed it and asks for more, so the goroutine never runs
+// at the same time as the caller, and the rewriter's writes keep the order
+// and the goroutine of a plain io.Writer call.
+type decodingWriter struct {
+	next       io.WriteCloser
+	coding     string
+	maxDecoded int64 // bound on the decoded bytes; 0 for none
 
 	in     chan []byte   // Write -> goroutine
 	idle   chan struct{} // goroutine -> Write: input consumed
@@ -113,143 +453,109 @@ type rewriter struct {
 	closed bool
 
 	// goroutine side
-	bw  *bufio.Writer // batches the tokens for out; flushed whenever input runs dry
 	cur []byte
 	fed bool // a chunk has been received: the next empty read reports idle
 	eof bool
 }
 
-func (rw *rewriter) start() {
-	rw.bw = bufioPool.Get().(*bufio.Writer)
-	rw.bw.Reset(rw.out)
-	rw.in = make(chan []byte)
-	rw.idle = make(chan struct{})
-	rw.done = make(chan struct{})
-	go rw.run()
+func (d *decodingWriter) start() {
+	d.in = make(chan []byte)
+	d.idle = make(chan struct{})
+	d.done = make(chan struct{})
+	go d.run()
 }
 
-// Write passes p to the tokenizer and returns once it has all been consumed.
-func (rw *rewriter) Write(p []byte) (int, error) {
-	if rw.closed {
+// Write passes p to the decoder and returns once it has all been consumed.
+func (d *decodingWriter) Write(p []byte) (int, error) {
+	if d.closed {
 		return 0, errClosed
 	}
 	if len(p) == 0 {
 		return 0, nil
 	}
-	if rw.done == nil {
-		rw.start()
+	if d.done == nil {
+		d.start()
 	}
 	select {
-	case rw.in <- p:
-	case <-rw.done:
-		return 0, rw.err
+	case d.in <- p:
+	case <-d.done:
+		return 0, d.err
 	}
 	select {
-	case <-rw.idle:
+	case <-d.idle:
 		return len(p), nil
-	case <-rw.done:
-		if rw.err != nil {
-			return 0, rw.err
+	case <-d.done:
+		if d.err != nil {
+			return 0, d.err
 		}
 		return len(p), nil
 	}
 }
 
 // Close ends the input, waits for the last bytes to be written and returns
-// the first write error.
-func (rw *rewriter) Close() error {
-	if rw.closed {
-		return rw.err
+// the first error.
+func (d *decodingWriter) Close() error {
+	if d.closed {
+		return d.err
 	}
-	rw.closed = true
-	if rw.done == nil {
-		return nil
+	d.closed = true
+	if d.done == nil {
+		return d.next.Close()
 	}
-	close(rw.in)
-	<-rw.done
-	return rw.err
+	close(d.in)
+	<-d.done
+	return d.err
 }
 
-// Read feeds the tokenizer from Write calls.
-func (rw *rewriter) Read(b []byte) (int, error) {
-	if len(rw.cur) == 0 {
-		if rw.eof {
+// Read feeds the decoder from Write calls.
+func (d *decodingWriter) Read(b []byte) (int, error) {
+	if len(d.cur) == 0 {
+		if d.eof {
 			return 0, io.EOF
 		}
-		if rw.fed {
-			// Everything the chunk made goes out before Write returns, so
-			// the page streams as the origin sends it.
-			if !rw.flush() {
-				return 0, io.ErrClosedPipe
-			}
-			rw.idle <- struct{}{}
+		if d.fed {
+			d.idle <- struct{}{} // everything the chunk made is written: Write returns
 		}
-		p, ok := <-rw.in
+		p, ok := <-d.in
 		if !ok {
-			rw.eof = true
+			d.eof = true
 			return 0, io.EOF
 		}
-		rw.cur, rw.fed = p, true
+		d.cur, d.fed = p, true
 	}
-	n := copy(b, rw.cur)
-	rw.cur = rw.cur[n:]
+	n := copy(b, d.cur)
+	d.cur = d.cur[n:]
 	return n, nil
 }
 
-// run is the goroutine: decode, tokenize, rewrite, write.
-func (rw *rewriter) run() {
-	defer close(rw.done)
-	defer func() {
-		rw.flush()
-		rw.bw.Reset(nil)
-		bufioPool.Put(rw.bw)
-	}()
+// run is the goroutine: decode, then rewrite.
+func (d *decodingWriter) run() {
+	defer close(d.done)
 	defer func() {
 		if v := recover(); v != nil {
-			rw.err = fmt.Errorf("rewriting html: panic: %v", v)
+			d.err = fmt.Errorf("decoding %s html: panic: %v", d.coding, v)
 		}
 	}()
-	var src io.Reader = rw
-	if rw.coding != "" {
-		dec, err := newDecoder(rw, rw.coding, streamWindow)
-		if err != nil {
-			rw.err = fmt.Errorf("decoding %s html: %w", rw.coding, err)
-			return
-		}
-		if c, ok := dec.(io.Closer); ok {
-			defer c.Close()
-		}
-		src = dec
-		if rw.maxDecoded > 0 {
-			src = &boundedReader{r: dec, left: rw.maxDecoded}
-		}
+	dec, err := newDecoder(d, d.coding, streamWindow)
+	if err != nil {
+		d.err = fmt.Errorf("decoding %s html: %w", d.coding, err)
+		return
 	}
-	z := html.NewTokenizer(src)
-	z.SetMaxBuf(maxTokenBuf)
-	st := newRewriteState(rw.inj)
-	for {
-		tt := z.Next()
-		if tt == html.ErrorToken {
-			if !rw.emit(z.Raw()) || !rw.emit(z.Buffered()) {
-				return
-			}
-			switch err := z.Err(); {
-			case err == html.ErrBufferExceeded:
-				rw.copyRest(src)
-			case err != io.EOF:
-				rw.err = fmt.Errorf("decoding %s html: %w", rw.coding, err)
-			}
-			return
-		}
-		if !rw.emit(st.token(z, tt)) {
-			return
-		}
-		if st.finished() {
-			if rw.emit(z.Buffered()) {
-				rw.copyRest(src)
-			}
-			return
-		}
+	if c, ok := dec.(io.Closer); ok {
+		defer c.Close()
+	}
+	var src io.Reader = dec
+	if d.maxDecoded > 0 {
+		src = &boundedReader{r: dec, left: d.maxDecoded}
+	}
+	buf := copyBufPool.Get().(*[]byte)
+	defer copyBufPool.Put(buf)
+	_, err = io.CopyBuffer(onlyWriter{d.next}, onlyReader{src}, *buf)
+	if cerr := d.next.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		d.err = fmt.Errorf("decoding %s html: %w", d.coding, err)
 	}
 }
 
@@ -257,35 +563,6 @@ func (rw *rewriter) run() {
 // decoded on the fly (RFC 8878 §3.1.1.1.2 asks decoders to support 8 MB
 // windows).
 const streamWindow = 8 << 20
-
-// emit writes b, recording the first error; it reports whether to go on.
-// Tokens are batched: one write per token would cost a write deadline
-// update per token in Caddy's response writer.
-func (rw *rewriter) emit(b []byte) bool {
-	if len(b) == 0 {
-		return true
-	}
-	if rw.err != nil {
-		return false
-	}
-	if _, err := rw.bw.Write(b); err != nil {
-		rw.err = fmt.Errorf("writing html: %w", err)
-		return false
-	}
-	return true
-}
-
-// flush writes out what emit batched, recording the first error.
-func (rw *rewriter) flush() bool {
-	if rw.err != nil {
-		return false
-	}
-	if err := rw.bw.Flush(); err != nil {
-		rw.err = fmt.Errorf("writing html: %w", err)
-		return false
-	}
-	return true
-}
 
 // boundedReader reads at most left bytes from r, then fails with
 // ErrTooLarge.
@@ -304,20 +581,6 @@ func (b *boundedReader) Read(p []byte) (int, error) {
 	n, err := b.r.Read(p)
 	b.left -= int64(n)
 	return n, err
-}
-
-var bufioPool = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 32<<10) }}
-
-// copyRest copies what is left of src unchanged.
-func (rw *rewriter) copyRest(src io.Reader) {
-	if !rw.flush() {
-		return
-	}
-	buf := copyBufPool.Get().(*[]byte)
-	defer copyBufPool.Put(buf)
-	if _, err := io.CopyBuffer(onlyWriter{rw.out}, onlyReader{src}, *buf); err != nil && rw.err == nil {
-		rw.err = fmt.Errorf("copying html: %w", err)
-	}
 }
 
 var copyBufPool = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}

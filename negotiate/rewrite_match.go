@@ -1,21 +1,21 @@
 package negotiate
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"sync"
 
 	"github.com/andybalholm/cascadia"
-	"golang.org/x/net/html"
 )
 
 // matches reports whether a start tag named name with attrs satisfies m.
 // The zero TagMatch matches nothing.
-func (m TagMatch) matches(name string, attrs []html.Attribute) bool {
+func (m TagMatch) matches(name []byte, attrs []attr) bool {
 	if m.Tag == "" && len(m.Attrs) == 0 {
 		return false
 	}
-	if m.Tag != "" && !strings.EqualFold(m.Tag, name) {
+	if m.Tag != "" && !equalFold(name, m.Tag) {
 		return false
 	}
 	for k, want := range m.Attrs {
@@ -26,32 +26,35 @@ func (m TagMatch) matches(name string, attrs []html.Attribute) bool {
 	return true
 }
 
-func attrMatches(attrs []html.Attribute, key, want string) bool {
+func attrMatches(attrs []attr, key, want string) bool {
 	for _, a := range attrs {
-		if a.Key != key {
+		if string(a.key) != key {
 			continue
 		}
 		switch {
 		case want == "*":
 			return true
 		case key == "rel":
-			have := strings.Fields(strings.ToLower(a.Val))
-			for _, w := range strings.Fields(strings.ToLower(want)) {
-				if !containsString(have, w) {
+			// Every token of want is one of the value's (space-separated,
+			// ASCII case-insensitive).
+			for w := range strings.FieldsSeq(want) {
+				if !hasSpaceToken(a.val, w) {
 					return false
 				}
 			}
 			return true
 		default:
-			return strings.EqualFold(strings.TrimSpace(a.Val), strings.TrimSpace(want))
+			return equalFold(bytes.TrimSpace(a.val), strings.TrimSpace(want))
 		}
 	}
 	return false
 }
 
-func containsString(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
+// hasSpaceToken reports whether the space-separated list holds tok,
+// compared case-insensitively.
+func hasSpaceToken(list []byte, tok string) bool {
+	for t := range bytes.FieldsSeq(list) {
+		if equalFold(t, tok) {
 			return true
 		}
 	}

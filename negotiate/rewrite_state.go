@@ -45,16 +45,46 @@ func (st *rewriteState) finished() bool {
 	return st.langDone && st.headDone && len(st.forms) == 0
 }
 
-// token returns the bytes to write for the current token: its raw bytes,
-// possibly with attributes added, possibly preceded by the head elements.
-func (st *rewriteState) token(z *nethtml.Tokenizer, tt nethtml.TokenType) []byte {
-	raw := z.Raw()
+// needs reports whether token would look at a token of type tt whose tag
+// name (lower-cased; nil for text and comments) is name. Until the head is
+// done it looks at every token; after, only at the tags it may annotate.
+func (st *rewriteState) needs(tt nethtml.TokenType, name []byte) bool {
+	if !st.headDone || !st.started {
+		return true
+	}
+	switch tt {
+	case nethtml.StartTagToken:
+		switch string(name) {
+		case "html":
+			return !st.langDone
+		case "form":
+			return len(st.forms) > 0
+		case "input", "select", "textarea":
+			return st.fields != nil
+		}
+	case nethtml.EndTagToken:
+		return st.fields != nil && string(name) == "form"
+	}
+	return false
+}
+
+// attrSource gives the attributes of the current start tag, as
+// x/net/html's Tokenizer reads them (keys lower-cased, values decoded).
+type attrSource interface{ attrs() []attr }
+
+// token returns the bytes to write for the current token and whether they
+// differ from raw: its raw bytes, possibly with attributes added, possibly
+// preceded by the head elements. tag gives a start tag's attributes. raw
+// may be nil for a token that was partly written already: only text after
+// the head has started the body, raw text and comments, none of which it
+// changes.
+func (st *rewriteState) token(tt nethtml.TokenType, raw []byte, tag attrSource) ([]byte, bool) {
 	if !st.started {
 		st.started = true
 		if bytes.HasPrefix(raw, []byte("\xff\xfe")) || bytes.HasPrefix(raw, []byte("\xfe\xff")) {
 			// UTF-16 (WHATWG BOM sniffing): our ASCII bytes would corrupt it.
 			st.disable()
-			return raw
+			return raw, false
 		}
 	}
 	prevRaw := st.prevRaw
@@ -63,9 +93,8 @@ func (st *rewriteState) token(z *nethtml.Tokenizer, tt nethtml.TokenType) []byte
 	case nethtml.TextToken:
 		// A byte order mark (U+FEFF) must stay the first bytes of the page.
 		if !st.headDone && !prevRaw && st.template == 0 && len(bytes.TrimLeft(raw, " \t\r\n\f\ufeff")) > 0 {
-			return st.withHead(raw)
+			return st.withHead(raw), true
 		}
-		return raw
 	case nethtml.EndTagToken:
 		a, _ := tagName(raw)
 		switch a {
@@ -75,39 +104,35 @@ func (st *rewriteState) token(z *nethtml.Tokenizer, tt nethtml.TokenType) []byte
 			}
 		case atom.Head, atom.Body, atom.Html, atom.Br:
 			if !st.headDone && st.template == 0 {
-				return st.withHead(raw)
+				return st.withHead(raw), true
 			}
 		case atom.Form:
 			st.fields = nil
 		}
-		return raw
 	case nethtml.StartTagToken, nethtml.SelfClosingTagToken:
-		return st.startTag(z, tt, raw)
+		return st.startTag(tt, raw, tag)
 	}
-	return raw
+	return raw, false
 }
 
-func (st *rewriteState) startTag(z *nethtml.Tokenizer, tt nethtml.TokenType, raw []byte) []byte {
-	a, nameB := tagName(raw)
+func (st *rewriteState) startTag(tt nethtml.TokenType, raw []byte, tag attrSource) ([]byte, bool) {
+	a, name := tagName(raw)
 	st.prevRaw = isRawText(a)
 	inHead := !st.headDone
-	var name string
-	if inHead {
-		name = strings.ToLower(string(nameB))
-	}
-	var attrs []nethtml.Attribute
+	var attrs []attr
 	if inHead || st.wantsAttrs(a) {
-		attrs = readAttrs(z)
+		attrs = tag.attrs()
 	}
 	if inHead {
 		if a == atom.Template && tt == nethtml.StartTagToken {
 			st.template++ // its content is inert, not the start of the body
 		}
 		if !isHeadTag(a) && st.template == 0 {
-			return st.withHead(st.annotate(a, tt, raw, attrs))
+			out, _ := st.annotate(a, tt, raw, attrs)
+			return st.withHead(out), true
 		}
-		for i, he := range st.inj.Head {
-			if !st.skip[i] && he.SkipIf.matches(name, attrs) {
+		for i := range st.inj.Head {
+			if !st.skip[i] && st.inj.Head[i].SkipIf.matches(name, attrs) {
 				st.skip[i] = true
 			}
 		}
@@ -150,23 +175,26 @@ func isRawText(a atom.Atom) bool {
 }
 
 // annotate adds lang, form and field attributes to a start tag.
-func (st *rewriteState) annotate(a atom.Atom, tt nethtml.TokenType, raw []byte, attrs []nethtml.Attribute) []byte {
+func (st *rewriteState) annotate(a atom.Atom, tt nethtml.TokenType, raw []byte, attrs []attr) ([]byte, bool) {
 	switch a {
 	case atom.Html:
 		if st.langDone {
-			return raw
+			return raw, false
 		}
 		st.langDone = true
 		if hasAttr(attrs, "lang") {
-			return raw
+			return raw, false
 		}
 		return st.addAttrs(raw, tt, attrs, map[string]string{"lang": st.inj.Lang})
 	case atom.Form:
 		if len(st.forms) == 0 {
-			return raw
+			return raw, false
 		}
 		st.fields = nil
-		node := &nethtml.Node{Type: nethtml.ElementNode, Data: "form", DataAtom: atom.Form, Attr: attrs}
+		node := &nethtml.Node{Type: nethtml.ElementNode, Data: "form", DataAtom: atom.Form, Attr: make([]nethtml.Attribute, len(attrs))}
+		for i, at := range attrs {
+			node.Attr[i] = nethtml.Attribute{Key: string(at.key), Val: string(at.val)}
+		}
 		var add map[string]string
 		for _, f := range st.forms {
 			if f.match == nil || !f.match.Match(node) {
@@ -183,11 +211,11 @@ func (st *rewriteState) annotate(a atom.Atom, tt nethtml.TokenType, raw []byte, 
 		return st.addAttrs(raw, tt, attrs, add)
 	case atom.Input, atom.Select, atom.Textarea:
 		if st.fields == nil {
-			return raw
+			return raw, false
 		}
-		return st.addAttrs(raw, tt, attrs, st.fields[attrValue(attrs, "name")])
+		return st.addAttrs(raw, tt, attrs, st.fields[string(attrValue(attrs, "name"))])
 	}
-	return raw
+	return raw, false
 }
 
 // withHead returns the head elements not skipped, followed by raw.
@@ -206,9 +234,9 @@ func (st *rewriteState) withHead(raw []byte) []byte {
 // name order, before the tag's closing "/>" when the tokenizer saw it as
 // self-closing, else before its ">", so every existing byte keeps its meaning
 // (an unquoted value ending in "/" stays whole).
-func (st *rewriteState) addAttrs(raw []byte, tt nethtml.TokenType, attrs []nethtml.Attribute, add map[string]string) []byte {
+func (st *rewriteState) addAttrs(raw []byte, tt nethtml.TokenType, attrs []attr, add map[string]string) ([]byte, bool) {
 	if len(add) == 0 || len(raw) < 2 || raw[len(raw)-1] != '>' {
-		return raw
+		return raw, false
 	}
 	keys := make([]string, 0, len(add))
 	for k := range add {
@@ -217,7 +245,7 @@ func (st *rewriteState) addAttrs(raw []byte, tt nethtml.TokenType, attrs []netht
 		}
 	}
 	if len(keys) == 0 {
-		return raw
+		return raw, false
 	}
 	slices.Sort(keys)
 	cut := len(raw) - 1
@@ -236,21 +264,7 @@ func (st *rewriteState) addAttrs(raw []byte, tt nethtml.TokenType, attrs []netht
 		out = append(out, html.EscapeString(add[k])...)
 		out = append(out, '"')
 	}
-	return append(out, raw[cut:]...)
-}
-
-func readAttrs(z *nethtml.Tokenizer) []nethtml.Attribute {
-	var attrs []nethtml.Attribute
-	for {
-		k, v, more := z.TagAttr()
-		if k == nil {
-			return attrs
-		}
-		attrs = append(attrs, nethtml.Attribute{Key: string(k), Val: string(v)})
-		if !more {
-			return attrs
-		}
-	}
+	return append(out, raw[cut:]...), true
 }
 
 // tagName reads the name of a start or end tag from its raw bytes (the
@@ -279,22 +293,36 @@ func tagName(raw []byte) (atom.Atom, []byte) {
 	return atom.Lookup(lower[:len(name)]), name
 }
 
-func hasAttr(attrs []nethtml.Attribute, key string) bool {
+func hasAttr(attrs []attr, key string) bool {
 	for _, a := range attrs {
-		if strings.EqualFold(a.Key, key) {
+		if equalFold(a.key, key) {
 			return true
 		}
 	}
 	return false
 }
 
-func attrValue(attrs []nethtml.Attribute, key string) string {
+func attrValue(attrs []attr, key string) []byte {
 	for _, a := range attrs {
-		if a.Key == key {
-			return a.Val
+		if string(a.key) == key {
+			return a.val
 		}
 	}
-	return ""
+	return nil
+}
+
+// equalFold is strings.EqualFold for a byte slice against a string,
+// without converting either.
+func equalFold(b []byte, s string) bool {
+	if len(b) != len(s) {
+		return bytes.EqualFold(b, []byte(s)) // non-ASCII: lengths may differ
+	}
+	for i := 0; i < len(b); i++ {
+		if c, d := b[i], s[i]; c != d && (c|lowerBit(c) != d|lowerBit(d) || c >= 0x80 || d >= 0x80) {
+			return bytes.EqualFold(b, []byte(s))
+		}
+	}
+	return true
 }
 
 // mergeMissing returns dst with the entries of src it does not have yet
