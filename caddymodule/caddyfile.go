@@ -46,6 +46,7 @@ func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error)
 //	    jsonld_block       on|off
 //	    default_language   <tag>
 //	    conversion_cache   <size>|off
+//	    rewrite_cache      <size>|off
 //	    inject             on|off
 //	    self_scan          off
 //	    self_scan {
@@ -95,6 +96,7 @@ func (ar *AgentReady) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	sizes := map[string]*int64{ // "off" is stored as -1 where allowed
 		"max_size":         &ar.MaxSize,
 		"conversion_cache": &ar.ConversionCache,
+		"rewrite_cache":    &ar.RewriteCache,
 	}
 	for d.NextBlock(0) {
 		sub := d.Val()
@@ -131,7 +133,7 @@ func (ar *AgentReady) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			if err != nil {
 				return err
 			}
-			if v == "off" && sub == "conversion_cache" {
+			if v == "off" && sub != "max_size" {
 				*sizes[sub] = -1
 				continue
 			}

@@ -96,6 +96,8 @@ func TestUnmarshalCaddyfileErrors(t *testing.T) {
 		{"images bad", "agent_ready {\n\timages_without_alt sometimes\n}", "images_without_alt: expected keep or drop"},
 		{"prune empty", "agent_ready {\n\tprune\n}", "wrong argument count"},
 		{"cache bad", "agent_ready {\n\tconversion_cache huge\n}", "conversion_cache: invalid size 'huge'"},
+		{"rewrite cache bad", "agent_ready {\n\trewrite_cache 0\n}", "rewrite_cache: invalid size '0'"},
+		{"max_size off", "agent_ready {\n\tmax_size off\n}", "max_size: invalid size 'off'"},
 		{"inline args", "agent_ready a.yaml b.yaml", "wrong argument count"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -129,6 +131,7 @@ func TestUnmarshalCaddyfile(t *testing.T) {
 		jsonld_block off
 		default_language en-GB
 		conversion_cache off
+		rewrite_cache off
 		inject off
 	}`))
 	if err != nil {
@@ -141,7 +144,7 @@ func TestUnmarshalCaddyfile(t *testing.T) {
 		LinkMarkdown: &f, HeadLink: &tr, CacheControl: "private, max-age=60",
 		ContentSignal: "search=yes, ai-input=yes, ai-train=no", TokensHeader: &f,
 		ContentSelectors: []string{"#content", ".post", ".extra"}, Prune: []string{"nav", ".ads"}, Keep: []string{".keep-me"},
-		KeepImagesWithoutAlt: true, JSONLDBlock: &f, DefaultLanguage: "en-GB", ConversionCache: -1, Inject: &f,
+		KeepImagesWithoutAlt: true, JSONLDBlock: &f, DefaultLanguage: "en-GB", ConversionCache: -1, RewriteCache: -1, Inject: &f,
 	}
 	gotJSON, _ := json.Marshal(ar)
 	wantJSON, _ := json.Marshal(want)

@@ -4,6 +4,8 @@ import (
 	"html"
 	"net/http"
 	"net/url"
+	"strconv"
+	"sync/atomic"
 
 	"github.com/agentready/caddy-agentready/manifest"
 	"github.com/agentready/caddy-agentready/negotiate"
@@ -17,10 +19,14 @@ var (
 	skipJSONLD    = negotiate.TagMatch{Tag: "script", Attrs: map[string]string{"type": "application/ld+json"}}
 )
 
+// templates numbers the injection templates, so that each has a Key of
+// its own for the rewrite plans (negotiate.Injection.Key).
+var templates atomic.Uint64
+
 // injectionTemplate turns the site's annotations into the rewriter's terms,
 // once per bundle; only the canonical link differs between pages.
 func injectionTemplate(mi manifest.Injection) *negotiate.Injection {
-	inj := &negotiate.Injection{Lang: mi.Lang}
+	inj := &negotiate.Injection{Lang: mi.Lang, Key: "t" + strconv.FormatUint(templates.Add(1), 10)}
 	if mi.JSONLD != "" {
 		inj.Head = append(inj.Head, negotiate.HeadElement{HTML: mi.JSONLD, SkipIf: skipJSONLD})
 	}
@@ -55,11 +61,13 @@ func (b *bundle) injection(r *http.Request) *negotiate.Injection {
 		return b.inject
 	}
 	u := url.URL{Path: r.URL.Path}
+	href := html.EscapeString(b.Inject.Origin + u.EscapedPath())
 	canonical := negotiate.HeadElement{
-		HTML:   `<link rel="canonical" href="` + html.EscapeString(b.Inject.Origin+u.EscapedPath()) + `">`,
+		HTML:   `<link rel="canonical" href="` + href + `">`,
 		SkipIf: skipCanonical,
 	}
 	inj := *b.inject
 	inj.Head = append([]negotiate.HeadElement{canonical}, b.inject.Head...)
+	inj.Key += "\x00canonical:" + href
 	return &inj
 }

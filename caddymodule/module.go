@@ -78,8 +78,9 @@ type AgentReady struct {
 	LinkMarkdown *bool `json:"link_markdown,omitempty"`
 
 	// HeadLink repeats the Markdown alternate in the HTML head as
-	// `<link rel="alternate" type="text/markdown">`, inserted by a streaming
-	// rewrite (the page is never buffered). Default: true.
+	// `<link rel="alternate" type="text/markdown">`, inserted by the HTML
+	// rewrite (see RewriteCache; pages of unknown or large size stream
+	// through it). Default: true.
 	HeadLink *bool `json:"head_link,omitempty"`
 
 	// CacheControl is the `Cache-Control` of the Markdown form. Default: the
@@ -130,6 +131,15 @@ type AgentReady struct {
 	// by the origin's validators (ETag/Last-Modified), URL and these
 	// settings. -1 disables it. Default: 64 MiB.
 	ConversionCache int64 `json:"conversion_cache,omitempty"`
+
+	// RewriteCache bounds, in bytes, the rewrite plans: where the
+	// annotations went into each HTML page rewritten whole (pages with a
+	// Content-Length up to 256 KiB, which are then sent with their exact
+	// length). The same page bytes with the same annotations are annotated
+	// again by copying, without reading the page as HTML again. A plan is
+	// found by a hash of the page and checked against it before use. -1
+	// disables it. Default: 8 MiB.
+	RewriteCache int64 `json:"rewrite_cache,omitempty"`
 
 	// Inject applies the site's HTML annotations to the HTML form with a
 	// streaming rewrite: `<html lang>` and `<link rel="canonical">` when
@@ -294,6 +304,7 @@ func (ar *AgentReady) provisionNegotiation() error {
 			CacheControl:   ar.CacheControl,
 			ContentSignal:  contentSignal,
 			TokensHeader:   ar.TokensHeader,
+			RewriteCache:   ar.RewriteCache,
 		},
 		Convert:  ar.convertPage,
 		Observer: observer{logger: ar.logger},

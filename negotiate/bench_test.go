@@ -114,3 +114,30 @@ func BenchmarkRewriterDemoPage(b *testing.B) {
 		w.Close()
 	}
 }
+
+// BenchmarkRewritePage is the whole-page path of the same page: rewritten
+// by the rewriter (plans off, or a page seen for the first time) and from
+// its plan (the page seen before).
+func BenchmarkRewritePage(b *testing.B) {
+	page, err := os.ReadFile("../examples/site/pricing.html")
+	if err != nil {
+		b.Fatal(err)
+	}
+	inj := &Injection{Lang: "en", Head: []HeadElement{mdLinkHead, canonicalHead, jsonLDHead, alwaysHead}, Forms: []FormAnnotation{contactForm, searchForm}, Key: "bench"}
+	for _, tc := range []struct {
+		name  string
+		plans *planCache
+	}{
+		{"rewritten", nil},
+		{"from its plan", newPlanCache(DefaultRewriteCache)},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			h := &Handler{plans: tc.plans}
+			b.SetBytes(int64(len(page)))
+			b.ReportAllocs()
+			for b.Loop() {
+				putPageBuf(h.rewritePage(pageBufPool.Get().(*[]byte), page, inj))
+			}
+		})
+	}
+}

@@ -101,6 +101,11 @@ func FuzzRewriter(f *testing.F) {
 		if got := rewriteAll(t, page, full, size); !bytes.Equal(got, whole) {
 			t.Fatalf("output depends on the write size %d:\n%q\n%q", size, got, whole)
 		}
+		// Rewritten whole, and again from the plan that recorded.
+		keyed := *full
+		if first, second, _ := planned(t, page, &keyed); !bytes.Equal(first, whole) || !bytes.Equal(second, whole) {
+			t.Fatalf("rewritten whole:\n%q\nfrom its plan:\n%q\nstreamed:\n%q", first, second, whole)
+		}
 		// The same as the rewriteState driven by x/net/html's Tokenizer.
 		for i, inj := range libraryInjections {
 			if got, want := rewriteAll(t, page, inj, size), libraryRewrite(page, inj); !bytes.Equal(got, want) {

@@ -51,8 +51,11 @@ type Observer interface {
 	// Converted reports a successful conversion: its duration, the decoded
 	// HTML size, the Markdown size and the token count.
 	Converted(r *http.Request, d time.Duration, in, out, tokens int)
-	// FailOpen reports a Markdown request answered with the original HTML.
-	// reason is one of "too_large", "decode", "charset", "convert", "panic".
+	// FailOpen reports a Markdown request answered with the original HTML
+	// (reason "too_large", "decode", "charset", "convert", "panic" or
+	// "busy"), or an HTML page sent as the origin sent it, without its
+	// annotations, because its content coding did not decode
+	// ("rewrite_decode").
 	FailOpen(r *http.Request, reason string, err error)
 }
 
@@ -83,7 +86,8 @@ type Handler struct {
 	Observer Observer
 
 	ready      bool
-	suffix     string   // "" when disabled
+	plans      *planCache // nil when Options.RewriteCache is off
+	suffix     string     // "" when disabled
 	staticLink []string // llms.txt and agents.json Link values
 }
 
@@ -113,6 +117,10 @@ func (h *Handler) Provision() error {
 	}
 	if o.AgentsLink != disabled {
 		h.staticLink = append(h.staticLink, LinkValue(o.AgentsLink, "alternate", "application/json"))
+	}
+	h.plans = nil
+	if o.RewriteCache > 0 {
+		h.plans = newPlanCache(o.RewriteCache)
 	}
 	h.ready = true
 	return nil

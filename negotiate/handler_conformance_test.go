@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -313,10 +314,29 @@ var conformanceCases = []conformanceCase{
 			want := strings.Replace(testPage, "</head>", `<link rel="alternate" type="text/markdown" href="/pricing/md"></head>`, 1)
 			want = strings.Replace(want, "<html>", `<html lang="en">`, 1)
 			res.wantBody(t, want)
-			res.wantHeader(t, "Content-Length", "")
+			res.wantHeader(t, "Content-Length", strconv.Itoa(len(want))) // rewritten whole: its exact length
 			res.wantHeader(t, "Accept-Ranges", "")
 			res.wantHeader(t, "Etag", `W/"v1"`)
 			res.wantLinks(t, discoveryLinks...)
+		},
+	},
+	{
+		name: "html of unknown length streams through the rewriter, without a length",
+		cfg: stackConfig{next: func(w http.ResponseWriter, r *http.Request) error {
+			w.Header().Set("Content-Type", "text/html")
+			w.Header().Set("Etag", `"v1"`)
+			w.WriteHeader(200)
+			half := len(testPage) / 2
+			io.WriteString(w, testPage[:half])
+			w.(http.Flusher).Flush() // a streamed page: no length, even for net/http
+			_, err := io.WriteString(w, testPage[half:])
+			return err
+		}},
+		req: hdr("Accept", browserAccept),
+		check: func(t *testing.T, s *stack, res *result) {
+			res.wantBody(t, strings.Replace(testPage, "</head>", `<link rel="alternate" type="text/markdown" href="/pricing/md"></head>`, 1))
+			res.wantHeader(t, "Content-Length", "")
+			res.wantHeader(t, "Etag", `W/"v1"`)
 		},
 	},
 	{
@@ -327,7 +347,7 @@ var conformanceCases = []conformanceCase{
 		check: func(t *testing.T, s *stack, res *result) {
 			res.wantStatus(t, 200)
 			res.wantHeader(t, "Content-Type", "text/html; charset=utf-8")
-			res.wantHeader(t, "Content-Length", "") // GET drops it too: the head link changes the length
+			res.wantHeader(t, "Content-Length", "") // known only once GET's body is rewritten
 			res.wantVary(t, true)
 			res.wantLinks(t, discoveryLinks...)
 		},
@@ -628,7 +648,7 @@ var conformanceCases = []conformanceCase{
 	},
 	{
 		name: "origin reset mid-body while buffering",
-		cfg:  stackConfig{origin: resettingOrigin},
+		cfg:  stackConfig{origin: resettingOrigin(100000)},
 		req:  hdr("Accept", agentAccept),
 		check: func(t *testing.T, s *stack, res *result) {
 			if err := <-s.nextErr; err == nil {
@@ -640,13 +660,26 @@ var conformanceCases = []conformanceCase{
 	},
 	{
 		name: "origin reset mid-body while streaming html",
-		cfg:  stackConfig{origin: resettingOrigin},
+		cfg:  stackConfig{origin: resettingOrigin(maxPlannedPage + 1)},
 		req:  hdr("Accept", browserAccept),
 		check: func(t *testing.T, s *stack, res *result) {
 			if err := <-s.nextErr; err == nil {
 				t.Error("ServeHTTP returned nil for a truncated origin body")
 			}
 			if !strings.HasPrefix(string(res.body), "<html><head>") {
+				t.Errorf("body = %q", res.body)
+			}
+		},
+	},
+	{
+		name: "origin reset mid-body of a page rewritten whole: the error handler answers",
+		cfg:  stackConfig{origin: resettingOrigin(100000)},
+		req:  hdr("Accept", browserAccept),
+		check: func(t *testing.T, s *stack, res *result) {
+			if err := <-s.nextErr; err == nil {
+				t.Error("ServeHTTP returned nil for a truncated origin body")
+			}
+			if !strings.HasPrefix(string(res.body), "error handler:") {
 				t.Errorf("body = %q", res.body)
 			}
 		},
@@ -721,15 +754,19 @@ var truncatedBrotli = func() string {
 
 // resettingOrigin promises a long HTML page, sends part of it and drops the
 // connection.
-func resettingOrigin(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Content-Type", "text/html")
-	w.Header().Set("Content-Length", "100000")
-	w.WriteHeader(200)
-	io.WriteString(w, "<html><head><title>cut</title></head><body>")
-	w.(http.Flusher).Flush()
-	conn, _, err := http.NewResponseController(w).Hijack()
-	if err == nil {
-		conn.Close()
+// resettingOrigin announces a page of length bytes and hangs up after its
+// first few.
+func resettingOrigin(length int) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Header().Set("Content-Length", strconv.Itoa(length))
+		w.WriteHeader(200)
+		io.WriteString(w, "<html><head><title>cut</title></head><body>")
+		w.(http.Flusher).Flush()
+		conn, _, err := http.NewResponseController(w).Hijack()
+		if err == nil {
+			conn.Close()
+		}
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -158,7 +159,7 @@ func TestHandlerRewritesEncodedHTML(t *testing.T) {
 			res.wantBody(t, tc.wantBody)
 			if tc.wantEncoding == "" {
 				res.wantHeader(t, "Etag", `W/"v1"`)
-				res.wantHeader(t, "Content-Length", "")
+				res.wantHeader(t, "Content-Length", strconv.Itoa(len(tc.wantBody)))
 			}
 			res.wantVary(t, true)
 		})
@@ -282,7 +283,7 @@ func TestHandlerHeadMatchesGet(t *testing.T) {
 		opts         Options
 		unknown      []string // headers HEAD may leave out
 	}{
-		{"html with head link", browserAccept, Options{}, nil},
+		{"html with head link", browserAccept, Options{}, []string{"Content-Length"}},
 		{"html untouched", browserAccept, Options{HeadLink: Bool(false)}, nil},
 		{"markdown", agentAccept, Options{ContentSignal: "ai-train=no"}, []string{"Content-Length", "X-Markdown-Tokens"}},
 	} {

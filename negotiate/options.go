@@ -58,6 +58,16 @@ type Options struct {
 	// unset.
 	ContentSignal string `json:"content_signal,omitempty"`
 
+	// RewriteCache bounds, in bytes, the rewrite plans kept: where the
+	// annotations went into the pages rewritten whole (HTML pages with a
+	// Content-Length up to 256 KiB), so that the same page with the same
+	// injection is annotated again by copying instead of by tokenizing.
+	// A plan is found by a hash of the page's bytes and of the Injection's
+	// Key (injections without a Key are never planned) and checked against
+	// the page before use. Default DefaultRewriteCache (8 MiB); negative
+	// turns the plans off.
+	RewriteCache int64 `json:"rewrite_cache,omitempty"`
+
 	// TokensHeader sends x-markdown-tokens, the converter's token count, on
 	// Markdown responses. Default on.
 	TokensHeader *bool `json:"tokens_header,omitempty"`
@@ -79,6 +89,9 @@ func (o *Options) provision() error {
 	}
 	if o.MaxSize == 0 {
 		o.MaxSize = DefaultMaxSize
+	}
+	if o.RewriteCache == 0 {
+		o.RewriteCache = DefaultRewriteCache
 	}
 	setDefault(&o.MarkdownSuffix, "/md")
 	setDefault(&o.LLMSLink, "/llms.txt")

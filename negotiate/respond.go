@@ -254,23 +254,33 @@ func (rw *responseWriter) injection() (*Injection, string) {
 		return nil, ""
 	}
 	var inj Injection
+	planned := true // the Key names everything injected
 	if rw.h.Inject != nil {
 		if got := rw.h.Inject(rw.r); got != nil {
 			inj = *got
+			planned = got.Key != ""
 		}
 	}
 	if on(rw.h.Options.HeadLink) {
+		href := html.EscapeString(rw.markdownHref())
 		link := HeadElement{
-			HTML:   `<link rel="alternate" type="text/markdown" href="` + html.EscapeString(rw.markdownHref()) + `">`,
-			SkipIf: TagMatch{Tag: "link", Attrs: map[string]string{"rel": "alternate", "type": "text/markdown"}},
+			HTML:   `<link rel="alternate" type="text/markdown" href="` + href + `">`,
+			SkipIf: skipMarkdownLink,
 		}
 		inj.Head = append([]HeadElement{link}, inj.Head...)
+		inj.Key += "\x00md:" + href
+	}
+	if !planned {
+		inj.Key = ""
 	}
 	if inj.Lang == "" && len(inj.Head) == 0 && len(inj.Forms) == 0 {
 		return nil, ""
 	}
 	return &inj, coding
 }
+
+// skipMarkdownLink finds a Markdown alternate the page has already.
+var skipMarkdownLink = TagMatch{Tag: "link", Attrs: map[string]string{"rel": "alternate", "type": "text/markdown"}}
 
 func isTextHTML(ct string) bool {
 	typ, sub, _, ok := splitMediaType(ct)

@@ -24,6 +24,10 @@ type Injection struct {
 	// Forms lists the WebMCP annotations to add to matching <form> start
 	// tags and to their fields.
 	Forms []FormAnnotation
+	// Key identifies the injection for the Handler's rewrite plans
+	// (Options.RewriteCache): two injections with the same non-empty Key
+	// must be equal. "" keeps every page rewritten anew.
+	Key string
 }
 
 // HeadElement is a piece of markup to insert into the head of a page.
@@ -80,7 +84,9 @@ var errClosed = errors.New("negotiate: write to closed html rewriter")
 // untouched, so invalid HTML comes out byte for byte; a nil or empty inj
 // gives back the input exactly. The caller must call Close, which flushes
 // what is left and returns the first error writing to w.
-func NewRewriter(w io.Writer, inj *Injection) io.WriteCloser {
+func NewRewriter(w io.Writer, inj *Injection) io.WriteCloser { return newRewriter(w, inj) }
+
+func newRewriter(w io.Writer, inj *Injection) *rewriter {
 	if inj == nil {
 		inj = &Injection{}
 	}
@@ -142,7 +148,7 @@ func (r *rewriter) release() {
 // so a decompression bomb cannot make the response a thousand times the
 // size the origin sent: past it the output ends and the error is reported.
 func newDecodingRewriter(w io.Writer, inj *Injection, coding string, maxDecoded int64) io.WriteCloser {
-	rw := NewRewriter(w, inj)
+	rw := newRewriter(w, inj)
 	if coding == "" {
 		return rw
 	}
@@ -165,6 +171,7 @@ type rewriter struct {
 	tok     []byte // a token straddling two Writes, made contiguous
 	tag     tagAttrs
 	bufs    *rewriteBufs // where the buffers above came from; nil once released
+	plan    *plan        // when set, the insertions are recorded in it
 
 	pass   bool // nothing left to change: bytes are copied as they come
 	closed bool
@@ -187,6 +194,7 @@ func (r *rewriter) Write(p []byte) (n int, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			// A bug of ours: the origin's bytes still go out as they are.
+			r.plan = nil
 			r.failOpen(p, base)
 			n, err = len(p), r.err
 		}
@@ -206,6 +214,7 @@ func (r *rewriter) Write(p []byte) (n int, err error) {
 	keep := max(r.z.holdFrom(!r.st.headDone, r.n), r.emitted)
 	if r.n-keep > maxTokenBuf {
 		// A tag or text run too large to hold: give up rewriting.
+		r.plan = nil
 		r.failOpen(p, base)
 		return len(p), r.err
 	}
@@ -238,26 +247,27 @@ func (r *rewriter) token(tt nethtml.TokenType, s, e int64, p []byte, base int64)
 		return
 	}
 	raw := r.bytes(s, e, p, base)
-	var out []byte
-	var changed bool
+	var tag attrSource
 	if tt == nethtml.StartTagToken {
 		r.tag.reset(raw, r.z.attrs)
 		if r.tag.selfClosing {
 			tt = nethtml.SelfClosingTagToken
 		}
-		out, changed = r.st.token(tt, raw, &r.tag)
-	} else {
-		out, changed = r.st.token(tt, raw, nil)
+		tag = &r.tag
 	}
-	if !changed {
+	if !r.st.token(tt, raw, tag) {
 		return
 	}
 	if raw == nil || s < r.emitted {
 		panic("negotiate: rewriting a token already written")
 	}
-	r.copyTo(s, p, base)
-	r.batch = append(r.batch, out...)
-	r.emitted = e
+	for _, in := range r.st.ins {
+		r.copyTo(s+int64(in.at), p, base)
+		r.batch = append(r.batch, in.b...)
+		if r.plan != nil {
+			r.plan.add(s+int64(in.at), in.b)
+		}
+	}
 }
 
 // bytes returns the input [s, e), nil when part of it was already written
@@ -404,9 +414,10 @@ func (t *tagAttrs) attrs() []attr {
 		if !t.kept(i) {
 			continue
 		}
-		if v := t.raw[a.v0:a.v1]; bytes.IndexByte(v, '&') >= 0 || bytes.IndexByte(v, '\r') >= 0 {
-			// Character references and newlines: x/net/html decodes them
-			// (attribute-value rules), on this tag's bytes alone.
+		if k, v := t.raw[a.k0:a.k1], t.raw[a.v0:a.v1]; bytes.IndexByte(k, 0) >= 0 ||
+			bytes.IndexByte(v, '&') >= 0 || bytes.IndexByte(v, '\r') >= 0 || bytes.IndexByte(v, 0) >= 0 {
+			// Character references, CR and NUL: x/net/html decodes and
+			// replaces them; let it, on this tag's bytes alone.
 			t.list = libraryAttrs(t.raw, t.list[:0])
 			return t.list
 		}

@@ -30,8 +30,11 @@ func libraryRewrite(in []byte, inj *Injection) []byte {
 			return append(out, in[off:]...)
 		}
 		off += len(raw)
-		b, _ := st.token(tt, raw, &tokenizerAttrs{z: z})
-		out = append(out, b...)
+		if st.token(tt, raw, &tokenizerAttrs{z: z}) {
+			out = st.apply(out, raw)
+		} else {
+			out = append(out, raw...)
+		}
 		if st.finished() {
 			return append(out, in[off:]...)
 		}

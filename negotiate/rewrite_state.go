@@ -21,7 +21,18 @@ type rewriteState struct {
 	template int    // depth of <template> elements in the head
 	forms    []formMatcher
 	fields   map[string]map[string]string // fields of the form we are in
-	buf      []byte
+
+	// ins are the insertions into the current token, by offset; their
+	// bytes live in buf, reset for every token.
+	ins []insertion
+	buf []byte
+}
+
+// insertion is markup the rewrite adds inside or before a token: b goes in
+// at offset at of the token's raw bytes.
+type insertion struct {
+	at int
+	b  []byte
 }
 
 func newRewriteState(inj *Injection) *rewriteState {
@@ -72,19 +83,20 @@ func (st *rewriteState) needs(tt nethtml.TokenType, name []byte) bool {
 // x/net/html's Tokenizer reads them (keys lower-cased, values decoded).
 type attrSource interface{ attrs() []attr }
 
-// token returns the bytes to write for the current token and whether they
-// differ from raw: its raw bytes, possibly with attributes added, possibly
-// preceded by the head elements. tag gives a start tag's attributes. raw
-// may be nil for a token that was partly written already: only text after
-// the head has started the body, raw text and comments, none of which it
-// changes.
-func (st *rewriteState) token(tt nethtml.TokenType, raw []byte, tag attrSource) ([]byte, bool) {
+// token decides what the current token gains and reports whether it gains
+// anything: the insertions are then in st.ins, in the order of their
+// offsets. raw is the token's bytes; tag gives a start tag's attributes.
+// raw may be nil for a token that was partly written already: only text
+// after the head has started the body, raw text and comments, none of
+// which gain anything.
+func (st *rewriteState) token(tt nethtml.TokenType, raw []byte, tag attrSource) bool {
+	st.ins, st.buf = st.ins[:0], st.buf[:0]
 	if !st.started {
 		st.started = true
 		if bytes.HasPrefix(raw, []byte("\xff\xfe")) || bytes.HasPrefix(raw, []byte("\xfe\xff")) {
 			// UTF-16 (WHATWG BOM sniffing): our ASCII bytes would corrupt it.
 			st.disable()
-			return raw, false
+			return false
 		}
 	}
 	prevRaw := st.prevRaw
@@ -93,7 +105,7 @@ func (st *rewriteState) token(tt nethtml.TokenType, raw []byte, tag attrSource) 
 	case nethtml.TextToken:
 		// A byte order mark (U+FEFF) must stay the first bytes of the page.
 		if !st.headDone && !prevRaw && st.template == 0 && len(bytes.TrimLeft(raw, " \t\r\n\f\ufeff")) > 0 {
-			return st.withHead(raw), true
+			st.withHead()
 		}
 	case nethtml.EndTagToken:
 		a, _ := tagName(raw)
@@ -104,18 +116,18 @@ func (st *rewriteState) token(tt nethtml.TokenType, raw []byte, tag attrSource) 
 			}
 		case atom.Head, atom.Body, atom.Html, atom.Br:
 			if !st.headDone && st.template == 0 {
-				return st.withHead(raw), true
+				st.withHead()
 			}
 		case atom.Form:
 			st.fields = nil
 		}
 	case nethtml.StartTagToken, nethtml.SelfClosingTagToken:
-		return st.startTag(tt, raw, tag)
+		st.startTag(tt, raw, tag)
 	}
-	return raw, false
+	return len(st.ins) > 0
 }
 
-func (st *rewriteState) startTag(tt nethtml.TokenType, raw []byte, tag attrSource) ([]byte, bool) {
+func (st *rewriteState) startTag(tt nethtml.TokenType, raw []byte, tag attrSource) {
 	a, name := tagName(raw)
 	st.prevRaw = isRawText(a)
 	inHead := !st.headDone
@@ -128,16 +140,27 @@ func (st *rewriteState) startTag(tt nethtml.TokenType, raw []byte, tag attrSourc
 			st.template++ // its content is inert, not the start of the body
 		}
 		if !isHeadTag(a) && st.template == 0 {
-			out, _ := st.annotate(a, tt, raw, attrs)
-			return st.withHead(out), true
-		}
-		for i := range st.inj.Head {
-			if !st.skip[i] && st.inj.Head[i].SkipIf.matches(name, attrs) {
-				st.skip[i] = true
+			st.withHead()
+		} else {
+			for i := range st.inj.Head {
+				if !st.skip[i] && st.inj.Head[i].SkipIf.matches(name, attrs) {
+					st.skip[i] = true
+				}
 			}
 		}
 	}
-	return st.annotate(a, tt, raw, attrs)
+	st.annotate(a, tt, raw, attrs)
+}
+
+// apply returns raw with the insertions of the current token, appended to
+// dst.
+func (st *rewriteState) apply(dst, raw []byte) []byte {
+	at := 0
+	for _, in := range st.ins {
+		dst = append(append(dst, raw[at:in.at]...), in.b...)
+		at = in.at
+	}
+	return append(dst, raw[at:]...)
 }
 
 // wantsAttrs reports whether annotate looks at the attributes of a tag.
@@ -175,20 +198,19 @@ func isRawText(a atom.Atom) bool {
 }
 
 // annotate adds lang, form and field attributes to a start tag.
-func (st *rewriteState) annotate(a atom.Atom, tt nethtml.TokenType, raw []byte, attrs []attr) ([]byte, bool) {
+func (st *rewriteState) annotate(a atom.Atom, tt nethtml.TokenType, raw []byte, attrs []attr) {
 	switch a {
 	case atom.Html:
 		if st.langDone {
-			return raw, false
+			return
 		}
 		st.langDone = true
-		if hasAttr(attrs, "lang") {
-			return raw, false
+		if !hasAttr(attrs, "lang") {
+			st.addAttrs(raw, tt, attrs, map[string]string{"lang": st.inj.Lang})
 		}
-		return st.addAttrs(raw, tt, attrs, map[string]string{"lang": st.inj.Lang})
 	case atom.Form:
 		if len(st.forms) == 0 {
-			return raw, false
+			return
 		}
 		st.fields = nil
 		node := &nethtml.Node{Type: nethtml.ElementNode, Data: "form", DataAtom: atom.Form, Attr: make([]nethtml.Attribute, len(attrs))}
@@ -208,35 +230,36 @@ func (st *rewriteState) annotate(a atom.Atom, tt nethtml.TokenType, raw []byte, 
 				st.fields[field] = mergeMissing(st.fields[field], fa)
 			}
 		}
-		return st.addAttrs(raw, tt, attrs, add)
+		st.addAttrs(raw, tt, attrs, add)
 	case atom.Input, atom.Select, atom.Textarea:
-		if st.fields == nil {
-			return raw, false
+		if st.fields != nil {
+			st.addAttrs(raw, tt, attrs, st.fields[string(attrValue(attrs, "name"))])
 		}
-		return st.addAttrs(raw, tt, attrs, st.fields[string(attrValue(attrs, "name"))])
 	}
-	return raw, false
 }
 
-// withHead returns the head elements not skipped, followed by raw.
-func (st *rewriteState) withHead(raw []byte) []byte {
+// withHead inserts the head elements not skipped before the current token.
+func (st *rewriteState) withHead() {
 	st.headDone = true
-	st.buf = st.buf[:0]
+	start := len(st.buf)
 	for i, he := range st.inj.Head {
 		if !st.skip[i] {
 			st.buf = append(st.buf, he.HTML...)
 		}
 	}
-	return append(st.buf, raw...)
+	if len(st.buf) > start {
+		// Before whatever annotate adds to the same tag.
+		st.ins = slices.Insert(st.ins, 0, insertion{at: 0, b: st.buf[start:len(st.buf):len(st.buf)]})
+	}
 }
 
 // addAttrs inserts the attributes of add that the tag does not have yet, in
 // name order, before the tag's closing "/>" when the tokenizer saw it as
 // self-closing, else before its ">", so every existing byte keeps its meaning
 // (an unquoted value ending in "/" stays whole).
-func (st *rewriteState) addAttrs(raw []byte, tt nethtml.TokenType, attrs []attr, add map[string]string) ([]byte, bool) {
+func (st *rewriteState) addAttrs(raw []byte, tt nethtml.TokenType, attrs []attr, add map[string]string) {
 	if len(add) == 0 || len(raw) < 2 || raw[len(raw)-1] != '>' {
-		return raw, false
+		return
 	}
 	keys := make([]string, 0, len(add))
 	for k := range add {
@@ -245,7 +268,7 @@ func (st *rewriteState) addAttrs(raw []byte, tt nethtml.TokenType, attrs []attr,
 		}
 	}
 	if len(keys) == 0 {
-		return raw, false
+		return
 	}
 	slices.Sort(keys)
 	cut := len(raw) - 1
@@ -255,16 +278,15 @@ func (st *rewriteState) addAttrs(raw []byte, tt nethtml.TokenType, attrs []attr,
 			cut-- // `<input a="b" />` keeps its space before the "/"
 		}
 	}
-	out := make([]byte, 0, len(raw)+32*len(keys))
-	out = append(out, raw[:cut]...)
+	start := len(st.buf)
 	for _, k := range keys {
-		out = append(out, ' ')
-		out = append(out, strings.ToLower(k)...)
-		out = append(out, `="`...)
-		out = append(out, html.EscapeString(add[k])...)
-		out = append(out, '"')
+		st.buf = append(st.buf, ' ')
+		st.buf = append(st.buf, strings.ToLower(k)...)
+		st.buf = append(st.buf, `="`...)
+		st.buf = append(st.buf, html.EscapeString(add[k])...)
+		st.buf = append(st.buf, '"')
 	}
-	return append(out, raw[cut:]...), true
+	st.ins = append(st.ins, insertion{at: cut, b: st.buf[start:len(st.buf):len(st.buf)]})
 }
 
 // tagName reads the name of a start or end tag from its raw bytes (the

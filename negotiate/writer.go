@@ -17,6 +17,7 @@ const (
 	modePass                  // streaming straight to the client
 	modeRewrite               // streaming through the HTML rewriter
 	modeBuffer                // collecting a page to convert
+	modeBufferHTML            // collecting a small HTML page to rewrite whole
 	modeDiscard               // the answer is complete (304, HEAD): body dropped
 )
 
@@ -40,6 +41,12 @@ type responseWriter struct {
 	buf      bytes.Buffer
 	rewriter io.WriteCloser
 	release  func() // gives back what Handler.Admit granted; nil when nothing is held
+
+	// modeBufferHTML: the page so far (from pageBufPool), what it gets and
+	// its content coding.
+	html   *[]byte
+	inj    *Injection
+	coding string
 }
 
 func (h *Handler) newResponseWriter(w http.ResponseWriter, r *http.Request) *responseWriter {
@@ -186,6 +193,19 @@ func (rw *responseWriter) Write(p []byte) (int, error) {
 		}
 		// Too big to convert: send what we have and stream the rest.
 		rw.failOpen("too_large", ErrTooLarge)
+	case modeBufferHTML:
+		if len(*rw.html)+len(p) <= maxPlannedPage {
+			*rw.html = append(*rw.html, p...)
+			return len(p), nil
+		}
+		// Longer than its Content-Length said: stream it after all.
+		rw.startRewrite(rw.inj, rw.coding)
+		_, err := rw.rewriter.Write(*rw.html)
+		rw.dropPage()
+		if err != nil {
+			return 0, err
+		}
+		return rw.rewriter.Write(p)
 	}
 	return rw.w.Write(p)
 }
@@ -308,36 +328,86 @@ func (rw *responseWriter) releaseAdmission() {
 	}
 }
 
-// startHTML commits a 200 HTML page: discovery headers, and the rewriter
-// when something is to be injected.
+// startHTML commits a 200 HTML page: discovery headers, and the rewrite
+// when something is to be injected. A page whose Content-Length is at most
+// maxPlannedPage is collected and rewritten whole at the end (finishHTML);
+// any other streams through the rewriter.
 func (rw *responseWriter) startHTML() {
-	hdr := rw.Header()
 	rw.htmlHeaders()
-	if inj, coding := rw.injection(); inj != nil {
-		// The body changes length: the origin's Content-Length is stale
-		// (RFC 9110 §8.6) and the new one is not known before the end; the
-		// origin's byte ranges and digests no longer describe it. An encoded
-		// page is decoded on the way (a compressing middleware in front, such
-		// as Caddy's encode, encodes it again for the client).
-		for _, k := range representationHeaders {
-			hdr.Del(k)
-		}
-		// The page is semantically the origin's but not byte for byte: its
-		// entity tag becomes weak (RFC 9110 §8.8.1), which still validates
-		// If-None-Match yet can never satisfy If-Range (§13.1.5), so no client
-		// splices a range of the origin's bytes into ours.
-		if etag := hdr.Get("Etag"); strings.HasPrefix(etag, `"`) {
-			hdr.Set("Etag", "W/"+etag)
-		}
-		if rw.r.Method != http.MethodHead {
-			rw.rewriter = newDecodingRewriter(rw.w, inj, coding, maxDecodedRatio*rw.h.Options.MaxSize)
-			rw.mode = modeRewrite
-			rw.w.WriteHeader(http.StatusOK)
-			rw.h.Observer.Served(rw.r, "html")
+	inj, coding := rw.injection()
+	switch {
+	case inj == nil:
+	case rw.r.Method == http.MethodHead:
+		rw.rewriteHeaders()
+	default:
+		if n, err := strconv.ParseInt(rw.Header().Get("Content-Length"), 10, 64); err == nil && n >= 0 && n <= maxPlannedPage {
+			rw.inj, rw.coding, rw.mode = inj, coding, modeBufferHTML
+			rw.html = pageBufPool.Get().(*[]byte)
 			return
 		}
+		rw.startRewrite(inj, coding)
+		return
 	}
 	rw.pass(http.StatusOK, "html")
+}
+
+// startRewrite commits a 200 HTML page that streams through the rewriter.
+func (rw *responseWriter) startRewrite(inj *Injection, coding string) {
+	rw.rewriteHeaders()
+	rw.rewriter = newDecodingRewriter(rw.w, inj, coding, maxDecodedRatio*rw.h.Options.MaxSize)
+	rw.mode = modeRewrite
+	rw.w.WriteHeader(http.StatusOK)
+	rw.h.Observer.Served(rw.r, "html")
+}
+
+// rewriteHeaders adapts the origin's headers to a rewritten page.
+func (rw *responseWriter) rewriteHeaders() {
+	hdr := rw.Header()
+	// The body changes length: the origin's Content-Length is stale (RFC
+	// 9110 §8.6); the origin's byte ranges and digests no longer describe
+	// it. An encoded page is decoded on the way (a compressing middleware in
+	// front, such as Caddy's encode, encodes it again for the client).
+	for _, k := range representationHeaders {
+		hdr.Del(k)
+	}
+	// The page is semantically the origin's but not byte for byte: its
+	// entity tag becomes weak (RFC 9110 §8.8.1), which still validates
+	// If-None-Match yet can never satisfy If-Range (§13.1.5), so no client
+	// splices a range of the origin's bytes into ours.
+	if etag := hdr.Get("Etag"); strings.HasPrefix(etag, `"`) {
+		hdr.Set("Etag", "W/"+etag)
+	}
+}
+
+// finishHTML rewrites the collected page and sends it with its exact
+// length. A page that does not decode is sent as the origin sent it.
+func (rw *responseWriter) finishHTML() {
+	defer rw.dropPage()
+	page := *rw.html
+	if rw.coding != "" {
+		decoded, err := Decode(bytes.NewReader(page), rw.coding, maxDecodedRatio*rw.h.Options.MaxSize)
+		if err != nil {
+			rw.h.Observer.FailOpen(rw.r, "rewrite_decode", err)
+			rw.pass(http.StatusOK, "html")
+			_, _ = rw.w.Write(page)
+			return
+		}
+		page = decoded
+	}
+	out := rw.h.rewritePage(pageBufPool.Get().(*[]byte), page, rw.inj)
+	rw.rewriteHeaders()
+	rw.Header().Set("Content-Length", strconv.Itoa(len(*out)))
+	rw.pass(http.StatusOK, "html")
+	_, _ = rw.w.Write(*out)
+	putPageBuf(out)
+}
+
+// dropPage gives the page buffer of modeBufferHTML back.
+func (rw *responseWriter) dropPage() {
+	if rw.html != nil {
+		putPageBuf(rw.html)
+		rw.html = nil
+	}
 }
 
 // failOpen sends the original response, as buffered so far, as the HTML
@@ -364,6 +434,7 @@ func (rw *responseWriter) abort() {
 		_ = rw.rewriter.Close()
 	}
 	rw.buf = bytes.Buffer{}
+	rw.dropPage()
 	rw.releaseAdmission()
 }
 
@@ -374,6 +445,8 @@ func (rw *responseWriter) finish() {
 		rw.convert()
 	case modeRewrite:
 		_ = rw.rewriter.Close()
+	case modeBufferHTML:
+		rw.finishHTML()
 	}
 	rw.releaseAdmission()
 	// modeUndecided: next wrote neither status nor body; like Caddy's encode

@@ -121,6 +121,7 @@ throughput() {
 	# longer than a run (the Markdown path has no admission control).
 	local cases=(
 		"html|/pricing|$html|$agent_port|${PORTS[5]}|$CONNS"
+		"html-cold|/pricing|$html|$cold_port|${PORTS[6]}|$CONNS"
 		"html-noinject|/pricing|$html|${PORTS[11]}|${PORTS[12]}|$CONNS"
 		"md-warm|/pricing|text/markdown|$agent_port|${PORTS[5]}|$CONNS"
 		"md-cold|/pricing|text/markdown|$cold_port|${PORTS[6]}|$CONNS"
