@@ -88,7 +88,7 @@ type Handler struct {
 	ready      bool
 	plans      *planCache // nil when Options.RewriteCache is off
 	suffix     string     // "" when disabled
-	staticLink []string // llms.txt and agents.json Link values
+	staticLink []string   // llms.txt and agents.json Link values
 }
 
 var errNotProvisioned = errors.New("negotiate: handler used before Provision")

@@ -13,12 +13,12 @@ import (
 type mode int
 
 const (
-	modeUndecided mode = iota // no final status yet: headers are still ours to change
-	modePass                  // streaming straight to the client
-	modeRewrite               // streaming through the HTML rewriter
-	modeBuffer                // collecting a page to convert
-	modeBufferHTML            // collecting a small HTML page to rewrite whole
-	modeDiscard               // the answer is complete (304, HEAD): body dropped
+	modeUndecided  mode = iota // no final status yet: headers are still ours to change
+	modePass                   // streaming straight to the client
+	modeRewrite                // streaming through the HTML rewriter
+	modeBuffer                 // collecting a page to convert
+	modeBufferHTML             // collecting a small HTML page to rewrite whole
+	modeDiscard                // the answer is complete (304, HEAD): body dropped
 )
 
 // responseWriter sits between next and the client. It decides the form when
