@@ -22,7 +22,9 @@
 # Environment: DURATION (20, seconds per wrk run), CONNS (32), CONNS_2MB (2,
 # connections of the cold 2 MB Markdown case), THREADS (2),
 # RUNS (2), CASES (all), SOAK_RATE (100), SOAK_DURATION (10m), SOAK_CACHE
-# (64MiB, the soak front's conversion cache), PROFILE (1: CPU profiles of the agent_ready runs in
+# (64MiB, the soak front's conversion cache), MEM_CACHE (64MiB, the memory
+# fronts' conversion cache), MEM_PHASES ("0 1 2": 2 MB pages, 50 MB page,
+# gzip bomb), PROFILE (1: CPU profiles of the agent_ready runs in
 # $WORK via the admin endpoint's /debug/pprof), CADDY (a prebuilt binary),
 # WORK (a directory for binaries, logs and profiles; default: a new temp dir).
 set -euo pipefail
@@ -40,6 +42,8 @@ PROFILE=${PROFILE:-0}
 SOAK_RATE=${SOAK_RATE:-100}
 SOAK_DURATION=${SOAK_DURATION:-10m}
 SOAK_CACHE=${SOAK_CACHE:-64MiB}
+MEM_CACHE=${MEM_CACHE:-64MiB}
+MEM_PHASES=${MEM_PHASES:-0 1 2}
 MODES=("$@")
 [ ${#MODES[@]} -gt 0 ] || MODES=(throughput memory)
 
@@ -175,12 +179,12 @@ throughput() {
 memory() {
 	echo
 	machine
-	echo "Command: bench/proxy/run.sh memory  (a fresh front per phase: agent_ready + reverse_proxy, conversion cache 64MiB, max_size default 2 MiB; load average at start: $(loadavg))"
+	echo "Command: bench/proxy/run.sh memory  (a fresh front per phase: agent_ready + reverse_proxy, conversion cache $MEM_CACHE, max_size default 2 MiB${GOGC:+, GOGC=$GOGC}${GOMEMLIMIT:+, GOMEMLIMIT=$GOMEMLIMIT}; load average at start: $(loadavg))"
 	echo
 	"$WORK/proxy" memory -header
 	local status=0
-	for phase in 0 1 2; do
-		start_front "memory$phase" agent.caddyfile "${PORTS[7]}" "${PORTS[8]}" 64MiB
+	for phase in $MEM_PHASES; do
+		start_front "memory$phase" agent.caddyfile "${PORTS[7]}" "${PORTS[8]}" "$MEM_CACHE"
 		sleep 1 # let the start-up work (connect index) settle before the idle reading
 		"$WORK/proxy" memory -phase "$phase" -base "http://127.0.0.1:${PORTS[7]}" -pid "$FRONT_PID" || status=1
 		kill "$FRONT_PID"

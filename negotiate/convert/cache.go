@@ -5,6 +5,7 @@ import (
 	"container/list"
 	"crypto/sha256"
 	"encoding/hex"
+	"hash/maphash"
 	"net/http"
 	"strings"
 	"sync"
@@ -16,14 +17,28 @@ import (
 // origin's validators and the options hash, bounded by bytes with
 // least-recently-used eviction, and safe for concurrent use. A nil *Cache,
 // or one made with a size of 0, stores nothing (the off switch).
+//
+// A conversion is stored the second time its key is put, not the first
+// (TinyLFU's "doorkeeper"): a crawler that fetches every page once, as
+// agents' crawlers do, would otherwise evict the pages agents come back
+// to, and fill the cache, and the heap with it, with pages nobody asks
+// for again. A page requested twice is converted twice, then served from
+// the cache.
 type Cache struct {
 	max          int64
 	mu           sync.Mutex
 	bytes        int64
 	order        *list.List // of *cacheEntry, most recently used first
 	items        map[string]*list.Element
+	seen         []uint64 // doorkeeper: hashes of keys put once, direct-mapped
 	hits, misses atomic.Uint64
+	skipped      atomic.Uint64 // puts the doorkeeper turned away
 }
+
+// doorkeeperSlots is the number of keys the doorkeeper remembers (128 KiB):
+// a page is stored if it comes back within about that many conversions of
+// other pages.
+const doorkeeperSlots = 16384
 
 type cacheEntry struct {
 	key  string
@@ -37,8 +52,27 @@ const entryOverhead = 256
 // NewCache returns a cache holding at most maxBytes of conversions
 // (Markdown plus metadata). maxBytes <= 0 disables it.
 func NewCache(maxBytes int64) *Cache {
-	return &Cache{max: maxBytes, order: list.New(), items: make(map[string]*list.Element)}
+	c := &Cache{max: maxBytes, order: list.New(), items: make(map[string]*list.Element)}
+	if maxBytes > 0 {
+		c.seen = make([]uint64, doorkeeperSlots)
+	}
+	return c
 }
+
+// admit reports whether key was put before (and forgets it), else
+// remembers it; c.mu is held.
+func (c *Cache) admit(key string) bool {
+	h := maphash.String(doorkeeperSeed, key) | 1 // 0 marks an empty slot
+	slot := &c.seen[h%uint64(len(c.seen))]
+	if *slot == h {
+		*slot = 0
+		return true
+	}
+	*slot = h
+	return false
+}
+
+var doorkeeperSeed = maphash.MakeSeed()
 
 // Key returns the cache key of a page's conversion, or ok=false when the
 // response must not be cached:
@@ -121,17 +155,20 @@ func (c *Cache) Put(key string, r *Result) {
 	if size > c.max {
 		return
 	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if el, ok := c.items[key]; ok {
+		c.remove(el)
+	} else if !c.admit(key) {
+		c.skipped.Add(1)
+		return
+	}
 	// Keep an exact-size copy: the Markdown's backing array may be twice
 	// its length, and the bound counts the length.
 	if cap(r.Markdown) > len(r.Markdown) {
 		cp := *r
 		cp.Markdown = bytes.Clone(r.Markdown)
 		r = &cp
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if el, ok := c.items[key]; ok {
-		c.remove(el)
 	}
 	for c.bytes+size > c.max {
 		c.remove(c.order.Back())

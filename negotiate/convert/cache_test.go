@@ -47,17 +47,24 @@ func TestCacheKey(t *testing.T) {
 	}
 }
 
+// put stores r under key past the doorkeeper: the first Put of a key only
+// makes the cache remember it.
+func put(c *Cache, key string, r *Result) {
+	c.Put(key, r)
+	c.Put(key, r)
+}
+
 func TestCacheLRU(t *testing.T) {
 	res := func(n int) *Result { return &Result{Markdown: []byte(strings.Repeat("x", n))} }
 	// Each entry costs its Markdown, its key and entryOverhead.
 	c := NewCache(3 * (1000 + 1 + entryOverhead))
-	c.Put("a", res(1000))
-	c.Put("b", res(1000))
-	c.Put("c", res(1000))
+	put(c, "a", res(1000))
+	put(c, "b", res(1000))
+	put(c, "c", res(1000))
 	if _, ok := c.Get("a"); !ok { // a is now the most recent
 		t.Fatal("a missing")
 	}
-	c.Put("d", res(1000)) // evicts b, the least recently used
+	put(c, "d", res(1000)) // evicts b, the least recently used
 	if _, ok := c.Get("b"); ok {
 		t.Error("b survived eviction")
 	}
@@ -66,7 +73,7 @@ func TestCacheLRU(t *testing.T) {
 			t.Errorf("%s evicted", k)
 		}
 	}
-	c.Put("huge", res(1<<20)) // larger than the cache: not stored, nothing evicted
+	put(c, "huge", res(1<<20)) // larger than the cache: not stored, nothing evicted
 	hits, misses, bytes, entries := c.Stats()
 	if hits != 4 || misses != 1 || entries != 3 || bytes != 3*(1000+1+entryOverhead) {
 		t.Errorf("Stats = %d hits, %d misses, %d bytes, %d entries", hits, misses, bytes, entries)
@@ -77,9 +84,34 @@ func TestCacheLRU(t *testing.T) {
 	}
 }
 
+// The doorkeeper: a conversion put once is not stored, the second Put of
+// the same key is; storing it does not change what is already there.
+func TestCacheDoorkeeper(t *testing.T) {
+	c := NewCache(1 << 20)
+	r := &Result{Markdown: []byte("# once")}
+	c.Put("crawled once", r)
+	if _, ok := c.Get("crawled once"); ok {
+		t.Fatal("a conversion put once was stored")
+	}
+	c.Put("crawled once", r)
+	if got, ok := c.Get("crawled once"); !ok || string(got.Markdown) != "# once" {
+		t.Fatalf("the second put was not stored: %v %v", got, ok)
+	}
+	// A crawl of many pages, each once, stores nothing and evicts nothing.
+	for i := range 3 * doorkeeperSlots {
+		c.Put(fmt.Sprint("/page/", i), &Result{Markdown: make([]byte, 100)})
+	}
+	if _, _, _, n := c.Stats(); n != 1 {
+		t.Errorf("after a crawl the cache holds %d entries, want the 1 page asked for twice", n)
+	}
+	if got := c.skipped.Load(); got != 1+3*doorkeeperSlots {
+		t.Errorf("doorkeeper turned away %d puts, want %d", got, 1+3*doorkeeperSlots)
+	}
+}
+
 func TestCacheOff(t *testing.T) {
 	for name, c := range map[string]*Cache{"nil": nil, "zero": NewCache(0)} {
-		c.Put("k", &Result{Markdown: []byte("x")})
+		put(c, "k", &Result{Markdown: []byte("x")})
 		if _, ok := c.Get("k"); ok {
 			t.Errorf("%s cache returned an entry", name)
 		}

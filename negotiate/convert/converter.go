@@ -119,22 +119,29 @@ func (c *Converter) Convert(htmlUTF8 []byte, pageURL *url.URL, header http.Heade
 	if err != nil {
 		return nil, fmt.Errorf("convert: html-to-markdown: %w", err)
 	}
-	body = tidy(body)
-	if len(body) == 0 {
-		return nil, ErrNoContent
-	}
-
-	var out bytes.Buffer
+	// One buffer of about the final size: the Markdown of a large page is
+	// megabytes, and each copy of it is heap the page holds.
+	var front []byte
 	if c.opts.FrontMatter {
-		out.Write(meta.Marshal())
+		front = meta.Marshal()
 	}
-	out.Write(body)
+	size := len(front) + len(body) + 1
 	if c.opts.JSONLD {
 		for _, b := range jsonld {
-			jsonFence(&out, b)
+			size += 2*len(b) + 64 // indented, fenced
 		}
 	}
-	md := out.Bytes()
+	md := appendTidy(append(make([]byte, 0, size), front...), body)
+	if len(md) == len(front) {
+		return nil, ErrNoContent
+	}
+	if c.opts.JSONLD && len(jsonld) > 0 {
+		out := bytes.NewBuffer(md)
+		for _, b := range jsonld {
+			jsonFence(out, b)
+		}
+		md = out.Bytes()
+	}
 	return &Result{Markdown: md, Meta: meta, Tokens: CountTokens(md), Extraction: picked.how}, nil
 }
 

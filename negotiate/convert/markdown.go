@@ -51,9 +51,10 @@ func newMarkdownConverter() (*converter.Converter, error) {
 // tidy normalises the converter's output line by line: trailing blanks
 // removed (a two-space hard line break before a non-blank line is kept), at
 // most one blank line in a row, no leading or trailing blank lines, one
-// final newline. Fenced code blocks are copied byte for byte.
-func tidy(md []byte) []byte {
-	out := make([]byte, 0, len(md)+1)
+// final newline. Fenced code blocks are copied byte for byte. The result is
+// appended to dst; nothing is when md has no text.
+func appendTidy(dst, md []byte) []byte {
+	out, start := dst, len(dst)
 	var fence []byte // the open fence, nil in prose
 	blank := true    // the previous written line was blank (or none yet)
 	for len(md) > 0 {
@@ -87,9 +88,11 @@ func tidy(md []byte) []byte {
 		blank = false
 		fence = openingFence(trimmed)
 	}
-	out = bytes.TrimRight(out, "\n")
-	if len(out) == 0 {
-		return nil
+	for len(out) > start && out[len(out)-1] == '\n' {
+		out = out[:len(out)-1]
+	}
+	if len(out) == start {
+		return dst
 	}
 	return append(out, '\n')
 }
