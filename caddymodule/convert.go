@@ -132,7 +132,11 @@ func (o observer) Converted(r *http.Request, d time.Duration, in, out, tokens in
 }
 
 func (o observer) FailOpen(r *http.Request, reason string, err error) {
-	o.logger.Warn("markdown conversion failed open; serving the original response",
+	msg := "markdown conversion failed open; serving the original response"
+	if strings.HasPrefix(reason, "rewrite") {
+		msg = "html rewrite failed open; serving the origin's page without its annotations"
+	}
+	o.logger.Warn(msg,
 		zap.String("uri", r.RequestURI),
 		zap.String("reason", reason),
 		zap.Error(err))

@@ -111,6 +111,9 @@ func paramsMatch(rangeParams, have map[string]string) bool {
 // utf-8 on a Markdown range makes it not match what we produce. It does not
 // allocate.
 func PrefersMarkdown(accept string) bool {
+	if !mentionsMarkdown(accept) {
+		return false // every browser, curl, no header: nothing to parse
+	}
 	var md, html float64
 	scanAccept(accept, func(m rawRange) bool {
 		switch {
@@ -125,6 +128,17 @@ func PrefersMarkdown(accept string) bool {
 		return true
 	})
 	return md > html
+}
+
+// mentionsMarkdown reports whether s holds "markdown" in any ASCII case:
+// without it, no range can name text/markdown or text/x-markdown.
+func mentionsMarkdown(s string) bool {
+	for i := 0; i+len("markdown") <= len(s); i++ {
+		if s[i]|0x20 == 'm' && strings.EqualFold(s[i:i+len("markdown")], "markdown") {
+			return true
+		}
+	}
+	return false
 }
 
 // charsetIsUTF8 reports whether a parameter list has no charset or a utf-8 one.

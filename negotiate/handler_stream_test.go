@@ -2,6 +2,7 @@ package negotiate
 
 import (
 	"bufio"
+	"bytes"
 	"compress/gzip"
 	"context"
 	"io"
@@ -192,6 +193,27 @@ func TestHandlerCorruptEncodedHTML(t *testing.T) {
 	res.wantHeader(t, "Content-Encoding", "")
 	if !strings.HasPrefix(string(res.body), "<!DOCTYPE html>") && !strings.HasPrefix(string(res.body), "error handler: decoding gzip html") {
 		t.Errorf("body starts %.40q", res.body)
+	}
+}
+
+// TestHandlerCorruptEncodedHTMLWhole: a compressed page of known length is
+// decoded whole before anything goes out, so when it turns out corrupt the
+// origin's bytes go out as they came, with their Content-Encoding and
+// length, and without the annotations.
+func TestHandlerCorruptEncodedHTMLWhole(t *testing.T) {
+	gz := encode(t, []byte(strings.Repeat(testPage, 50)), "gzip")
+	gz[len(gz)/2] ^= 0xff
+	s := newStack(t, stackConfig{origin: htmlOrigin(string(gz), "Content-Encoding", "gzip", "Etag", `"v1"`)})
+	res := s.do(http.MethodGet, "/pricing", hdr("Accept", browserAccept, "Accept-Encoding", "gzip"))
+	res.wantStatus(t, 200)
+	res.wantHeader(t, "Content-Encoding", "gzip")
+	res.wantHeader(t, "Content-Length", strconv.Itoa(len(gz)))
+	res.wantHeader(t, "Etag", `"v1"`)
+	if !bytes.Equal(res.body, gz) {
+		t.Errorf("body of %d bytes is not the origin's %d", len(res.body), len(gz))
+	}
+	if ev := s.obs.list(); !slices.Contains(ev, "failopen:rewrite_decode") {
+		t.Errorf("events %v, want failopen:rewrite_decode", ev)
 	}
 }
 

@@ -247,6 +247,9 @@ func (rw *responseWriter) markdownNotModified() {
 // Only text/html in an ASCII-compatible charset is rewritten (XHTML must stay
 // well-formed XML), and only identity or a single coding Decode knows.
 func (rw *responseWriter) injection() (*Injection, string) {
+	if rw.h.Inject == nil && !on(rw.h.Options.HeadLink) {
+		return nil, "" // nothing to inject into any page
+	}
 	hdr := rw.Header()
 	ct := hdr.Get("Content-Type")
 	coding, ok := singleCoding(hdr["Content-Encoding"])
@@ -292,7 +295,7 @@ func isTextHTML(ct string) bool {
 // UTF-16, and not a label we do not know.
 func asciiCompatible(ct string) bool {
 	label := charsetParam(ct)
-	if label == "" {
+	if label == "" || strings.EqualFold(label, "utf-8") {
 		return true
 	}
 	e, name := charset.Lookup(label)
