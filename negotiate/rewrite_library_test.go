@@ -2,8 +2,6 @@ package negotiate
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"testing"
 
 	nethtml "golang.org/x/net/html"
@@ -72,16 +70,7 @@ func TestRewriterMatchesLibrary(t *testing.T) {
 			}
 		}
 	}
-	var pages []string
-	for _, glob := range []string{"testdata/rewrite/*.in.html", "../examples/site/*.html", "../examples/site/*/*.html"} {
-		m, _ := filepath.Glob(glob)
-		pages = append(pages, m...)
-	}
-	for _, p := range pages {
-		in, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, in := range testPages(t) {
 		for _, chunk := range []int{1, 7, 4096, len(in) + 1} {
 			compareRewrite(t, in, chunk)
 		}

@@ -324,22 +324,18 @@ func (z *tokenizer) next(p []byte, base int64) (tt nethtml.TokenType, start, end
 			}
 			z.st, z.match = sRawEnd, 0
 		case sRawEnd:
-			if z.match < len(z.rawTag) {
-				if c|lowerBit(c) != z.rawTag[z.match] {
-					z.st = sRaw
-					continue
-				}
-				z.match++
+			switch z.matchName(c, z.rawTag) {
+			case matchMore:
 				break
-			}
-			if !isEndTagDelim(c) {
+			case matchFailed:
 				z.st = sRaw
 				continue
+			case matchDone:
+				if tt, start, end, ok := z.rawEnd(base, i); ok {
+					return tt, start, end, ok
+				}
+				continue
 			}
-			if tt, start, end, ok := z.rawEnd(base, i); ok {
-				return tt, start, end, ok
-			}
-			continue
 		case sPlaintext:
 			i = len(p)
 			continue
@@ -363,26 +359,22 @@ func (z *tokenizer) next(p []byte, base int64) (tt nethtml.TokenType, start, end
 				continue
 			}
 		case scEndOpen, scEscEndOpen:
-			back := scData
-			if z.st == scEscEndOpen {
-				back = scEsc
-			}
-			if z.match < len("script") {
-				if c|lowerBit(c) != "script"[z.match] {
-					z.st = back
-					continue
-				}
-				z.match++
+			switch z.matchName(c, "script") {
+			case matchMore:
 				break
-			}
-			if !isEndTagDelim(c) {
-				z.st = back
+			case matchFailed:
+				if z.st == scEndOpen {
+					z.st = scData
+				} else {
+					z.st = scEsc
+				}
+				continue
+			case matchDone:
+				if tt, start, end, ok := z.rawEnd(base, i); ok {
+					return tt, start, end, ok
+				}
 				continue
 			}
-			if tt, start, end, ok := z.rawEnd(base, i); ok {
-				return tt, start, end, ok
-			}
-			continue
 		case scEscStart, scEscStartDash:
 			if c != '-' {
 				z.st = scData
@@ -420,19 +412,14 @@ func (z *tokenizer) next(p []byte, base int64) (tt nethtml.TokenType, start, end
 				continue
 			}
 		case scDblStart:
-			if z.match < len("script") {
-				if c|lowerBit(c) != "script"[z.match] {
-					z.st = scEsc
-					continue
-				}
-				z.match++
-				break
-			}
-			if !isEndTagDelim(c) {
+			switch z.matchName(c, "script") {
+			case matchMore:
+			case matchFailed:
 				z.st = scEsc
 				continue
+			case matchDone:
+				z.st = scDbl
 			}
-			z.st = scDbl
 		case scDbl, scDblDash, scDblDashDash:
 			switch {
 			case c == '-':
@@ -455,24 +442,41 @@ func (z *tokenizer) next(p []byte, base int64) (tt nethtml.TokenType, start, end
 			}
 			z.st, z.match = scDblEnd, 0
 		case scDblEnd:
-			if z.match < len("script") {
-				if c|lowerBit(c) != "script"[z.match] {
-					z.st = scDbl
-					continue
-				}
-				z.match++
-				break
-			}
-			if !isEndTagDelim(c) {
+			switch z.matchName(c, "script") {
+			case matchMore:
+			case matchFailed:
 				z.st = scDbl
 				continue
+			case matchDone:
+				z.st = scEsc // "</script>" inside the double escape: consumed
 			}
-			z.st = scEsc // "</script>" inside the double escape: consumed
 		}
 		i++
 	}
 	z.off = base + int64(len(p))
 	return 0, 0, 0, false
+}
+
+// Results of matchName.
+const (
+	matchMore   = iota // c matched the next byte of the name: consume it
+	matchFailed        // c does not go on the name: reconsume it elsewhere
+	matchDone          // the whole name matched and c is a delimiter after it
+)
+
+// matchName matches c against the next byte of name (ASCII lower case,
+// compared case-insensitively as x/net/html's readRawEndTag does), then
+// against the delimiter that must follow it; z.match counts the bytes
+// matched so far.
+func (z *tokenizer) matchName(c byte, name string) int {
+	switch {
+	case z.match < len(name) && c|lowerBit(c) == name[z.match]:
+		z.match++
+		return matchMore
+	case z.match == len(name) && isEndTagDelim(c):
+		return matchDone
+	}
+	return matchFailed
 }
 
 // lowerBit is what ORs an ASCII upper-case letter into lower case.

@@ -285,26 +285,35 @@ func TestTokenizerMatchesLibrary(t *testing.T) {
 // pages of the rewriter and the demo site, cut at every byte boundary for
 // the small ones.
 func TestTokenizerMatchesLibraryOnPages(t *testing.T) {
-	var pages []string
+	for _, in := range testPages(t) {
+		for _, chunk := range []int{1, 13, 512, len(in) + 1} {
+			compareTokens(t, in, chunk)
+		}
+	}
+}
+
+// testPages are the golden inputs of the rewriter and the demo site's
+// pages.
+func testPages(t *testing.T) [][]byte {
+	t.Helper()
+	var pages [][]byte
 	for _, glob := range []string{"testdata/rewrite/*.in.html", "../examples/site/*.html", "../examples/site/*/*.html"} {
 		m, err := filepath.Glob(glob)
 		if err != nil {
 			t.Fatal(err)
 		}
-		pages = append(pages, m...)
+		for _, name := range m {
+			b, err := os.ReadFile(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pages = append(pages, b)
+		}
 	}
 	if len(pages) < 10 {
 		t.Fatalf("only %d pages found", len(pages))
 	}
-	for _, p := range pages {
-		in, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, chunk := range []int{1, 13, 512, len(in) + 1} {
-			compareTokens(t, in, chunk)
-		}
-	}
+	return pages
 }
 
 func FuzzTokenizer(f *testing.F) {
