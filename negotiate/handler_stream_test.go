@@ -217,6 +217,23 @@ func TestHandlerCorruptEncodedHTMLWhole(t *testing.T) {
 	}
 }
 
+// TestHandlerEncodedHTMLInflatingPastMaxSize: a small compressed page that
+// decodes to more than max_size is not held decoded in memory; it streams
+// through the rewriter, whole and annotated, without a length.
+func TestHandlerEncodedHTMLInflatingPastMaxSize(t *testing.T) {
+	page := strings.Replace(testPage, "</body>", strings.Repeat("<p>the same words again</p>", 10000)+"</body>", 1)
+	gz := encode(t, []byte(page), "gzip")
+	if len(gz) > maxPlannedPage || len(page) <= 64<<10 {
+		t.Fatalf("page of %d bytes, %d compressed: not the case under test", len(page), len(gz))
+	}
+	s := newStack(t, stackConfig{opts: Options{MaxSize: 64 << 10}, origin: htmlOrigin(string(gz), "Content-Encoding", "gzip")})
+	res := s.do(http.MethodGet, "/pricing", hdr("Accept", browserAccept, "Accept-Encoding", "gzip"))
+	res.wantStatus(t, 200)
+	res.wantHeader(t, "Content-Encoding", "")
+	res.wantHeader(t, "Content-Length", "")
+	res.wantBody(t, strings.Replace(page, "</head>", `<link rel="alternate" type="text/markdown" href="/pricing/md"></head>`, 1))
+}
+
 // TestHandlerStreamsEncodedHTML: decoding for the rewriter does not buffer
 // either: a gzip stream flushed after its first chunk reaches the client
 // decoded before the origin goes on.

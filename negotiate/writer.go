@@ -380,13 +380,22 @@ func (rw *responseWriter) rewriteHeaders() {
 }
 
 // finishHTML rewrites the collected page and sends it with its exact
-// length. A page that does not decode is sent as the origin sent it.
+// length. A page that does not decode is sent as the origin sent it; one
+// that decodes to more than max_size is not held decoded but streams
+// through the rewriter (with its own bound on the decoded bytes).
 func (rw *responseWriter) finishHTML() {
 	defer rw.dropPage()
 	page := *rw.html
 	if rw.coding != "" {
-		decoded, err := Decode(bytes.NewReader(page), rw.coding, maxDecodedRatio*rw.h.Options.MaxSize)
-		if err != nil {
+		decoded, err := Decode(bytes.NewReader(page), rw.coding, rw.h.Options.MaxSize)
+		switch {
+		case err == ErrTooLarge:
+			rw.startRewrite(rw.inj, rw.coding)
+			if _, err := rw.rewriter.Write(page); err == nil {
+				_ = rw.rewriter.Close()
+			}
+			return
+		case err != nil:
 			rw.h.Observer.FailOpen(rw.r, "rewrite_decode", err)
 			rw.pass(http.StatusOK, "html")
 			_, _ = rw.w.Write(page)
