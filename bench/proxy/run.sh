@@ -7,8 +7,9 @@
 # (the Go origin in bench/proxy: examples/site, a 2 MB and a 50 MB page, a
 # gzip bomb, all with ETags), then front Caddy instances on free loopback
 # ports: plain `reverse_proxy`, and the same with `agent_ready` (conversion
-# cache on; off for cold Markdown; `inject off` and `head_link off` for the
-# headers-only HTML path). Installs wrk from Debian if missing.
+# cache and rewrite plans on; both off for cold Markdown and first-sight
+# HTML; `inject off` and `head_link off` for the headers-only HTML path).
+# Installs wrk from Debian if missing.
 #
 #   throughput  wrk, the same load on plain and agent_ready side by side,
 #               RUNS rounds alternating which goes first; a Markdown table
