@@ -385,20 +385,22 @@ func (z *tokenizer) next(p []byte, base int64) (tt nethtml.TokenType, start, end
 			} else {
 				z.st = scEscDashDash
 			}
-		case scEsc, scEscDash, scEscDashDash:
+		case scEsc, scEscDash, scEscDashDash, scDbl, scDblDash, scDblDashDash:
+			// The escaped and the double-escaped script data, each with its
+			// states after one and two '-' (consecutive constants).
+			first, lt := scEsc, scEscLT
+			if z.st >= scDbl {
+				first, lt = scDbl, scDblLT
+			}
 			switch {
 			case c == '-':
-				if z.st == scEsc {
-					z.st = scEscDash
-				} else {
-					z.st = scEscDashDash
-				}
+				z.st = min(z.st+1, first+2)
 			case c == '<':
-				z.lt, z.st = base+int64(i), scEscLT
-			case c == '>' && z.st == scEscDashDash:
+				z.lt, z.st = base+int64(i), lt
+			case c == '>' && z.st == first+2:
 				z.st = scData
 			default:
-				z.st = scEsc
+				z.st = first
 			}
 		case scEscLT:
 			switch {
@@ -418,21 +420,6 @@ func (z *tokenizer) next(p []byte, base int64) (tt nethtml.TokenType, start, end
 				z.st = scEsc
 				continue
 			case matchDone:
-				z.st = scDbl
-			}
-		case scDbl, scDblDash, scDblDashDash:
-			switch {
-			case c == '-':
-				if z.st == scDbl {
-					z.st = scDblDash
-				} else {
-					z.st = scDblDashDash
-				}
-			case c == '<':
-				z.st = scDblLT
-			case c == '>' && z.st == scDblDashDash:
-				z.st = scData
-			default:
 				z.st = scDbl
 			}
 		case scDblLT:
