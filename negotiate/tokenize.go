@@ -101,7 +101,8 @@ func (z *tokenizer) next(p []byte, base int64) (tt nethtml.TokenType, start, end
 	for i < len(p) {
 		c := p[i]
 		switch z.st {
-		case sData:
+		case sData, sRaw, scData:
+			// Text, raw text and script data: only a '<' can change the state.
 			j := bytes.IndexByte(p[i:], '<')
 			if j < 0 {
 				i = len(p)
@@ -109,7 +110,14 @@ func (z *tokenizer) next(p []byte, base int64) (tt nethtml.TokenType, start, end
 			}
 			i += j
 			z.lt = base + int64(i)
-			z.st = sTagOpen
+			switch z.st {
+			case sData:
+				z.st = sTagOpen
+			case sRaw:
+				z.st = sRawLT
+			default:
+				z.st = scLT
+			}
 		case sTagOpen:
 			isLetter := 'a' <= c|0x20 && c|0x20 <= 'z'
 			if !isLetter && c != '/' && c != '!' && c != '?' {
@@ -309,14 +317,6 @@ func (z *tokenizer) next(p []byte, base int64) (tt nethtml.TokenType, start, end
 			}
 			i++
 			continue
-		case sRaw:
-			j := bytes.IndexByte(p[i:], '<')
-			if j < 0 {
-				i = len(p)
-				continue
-			}
-			i += j
-			z.lt, z.st = base+int64(i), sRawLT
 		case sRawLT:
 			if c != '/' {
 				z.st = sRaw
@@ -340,14 +340,6 @@ func (z *tokenizer) next(p []byte, base int64) (tt nethtml.TokenType, start, end
 			i = len(p)
 			continue
 
-		case scData:
-			j := bytes.IndexByte(p[i:], '<')
-			if j < 0 {
-				i = len(p)
-				continue
-			}
-			i += j
-			z.lt, z.st = base+int64(i), scLT
 		case scLT:
 			switch c {
 			case '/':
