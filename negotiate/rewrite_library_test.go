@@ -29,7 +29,7 @@ func libraryRewrite(in []byte, inj *Injection) []byte {
 		}
 		off += len(raw)
 		if st.token(tt, raw, &tokenizerAttrs{z: z}) {
-			out = st.apply(out, raw)
+			out = withInsertions(out, raw, st.ins)
 		} else {
 			out = append(out, raw...)
 		}
@@ -75,4 +75,14 @@ func TestRewriterMatchesLibrary(t *testing.T) {
 			compareRewrite(t, in, chunk)
 		}
 	}
+}
+
+// withInsertions appends raw with the insertions ins to dst.
+func withInsertions(dst, raw []byte, ins []insertion) []byte {
+	at := 0
+	for _, in := range ins {
+		dst = append(append(dst, raw[at:in.at]...), in.b...)
+		at = in.at
+	}
+	return append(dst, raw[at:]...)
 }

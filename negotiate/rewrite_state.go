@@ -152,17 +152,6 @@ func (st *rewriteState) startTag(tt nethtml.TokenType, raw []byte, tag attrSourc
 	st.annotate(a, tt, raw, attrs)
 }
 
-// apply returns raw with the insertions of the current token, appended to
-// dst.
-func (st *rewriteState) apply(dst, raw []byte) []byte {
-	at := 0
-	for _, in := range st.ins {
-		dst = append(append(dst, raw[at:in.at]...), in.b...)
-		at = in.at
-	}
-	return append(dst, raw[at:]...)
-}
-
 // wantsAttrs reports whether annotate looks at the attributes of a tag.
 func (st *rewriteState) wantsAttrs(a atom.Atom) bool {
 	switch a {
