@@ -30,7 +30,8 @@ type Cache struct {
 	bytes        int64
 	order        *list.List // of *cacheEntry, most recently used first
 	items        map[string]*list.Element
-	seen         []uint64 // doorkeeper: hashes of keys put once, direct-mapped
+	seen         []uint64 // doorkeeper: hashes of keys put once, two places each
+	evict        uint64   // which of its two places a new hash takes when both are full
 	hits, misses atomic.Uint64
 	skipped      atomic.Uint64 // puts the doorkeeper turned away
 }
@@ -60,15 +61,32 @@ func NewCache(maxBytes int64) *Cache {
 }
 
 // admit reports whether key was put before (and forgets it), else
-// remembers it; c.mu is held.
+// remembers it; c.mu is held. A key's hash may sit in either of two slots,
+// so two pages that share one slot and alternate do not keep forgetting
+// each other.
 func (c *Cache) admit(key string) bool {
 	h := maphash.String(doorkeeperSeed, key) | 1 // 0 marks an empty slot
-	slot := &c.seen[h%uint64(len(c.seen))]
-	if *slot == h {
-		*slot = 0
+	n := uint64(len(c.seen))
+	a, b := &c.seen[h%n], &c.seen[(h>>32)%n]
+	switch {
+	case *a == h:
+		*a = 0
 		return true
+	case *b == h:
+		*b = 0
+		return true
+	case *a == 0:
+		*a = h
+	case *b == 0:
+		*b = h
+	default:
+		c.evict++
+		if c.evict&1 == 0 {
+			*a = h
+		} else {
+			*b = h
+		}
 	}
-	*slot = h
 	return false
 }
 

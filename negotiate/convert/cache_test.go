@@ -2,6 +2,7 @@ package convert
 
 import (
 	"fmt"
+	"hash/maphash"
 	"net/http"
 	"strings"
 	"sync"
@@ -106,6 +107,29 @@ func TestCacheDoorkeeper(t *testing.T) {
 	}
 	if got := c.skipped.Load(); got != 1+3*doorkeeperSlots {
 		t.Errorf("doorkeeper turned away %d puts, want %d", got, 1+3*doorkeeperSlots)
+	}
+}
+
+// Two pages whose hashes share a slot of the doorkeeper, asked for in
+// turn, are both stored at their second conversion.
+func TestCacheDoorkeeperSharedSlot(t *testing.T) {
+	c := NewCache(1 << 20)
+	slot := func(k string) uint64 { return (maphash.String(doorkeeperSeed, k) | 1) % doorkeeperSlots }
+	a, b := "/a", ""
+	for i := 0; b == ""; i++ {
+		if k := fmt.Sprint("/b", i); slot(k) == slot(a) {
+			b = k
+		}
+	}
+	r := &Result{Markdown: []byte("x")}
+	c.Put(a, r)
+	c.Put(b, r)
+	c.Put(a, r)
+	c.Put(b, r)
+	for _, k := range []string{a, b} {
+		if _, ok := c.Get(k); !ok {
+			t.Errorf("%s not stored after its second conversion", k)
+		}
 	}
 }
 
