@@ -131,6 +131,17 @@ func (o observer) Converted(r *http.Request, d time.Duration, in, out, tokens in
 	metrics.tokensOut.Add(float64(tokens))
 }
 
+func (o observer) Rewrote(r *http.Request, fromPlan bool) {
+	if isSelfScan(r) {
+		return
+	}
+	if fromPlan {
+		metrics.rewrites.WithLabelValues("plan").Inc()
+	} else {
+		metrics.rewrites.WithLabelValues("read").Inc()
+	}
+}
+
 func (o observer) FailOpen(r *http.Request, reason string, err error) {
 	msg := "markdown conversion failed open; serving the original response"
 	if strings.HasPrefix(reason, "rewrite") {

@@ -407,6 +407,51 @@ func TestIntegrationHTMLByteForByte(t *testing.T) {
 	}
 }
 
+// TestIntegrationHTMLAnnotatedWhole: through Caddy, a demo page gets the
+// YAML's annotations, keeps every byte of the origin's in order, goes out
+// with its exact Content-Length, and the second request of the same page
+// is annotated from its rewrite plan into the same bytes.
+func TestIntegrationHTMLAnnotatedWhole(t *testing.T) {
+	origin := newOrigin(t)
+	base, _ := runCaddy(t, agentReadySite(proxyTo(origin.URL), "config ../examples/site.yaml"))
+	pages := map[string][]string{
+		"/pricing": {`<link rel="alternate" type="text/markdown" href="/pricing/md">`, `toolname="search_acme"`},
+		"/contact": {`<html lang="en"`, `toolname="contact_acme"`, `toolparamdescription="The sender&#39;s full name."`},
+		"/":        {`<link rel="alternate" type="text/markdown" href="/md">`, `<link rel="ard"`},
+	}
+	plans := counterValue(t, metrics.rewrites.WithLabelValues("plan"))
+	for round := range 2 {
+		for page, want := range pages {
+			resp, body := get(t, "GET", base+page, "Accept", acceptBrowser)
+			if resp.StatusCode != 200 || resp.Header.Get("Content-Length") != strconv.Itoa(len(body)) {
+				t.Fatalf("round %d %s: status %d, Content-Length %q for %d bytes", round, page, resp.StatusCode, resp.Header.Get("Content-Length"), len(body))
+			}
+			for _, w := range want {
+				if !strings.Contains(body, w) {
+					t.Errorf("round %d %s: no %s", round, page, w)
+				}
+			}
+			if orig := originBody(t, origin.URL, page); !keepsInOrder(orig, body) {
+				t.Errorf("round %d %s: a byte of the origin's page was changed or dropped", round, page)
+			}
+		}
+	}
+	if got := counterValue(t, metrics.rewrites.WithLabelValues("plan")) - plans; got < float64(len(pages)) {
+		t.Errorf("%v pages annotated from their plan in the second round, want %d", got, len(pages))
+	}
+}
+
+// keepsInOrder reports whether every byte of orig appears in out, in order.
+func keepsInOrder(orig, out string) bool {
+	i := 0
+	for j := 0; i < len(orig) && j < len(out); j++ {
+		if orig[i] == out[j] {
+			i++
+		}
+	}
+	return i == len(orig)
+}
+
 // TestIntegrationRobotsOriginWins: with documents.robots_txt: origin, the
 // origin's file is served as it is, and ours only where the origin has none.
 func TestIntegrationRobotsOriginWins(t *testing.T) {

@@ -22,6 +22,7 @@ var metrics = struct {
 	tokensOut    prometheus.Counter
 	failOpen     *prometheus.CounterVec
 	cache        *prometheus.CounterVec
+	rewrites     *prometheus.CounterVec
 	selfScore    *prometheus.GaugeVec
 	documents    *prometheus.CounterVec
 	index        *indexCollector
@@ -64,6 +65,10 @@ func initMetrics(registry *prometheus.Registry) error {
 			Namespace: ns, Subsystem: sub, Name: "conversion_cache_total",
 			Help: "Conversion cache lookups, by result (hit, miss).",
 		}, []string{"result"})
+		metrics.rewrites = prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: ns, Subsystem: sub, Name: "html_rewrites_total",
+			Help: "HTML pages rewritten whole, by how: from the rewrite plan of an earlier identical page (plan) or read as HTML (read).",
+		}, []string{"result"})
 		metrics.selfScore = prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Namespace: ns, Subsystem: sub, Name: "self_score",
 			Help: "Score (0-100) of the last complete self-scan, by site.",
@@ -75,7 +80,7 @@ func initMetrics(registry *prometheus.Registry) error {
 		metrics.index = newIndexCollector(ns, sub)
 		metrics.allCollected = []prometheus.Collector{
 			metrics.responses, metrics.conversions, metrics.duration, metrics.bytesIn,
-			metrics.bytesOut, metrics.tokensOut, metrics.failOpen, metrics.cache,
+			metrics.bytesOut, metrics.tokensOut, metrics.failOpen, metrics.cache, metrics.rewrites,
 			metrics.selfScore, metrics.documents, metrics.index,
 		}
 	})

@@ -136,7 +136,8 @@ func BenchmarkRewritePage(b *testing.B) {
 			b.SetBytes(int64(len(page)))
 			b.ReportAllocs()
 			for b.Loop() {
-				putPageBuf(h.rewritePage(pageBufPool.Get().(*[]byte), page, inj))
+				out, _ := h.rewritePage(pageBufPool.Get().(*[]byte), page, inj)
+				putPageBuf(out)
 			}
 		})
 	}

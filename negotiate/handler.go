@@ -57,6 +57,10 @@ type Observer interface {
 	// annotations, because its content coding did not decode
 	// ("rewrite_decode").
 	FailOpen(r *http.Request, reason string, err error)
+	// Rewrote reports an HTML page rewritten whole (a Content-Length up to
+	// 256 KiB): from the rewrite plan of an earlier identical page, or by
+	// reading it as HTML (and recording its plan when plans are on).
+	Rewrote(r *http.Request, fromPlan bool)
 }
 
 // Handler is the negotiation middleware: it serves the Markdown form of HTML
@@ -191,3 +195,4 @@ type nopObserver struct{}
 func (nopObserver) Served(*http.Request, string)                          {}
 func (nopObserver) Converted(*http.Request, time.Duration, int, int, int) {}
 func (nopObserver) FailOpen(*http.Request, string, error)                 {}
+func (nopObserver) Rewrote(*http.Request, bool)                           {}

@@ -77,6 +77,9 @@ func (o *recorder) FailOpen(_ *http.Request, reason string, err error) {
 	}
 	o.add("failopen:" + reason)
 }
+func (o *recorder) Rewrote(_ *http.Request, fromPlan bool) {
+	o.add(fmt.Sprintf("rewrote:plan=%v", fromPlan))
+}
 func (o *recorder) list() []string {
 	o.mu.Lock()
 	defer o.mu.Unlock()

@@ -156,10 +156,10 @@ func (c *planCache) len() int {
 }
 
 // rewritePage returns page rewritten with inj, in buf (from pageBufPool):
-// by the plan of an earlier identical page when the cache has one, else by
-// the rewriter, whose insertions become the plan for the next time. An
-// injection without a Key is never planned.
-func (h *Handler) rewritePage(buf *[]byte, page []byte, inj *Injection) *[]byte {
+// by the plan of an earlier identical page when the cache has one
+// (fromPlan), else by the rewriter, whose insertions become the plan for
+// the next time. An injection without a Key is never planned.
+func (h *Handler) rewritePage(buf *[]byte, page []byte, inj *Injection) (out *[]byte, fromPlan bool) {
 	planned := h.plans != nil && inj.Key != ""
 	var key planKey
 	if planned {
@@ -167,13 +167,13 @@ func (h *Handler) rewritePage(buf *[]byte, page []byte, inj *Injection) *[]byte 
 		if p := h.plans.get(key); p != nil {
 			if out, ok := p.apply((*buf)[:0], page); ok {
 				*buf = out
-				return buf
+				return buf, true
 			}
 			h.plans.drop(p)
 		}
 	}
-	out := bytes.NewBuffer((*buf)[:0])
-	r := newRewriter(out, inj)
+	w := bytes.NewBuffer((*buf)[:0])
+	r := newRewriter(w, inj)
 	if planned {
 		r.plan = &plan{key: key}
 	}
@@ -183,8 +183,8 @@ func (h *Handler) rewritePage(buf *[]byte, page []byte, inj *Injection) *[]byte 
 		r.plan.seal(page)
 		h.plans.put(r.plan)
 	}
-	*buf = out.Bytes()
-	return buf
+	*buf = w.Bytes()
+	return buf, false
 }
 
 // pageBufPool holds the buffers of the pages rewritten whole.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -14,8 +15,11 @@ func planned(t testing.TB, page []byte, inj *Injection) (first, second []byte, p
 	t.Helper()
 	h := &Handler{plans: newPlanCache(DefaultRewriteCache)}
 	inj.Key = "test"
-	b1 := h.rewritePage(new([]byte), page, inj)
-	b2 := h.rewritePage(new([]byte), page, inj)
+	b1, plan1 := h.rewritePage(new([]byte), page, inj)
+	b2, plan2 := h.rewritePage(new([]byte), page, inj)
+	if plan1 || !plan2 {
+		t.Fatalf("from a plan: first %v, second %v; want false, true", plan1, plan2)
+	}
 	return *b1, *b2, h.plans.len()
 }
 
@@ -60,7 +64,8 @@ func TestRewritePlanRefusesAnotherPage(t *testing.T) {
 	if len(a) != len(b) {
 		t.Fatalf("pages of %d and %d bytes: the check must be the bytes, not the length", len(a), len(b))
 	}
-	want := bytes.Clone(*h.rewritePage(new([]byte), b, inj))
+	first, _ := h.rewritePage(new([]byte), b, inj)
+	want := bytes.Clone(*first)
 	pb := onlyPlan(t, h)
 	h.plans.drop(pb)
 	h.rewritePage(new([]byte), a, inj)
@@ -68,7 +73,7 @@ func TestRewritePlanRefusesAnotherPage(t *testing.T) {
 	h.plans.drop(pa)
 	pa.key = pb.key
 	h.plans.put(pa)
-	if got := h.rewritePage(new([]byte), b, inj); !bytes.Equal(*got, want) {
+	if got, fromPlan := h.rewritePage(new([]byte), b, inj); !bytes.Equal(*got, want) || fromPlan {
 		t.Fatalf("with page A's plan under its key, page B came out as\n%q\nwant\n%q", *got, want)
 	}
 	if p := h.plans.get(pb.key); p == pa || p == nil {
@@ -167,6 +172,9 @@ func TestHandlerRewritePlans(t *testing.T) {
 	}
 	if n := s.handler.plans.len(); n != 1 {
 		t.Errorf("%d plans after two requests for one page, want 1", n)
+	}
+	if ev := s.obs.list(); !slices.Contains(ev, "rewrote:plan=false") || !slices.Contains(ev, "rewrote:plan=true") {
+		t.Errorf("events %v: want one rewrite read as HTML and one from its plan", ev)
 	}
 	other := s.do(http.MethodGet, "/pricing?v=2", hdr("Accept", browserAccept))
 	if !strings.Contains(string(other.body), "<title>2") || s.handler.plans.len() != 2 {

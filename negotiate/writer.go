@@ -403,7 +403,8 @@ func (rw *responseWriter) finishHTML() {
 		}
 		page = decoded
 	}
-	out := rw.h.rewritePage(pageBufPool.Get().(*[]byte), page, rw.inj)
+	out, fromPlan := rw.h.rewritePage(pageBufPool.Get().(*[]byte), page, rw.inj)
+	rw.h.Observer.Rewrote(rw.r, fromPlan)
 	rw.rewriteHeaders()
 	rw.Header().Set("Content-Length", strconv.Itoa(len(*out)))
 	rw.pass(http.StatusOK, "html")
