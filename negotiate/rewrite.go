@@ -396,7 +396,22 @@ func (t *tagAttrs) kept(i int) bool {
 		return false
 	}
 	for _, b := range t.spans[:i] {
-		if b.k0 != b.k1 && bytes.EqualFold(t.raw[a.k0:a.k1], t.raw[b.k0:b.k1]) {
+		if b.k0 != b.k1 && asciiFoldEqual(t.raw[a.k0:a.k1], t.raw[b.k0:b.k1]) {
+			return false
+		}
+	}
+	return true
+}
+
+// asciiFoldEqual reports whether a and b are equal once ASCII upper case
+// is lowered, as x/net/html compares attribute keys (bytes.EqualFold would
+// also fold Unicode, and read invalid UTF-8 as equal U+FFFDs).
+func asciiFoldEqual(a, b []byte) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i]|lowerBit(a[i]) != b[i]|lowerBit(b[i]) {
 			return false
 		}
 	}

@@ -204,6 +204,8 @@ var tokenizerCases = []string{
 	`<a b"c=d>`,
 	"<a b c d>",
 	"<a B=1 b=2 B=3>",
+	"<aA \xa0\xf3\x80\xd5 \xd2\xf9\x88\xd6>", // invalid UTF-8 keys: distinct for x/net/html
+	"<a \u212a=1 k=2>",                       // the Kelvin sign is not k
 	"<a b='1'c=2>",
 	"<a/b=c>",
 	"<a\tb\n=\fc\r>",
