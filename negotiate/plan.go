@@ -178,8 +178,8 @@ func (h *Handler) rewritePage(buf *[]byte, page []byte, inj *Injection) (out *[]
 		r.plan = &plan{key: key}
 	}
 	_, _ = r.Write(page)
-	_ = r.Close() // a bytes.Buffer never fails
-	if planned && r.plan != nil {
+	_ = r.Close()      // a bytes.Buffer never fails
+	if r.plan != nil { // set when planned, dropped if the rewrite gave up
 		r.plan.seal(page)
 		h.plans.put(r.plan)
 	}

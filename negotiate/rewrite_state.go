@@ -63,18 +63,31 @@ func (st *rewriteState) needs(tt nethtml.TokenType, name []byte) bool {
 	if !st.headDone || !st.started {
 		return true
 	}
-	switch tt {
-	case nethtml.StartTagToken:
-		switch string(name) {
-		case "html":
-			return !st.langDone
-		case "form":
+	if !annotatable(tt, name) {
+		return false
+	}
+	switch string(name) {
+	case "html":
+		return !st.langDone
+	case "form":
+		if tt == nethtml.StartTagToken {
 			return len(st.forms) > 0
-		case "input", "select", "textarea":
-			return st.fields != nil
 		}
-	case nethtml.EndTagToken:
-		return st.fields != nil && string(name) == "form"
+		return st.fields != nil
+	}
+	return st.fields != nil // a field
+}
+
+// annotatable reports whether, once the head is done, a token of type tt
+// named name may gain anything or change what later ones gain: the start
+// tags of html, form and a form's fields, and </form>. The tokenizer's
+// quiet mode reports only these.
+func annotatable(tt nethtml.TokenType, name []byte) bool {
+	switch string(name) {
+	case "form":
+		return tt == nethtml.StartTagToken || tt == nethtml.EndTagToken
+	case "html", "input", "select", "textarea":
+		return tt == nethtml.StartTagToken
 	}
 	return false
 }

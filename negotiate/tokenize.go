@@ -34,7 +34,7 @@ type tokenizer struct {
 	quote   byte              // the quote of the value being read
 
 	// quiet: report only the tags rewriteState.needs may want once the head
-	// is done (html, form and its fields, and </form>); others are skipped.
+	// is done (see annotatable); others are skipped.
 	quiet bool
 
 	rawTag string // the raw-text element whose end tag ends the text; "" for none
@@ -523,18 +523,7 @@ func (z *tokenizer) endTag(base int64, i int) (tt nethtml.TokenType, start, end 
 			z.rawTag, z.st = raw, sRaw
 		}
 	}
-	return tt, start, end, !z.quiet || z.loud(tt)
-}
-
-// loud reports whether quiet mode reports the tag just completed.
-func (z *tokenizer) loud(tt nethtml.TokenType) bool {
-	switch string(z.tagName()) {
-	case "form":
-		return true
-	case "html", "input", "select", "textarea":
-		return tt == nethtml.StartTagToken
-	}
-	return false
+	return tt, start, end, !z.quiet || annotatable(tt, z.tagName())
 }
 
 // tagName is the lower-cased name of the tag just completed, nil when it
