@@ -47,9 +47,16 @@ func freePort(t testing.TB) int {
 // returns the site's base URL.
 func runCaddy(t testing.TB, caddyfileText string) (base, admin string) {
 	t.Helper()
+	return runCaddyAt(t, freePort(t), caddyfileText)
+}
+
+// runCaddyAt is runCaddy on a port chosen by the caller (an application
+// behind Caddy that must know its own address before Caddy starts).
+func runCaddyAt(t testing.TB, port int, caddyfileText string) (base, admin string) {
+	t.Helper()
 	caddyMu.Lock()
 	t.Cleanup(caddyMu.Unlock)
-	port, adminPort := freePort(t), freePort(t)
+	adminPort := freePort(t)
 	text := strings.NewReplacer("{port}", fmt.Sprint(port), "{admin}", fmt.Sprint(adminPort)).Replace(caddyfileText)
 	if !strings.Contains(text, "admin ") {
 		text = fmt.Sprintf("{\n\tadmin 127.0.0.1:%d\n\tpersist_config off\n}\n", adminPort) + text
