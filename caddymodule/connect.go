@@ -88,7 +88,7 @@ func clientIP(r *http.Request) string {
 // marked as internal so metrics leave them out, and never leaves the site.
 func internalClient(srv http.Handler) *http.Client {
 	return &http.Client{
-		Transport: markInternal{inProcessTransport{handler: srv}},
+		Transport: inProcessTransport{handler: srv},
 		CheckRedirect: func(req *http.Request, via []*http.Request) error {
 			if len(via) >= internalMaxRedir {
 				return errors.New("too many redirects")
@@ -99,15 +99,6 @@ func internalClient(srv http.Handler) *http.Client {
 			return nil
 		},
 	}
-}
-
-// markInternal adds the self-scan marker to every request.
-type markInternal struct{ next http.RoundTripper }
-
-func (m markInternal) RoundTrip(req *http.Request) (*http.Response, error) {
-	req = req.Clone(req.Context())
-	req.Header.Set(SelfScanHeader, selfScanToken)
-	return m.next.RoundTrip(req)
 }
 
 // siteSource lists and fetches the site's pages through Caddy's handler
@@ -240,7 +231,4 @@ func (s *siteSource) rewrite(u string) string {
 }
 
 // Interface guards
-var (
-	_ connect.Source    = (*siteSource)(nil)
-	_ http.RoundTripper = markInternal{}
-)
+var _ connect.Source = (*siteSource)(nil)

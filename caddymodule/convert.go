@@ -109,7 +109,7 @@ type observer struct {
 }
 
 func (o observer) Served(r *http.Request, form string) {
-	if !isSelfScan(r) {
+	if !isInternal(r) {
 		metrics.responses.WithLabelValues(form).Inc()
 	}
 }
@@ -121,7 +121,7 @@ func (o observer) Converted(r *http.Request, d time.Duration, in, out, tokens in
 		zap.Int("html_bytes", in),
 		zap.Int("markdown_bytes", out),
 		zap.Int("tokens", tokens))
-	if isSelfScan(r) {
+	if isInternal(r) {
 		return
 	}
 	metrics.conversions.Inc()
@@ -132,7 +132,7 @@ func (o observer) Converted(r *http.Request, d time.Duration, in, out, tokens in
 }
 
 func (o observer) Rewrote(r *http.Request, fromPlan bool) {
-	if isSelfScan(r) {
+	if isInternal(r) {
 		return
 	}
 	if fromPlan {
@@ -151,7 +151,7 @@ func (o observer) FailOpen(r *http.Request, reason string, err error) {
 		zap.String("uri", r.RequestURI),
 		zap.String("reason", reason),
 		zap.Error(err))
-	if !isSelfScan(r) {
+	if !isInternal(r) {
 		metrics.failOpen.WithLabelValues(reason).Inc()
 	}
 }

@@ -107,7 +107,7 @@ func selfScoreGauge(site string, score float64) {
 // countDocument counts a generated document served, leaving the
 // self-scan's own requests out.
 func countDocument(r *http.Request, path string) {
-	if metrics.documents != nil && !isSelfScan(r) {
+	if metrics.documents != nil && !isInternal(r) {
 		metrics.documents.WithLabelValues(path).Inc()
 	}
 }

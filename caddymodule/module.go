@@ -308,6 +308,7 @@ func (ar *AgentReady) provisionNegotiation() error {
 		},
 		Convert:  ar.convertPage,
 		Observer: observer{logger: ar.logger},
+		Reenter:  reenterServer,
 	}
 	if ar.cache != nil {
 		ar.neg.Cached = ar.cachedPage
@@ -427,8 +428,6 @@ func (ar *AgentReady) provisionSelfScan(app *App, srv *caddyhttp.Server, origin 
 			opts: selfcheck.Options{
 				Pages:          ss.Pages,
 				Timeout:        timeout,
-				Header:         http.Header{SelfScanHeader: []string{selfScanToken}},
-				Redact:         []string{SelfScanHeader},
 				SameOriginOnly: true,
 			},
 		},
@@ -496,7 +495,19 @@ func (ar *AgentReady) Validate() error {
 // ServeHTTP answers generated documents from memory and negotiates every
 // other response of the next handler.
 func (ar *AgentReady) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyhttp.Handler) error {
-	r = markSelfScan(r)
+	if isInternal(r) {
+		// Leave the module's own requests out of the access log, as the
+		// log_skip directive would.
+		caddyhttp.SetVar(r.Context(), caddyhttp.LogSkipVar, true)
+	}
+	if negotiate.SuffixRequest(r) {
+		// A page asked for through the Markdown suffix, back from the top of
+		// the route chain: the client's request (/page/md) is the one logged,
+		// and only the origin's HTML pages have a Markdown form (no generated
+		// document, no MCP endpoint).
+		caddyhttp.SetVar(r.Context(), caddyhttp.LogSkipVar, true)
+		return ar.neg.ServeHTTP(w, r, next.ServeHTTP)
+	}
 	if ar.connect != nil && ar.connect.Handles(r.URL.Path) {
 		ar.connect.ServeHTTP(w, r)
 		return nil
@@ -505,6 +516,21 @@ func (ar *AgentReady) ServeHTTP(w http.ResponseWriter, r *http.Request, next cad
 		return err
 	}
 	return ar.neg.ServeHTTP(w, r, next.ServeHTTP)
+}
+
+// reenterServer serves r, a request for the page a Markdown suffix URL
+// names, from the top of the site's route chain, so that every handler in
+// front of agent_ready (basic_auth, remote_ip matchers, rate limits,
+// rewrites, php_fastcgi reading the request URI) sees the request for the
+// page itself. The context of r still holds the client's connection; the
+// server sets up a fresh replacer, variables and original request for it.
+func reenterServer(w http.ResponseWriter, r *http.Request) bool {
+	srv, ok := r.Context().Value(caddyhttp.ServerCtxKey).(*caddyhttp.Server)
+	if !ok {
+		return false // not under a Caddy server: a unit test
+	}
+	srv.ServeHTTP(w, r)
+	return true
 }
 
 func (ar *AgentReady) suffix() string {

@@ -2,8 +2,6 @@ package caddymodule
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"net/http"
 	"sort"
@@ -11,52 +9,23 @@ import (
 	"time"
 
 	"github.com/caddyserver/caddy/v2"
-	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 	"go.uber.org/zap"
 
 	"github.com/agentready/caddy-agentready/selfcheck"
 )
 
-// SelfScanHeader marks the requests of the self-scan and of the content
-// index, so that the access log and the metrics leave them out. Its value is
-// a random token chosen at start, so outside clients cannot pass for the
-// scanner, and it is removed before the request goes on to the origin.
-const SelfScanHeader = "Agent-Ready-Self-Scan"
+// internalKey marks, in a request's context, a request the module makes to
+// its own site through the in-process transport: the self-scan's and the
+// content index's. The mark lives only in the context, never in a header,
+// so no client can forge it, no log line prints it and the origin never
+// sees it; the metrics and the access log leave those requests out.
+type internalKey struct{}
 
-var selfScanToken = func() string {
-	b := make([]byte, 16)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
-}()
-
-// selfScanKey marks, in a request's context, a request of the self-scan or
-// of the content index once its header has been removed.
-type selfScanKey struct{}
-
-// markSelfScan moves the self-scan marker from the header into the
-// context: the token must never reach the origin (a page that echoes
-// request headers would put it in the report). A marker with the wrong
-// token is removed all the same.
-func markSelfScan(r *http.Request) *http.Request {
-	v := r.Header.Get(SelfScanHeader)
-	if v == "" {
-		return r
-	}
-	r.Header.Del(SelfScanHeader)
-	if v != selfScanToken {
-		return r
-	}
-	// Leave the scanner's own requests out of the access log, as the
-	// log_skip directive would.
-	caddyhttp.SetVar(r.Context(), caddyhttp.LogSkipVar, true)
-	return r.WithContext(context.WithValue(r.Context(), selfScanKey{}, true))
-}
-
-// isSelfScan reports whether r was made by this process's self-scan or
+// isInternal reports whether r was made by this process's self-scan or
 // content index.
-func isSelfScan(r *http.Request) bool {
-	marked, _ := r.Context().Value(selfScanKey{}).(bool)
-	return marked || r.Header.Get(SelfScanHeader) == selfScanToken
+func isInternal(r *http.Request) bool {
+	marked, _ := r.Context().Value(internalKey{}).(bool)
+	return marked
 }
 
 // siteScans holds the self-score of every site that uses the handler. The

@@ -14,7 +14,8 @@ import (
 // http.Handler in this process (Caddy's server for the site) instead of a
 // socket. The self-scan uses it, so its requests run through every
 // middleware of the site and the real origin, like a visitor's, without
-// depending on how the listener is bound.
+// depending on how the listener is bound. Every request it carries is
+// marked internal (see isInternal) in its context.
 type inProcessTransport struct {
 	handler http.Handler
 }
@@ -26,6 +27,7 @@ func (t inProcessTransport) RoundTrip(req *http.Request) (*http.Response, error)
 		return nil, errors.New("in-process request without a host")
 	}
 	ctx := context.WithValue(req.Context(), http.LocalAddrContextKey, &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	ctx = context.WithValue(ctx, internalKey{}, true)
 	in := req.Clone(ctx)
 	in.RemoteAddr = "127.0.0.1:0"
 	in.RequestURI = req.URL.RequestURI()

@@ -88,6 +88,21 @@ type Handler struct {
 	Inject func(r *http.Request) *Injection
 	// Observer, when set, receives the events of each request.
 	Observer Observer
+	// Reenter, when set, serves a request that came through the Markdown
+	// suffix (/pricing/md) by handing a request for the page itself
+	// (/pricing: path and RequestURI without the suffix, Accept:
+	// text/markdown, the client's other headers and credentials kept) to
+	// the start of the server's handler chain, so that every handler in
+	// front of this one (authentication, IP filters, rate limits,
+	// rewrites, a front controller that routes on the request URI) sees
+	// exactly the request a client asking for the page with Accept would
+	// send. The request it is given is marked (see SuffixRequest): when it
+	// comes back to this handler it is served as the suffix form and is
+	// never handed back again. Reenter reports false when it cannot serve
+	// the request (nothing was written then). Without Reenter, or when it
+	// cannot, the page is asked of next directly, and only the handlers
+	// after this one see the page's path.
+	Reenter func(w http.ResponseWriter, r *http.Request) bool
 
 	ready      bool
 	plans      *planCache // nil when Options.RewriteCache is off
@@ -143,6 +158,11 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next Next) e
 	if (r.Method != http.MethodGet && r.Method != http.MethodHead) || isUpgrade(r) {
 		return next(w, r)
 	}
+	if h.Reenter != nil && !SuffixRequest(r) && !hasToken(r.Header["Cache-Control"], "no-transform") {
+		if page, ok := h.pagePath(r.URL.EscapedPath()); ok && h.Reenter(w, pageRequest(r, page)) {
+			return nil
+		}
+	}
 	rw := h.newResponseWriter(w, r)
 	originReq := rw.originRequest(r)
 	if rw.viaSuffix {
@@ -189,6 +209,34 @@ func (h *Handler) pagePath(path string) (string, bool) {
 	}
 	return page, true
 }
+
+// suffixKey marks, in a request's context, a request for a page that a
+// client asked for through the Markdown suffix.
+type suffixKey struct{}
+
+// SuffixRequest reports whether r is the page request that Handler.Reenter
+// was given for a suffix URL: it gets the Markdown form, and only a page's
+// HTML has one.
+func SuffixRequest(r *http.Request) bool {
+	v, _ := r.Context().Value(suffixKey{}).(bool)
+	return v
+}
+
+// pageRequest is the request for the page a suffix URL names: the same
+// request with the page's path (and request URI, which front controllers
+// such as PHP's read instead of the path), asking for Markdown, marked so
+// that it is served as the suffix form.
+func pageRequest(r *http.Request, page string) *http.Request {
+	r2 := r.Clone(context.WithValue(r.Context(), suffixKey{}, true))
+	setEscapedPath(r2.URL, page)
+	r2.RequestURI = r2.URL.RequestURI()
+	r2.Header.Set("Accept", suffixAccept)
+	return r2
+}
+
+// suffixAccept is the Accept of a page asked for through the suffix: the
+// Markdown form, or the HTML to convert into it.
+const suffixAccept = "text/markdown, text/html;q=0.9"
 
 type nopObserver struct{}
 

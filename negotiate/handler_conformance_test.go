@@ -227,12 +227,30 @@ var conformanceCases = []conformanceCase{
 		},
 	},
 	{
-		name: "configured public cache-control drops set-cookie",
+		name: "configured public cache-control never widens a page that sets a cookie",
 		cfg:  stackConfig{opts: Options{CacheControl: "public, max-age=300"}, origin: htmlOrigin(testPage, "Set-Cookie", "session=1")},
 		req:  hdr("Accept", agentAccept),
 		check: func(t *testing.T, s *stack, res *result) {
-			res.wantHeader(t, "Cache-Control", "public, max-age=300")
-			res.wantHeader(t, "Set-Cookie", "")
+			res.wantHeader(t, "Cache-Control", "max-age=300, private")
+			res.wantHeader(t, "Set-Cookie", "session=1")
+			res.wantBody(t, testMarkdown)
+		},
+	},
+	{
+		name: "configured public cache-control keeps an origin's private, no-store",
+		cfg:  stackConfig{opts: Options{CacheControl: "public, max-age=300"}, origin: htmlOrigin(testPage, "Cache-Control", "private, no-store")},
+		req:  hdr("Accept", agentAccept),
+		check: func(t *testing.T, s *stack, res *result) {
+			res.wantHeader(t, "Cache-Control", "private, no-store")
+			res.wantBody(t, testMarkdown)
+		},
+	},
+	{
+		name: "configured public cache-control is private for a request with credentials",
+		cfg:  stackConfig{opts: Options{CacheControl: "public, max-age=300"}, origin: htmlOrigin(testPage)},
+		req:  hdr("Accept", agentAccept, "Authorization", "Bearer x"),
+		check: func(t *testing.T, s *stack, res *result) {
+			res.wantHeader(t, "Cache-Control", "max-age=300, private")
 			res.wantBody(t, testMarkdown)
 		},
 	},

@@ -46,11 +46,12 @@ type Options struct {
 	HeadLink *bool `json:"head_link,omitempty"`
 
 	// CacheControl replaces the Cache-Control of the Markdown form. Default:
-	// the origin's value, made "private" (and stripped of public and
-	// s-maxage) when the origin response sets a cookie, so a shared cache
-	// never serves one user's Markdown, cookie and all, to another. Whatever
-	// the value, Set-Cookie is dropped from a Markdown response that a shared
-	// cache may store (one without private or no-store).
+	// the origin's value. It never widens what the origin or the request
+	// allow: an origin's no-store stands as sent; a page the origin marked
+	// private, a page that sets a cookie (Set-Cookie is then kept), and a
+	// page asked for with Authorization or Cookie get "private" instead of
+	// public and s-maxage, so a shared cache never serves one user's
+	// Markdown to another (RFC 9111 §3, §3.5).
 	CacheControl string `json:"cache_control,omitempty"`
 
 	// ContentSignal, when set, is sent as the Content-Signal header on both

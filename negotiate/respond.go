@@ -191,22 +191,39 @@ func (rw *responseWriter) markdownValidators() {
 			hdr.Del("Etag")
 		}
 	}
-	cc := rw.h.Options.CacheControl
-	cookies := len(hdr["Set-Cookie"]) > 0
-	if cc == "" {
-		cc = strings.Join(hdr["Cache-Control"], ", ")
-		if cookies {
-			cc = makePrivate(cc)
-		}
-	}
-	if cc != "" {
+	if cc := markdownCacheControl(rw.h.Options.CacheControl, hdr, rw.r.Header); cc != "" {
 		hdr.Set("Cache-Control", cc)
+	} else {
+		hdr.Del("Cache-Control")
 	}
-	// RFC 9111 §3: a shared cache may store a response it is not told to
-	// keep private; it must never store one user's cookie for another.
-	if cookies && !hasToken([]string{cc}, "private") && !hasToken([]string{cc}, "no-store") {
-		hdr.Del("Set-Cookie")
+}
+
+// markdownCacheControl is the Cache-Control of the Markdown form: the
+// configured value, else the origin's; never wider than what the origin and
+// the request allow. A shared cache must never hand one user's page to
+// another (RFC 9111 §3, §3.5), so:
+//   - an origin's no-store stands as the origin sent it;
+//   - a page the origin marked private, one that sets a cookie, and one
+//     asked for with Authorization or Cookie get "private" (public and
+//     s-maxage removed), and keep their Set-Cookie as the HTML form does.
+func markdownCacheControl(configured string, resp, req http.Header) string {
+	origin := strings.Join(resp["Cache-Control"], ", ")
+	if hasToken(resp["Cache-Control"], "no-store") {
+		return origin
 	}
+	cc := configured
+	if cc == "" {
+		cc = origin
+		if len(resp["Set-Cookie"]) > 0 {
+			return makePrivate(cc)
+		}
+		return cc // the origin's own decision, credentials or not
+	}
+	if hasToken(resp["Cache-Control"], "private") || len(resp["Set-Cookie"]) > 0 ||
+		len(req["Authorization"]) > 0 || len(req["Cookie"]) > 0 {
+		return makePrivate(cc)
+	}
+	return cc
 }
 
 // makePrivate returns a Cache-Control value that keeps shared caches out

@@ -55,6 +55,11 @@ func (h *Handler) newResponseWriter(w http.ResponseWriter, r *http.Request) *res
 	if rw.noTransform {
 		return rw // a transformation is what the client asked us not to do
 	}
+	if SuffixRequest(r) {
+		// Handed back by Reenter: the path is already the page's.
+		rw.viaSuffix, rw.wantMD = true, true
+		return rw
+	}
 	if page, ok := h.pagePath(rw.pagePath); ok {
 		rw.pagePath, rw.viaSuffix, rw.wantMD = page, true, true
 		return rw
@@ -91,7 +96,7 @@ func (rw *responseWriter) originRequest(r *http.Request) *http.Request {
 	r2 := r.Clone(r.Context())
 	if rw.viaSuffix {
 		setEscapedPath(r2.URL, rw.pagePath)
-		r2.Header.Set("Accept", "text/markdown, text/html;q=0.9")
+		r2.Header.Set("Accept", suffixAccept)
 	}
 	// RFC 9110 §14.2: a server may ignore Range; the Markdown form is always
 	// sent whole, so the origin must send the whole page too.
@@ -263,6 +268,8 @@ func (rw *responseWriter) decide(status int) {
 		rw.startMarkdown()
 	case status == http.StatusOK && isHTML(ct):
 		rw.startHTML()
+	case rw.viaSuffix && status == http.StatusOK && !isMarkdown(ct):
+		rw.noMarkdownForm()
 	default:
 		if isHTML(ct) || isMarkdown(ct) {
 			AddVary(hdr, "Accept") // another Accept might have got another form
@@ -270,6 +277,35 @@ func (rw *responseWriter) decide(status int) {
 		rw.pass(status, "passthrough")
 	}
 }
+
+// noMarkdownForm answers 404 to a suffix URL whose page is not HTML
+// (/favicon.svg/md, /robots.txt/md): the suffix names the Markdown form of
+// an HTML page, and nothing else has one (RFC 9110 §15.5.5). The origin's
+// body and the headers that describe it are dropped.
+func (rw *responseWriter) noMarkdownForm() {
+	hdr := rw.Header()
+	for _, k := range notFoundDrops {
+		hdr.Del(k)
+	}
+	hdr.Set("Content-Type", "text/plain; charset=utf-8")
+	hdr.Set("X-Content-Type-Options", "nosniff")
+	hdr.Set("Content-Length", strconv.Itoa(len(noMarkdownBody)))
+	rw.mode = modeDiscard
+	rw.w.WriteHeader(http.StatusNotFound)
+	rw.h.Observer.Served(rw.r, "passthrough")
+	if rw.r.Method != http.MethodHead {
+		_, _ = io.WriteString(rw.w, noMarkdownBody)
+	}
+}
+
+const noMarkdownBody = "404 not found: only HTML pages have a Markdown form\n"
+
+// notFoundDrops are the headers of the origin's response that describe its
+// body or its caching, wrong for the 404 sent in its place.
+var notFoundDrops = append([]string{
+	"Content-Type", "Content-Disposition", "Content-Language", "Content-Location",
+	"Etag", "Last-Modified", "Cache-Control", "Expires",
+}, representationHeaders...)
 
 // pass commits status and streams the body through.
 func (rw *responseWriter) pass(status int, form string) {

@@ -38,20 +38,48 @@ var credentialParams = map[string]bool{
 	"x-amz-credential": true, "x-goog-signature": true, "x-goog-credential": true,
 }
 
+// credentialNameWords mark a header as a credential when one of the words
+// of its name (split at '-' and '_') is one of them: X-Auth-Token,
+// X-Client-Secret, X-Session-Id. Whole words, not substrings, so that a
+// header about credentials is not taken for one: X-Markdown-Tokens is a
+// count, Access-Control-Allow-Credentials a boolean.
+var credentialNameWords = map[string]bool{
+	"token": true, "secret": true, "password": true, "passwd": true,
+	"apikey": true, "signature": true, "credential": true, "session": true,
+	"sessionid": true, "jwt": true, "csrf": true, "xsrf": true,
+}
+
+// metadataHeaders carry names or counts of credentials, never one: CORS
+// lists header names (Fetch §3.2.3), WebSocket keys are per-handshake
+// nonces (RFC 6455 §4.2.2), X-Markdown-Tokens counts tokens of text.
+var metadataHeaders = map[string]bool{
+	"access-control-allow-credentials": true,
+	"access-control-allow-headers":     true,
+	"access-control-expose-headers":    true,
+	"access-control-request-headers":   true,
+	"sec-websocket-key":                true,
+	"sec-websocket-accept":             true,
+	"x-markdown-tokens":                true,
+}
+
 // isCredentialHeader reports whether a header named name must be redacted;
 // extra lists further names (Options.Redact).
 func isCredentialHeader(name string, extra []string) bool {
 	n := strings.ToLower(strings.TrimSpace(name))
-	if credentialHeaders[n] {
-		return true
-	}
 	for _, e := range extra {
 		if strings.EqualFold(e, n) {
 			return true
 		}
 	}
-	for _, w := range credentialWords {
-		if strings.Contains(n, w) {
+	if credentialHeaders[n] {
+		return true
+	}
+	if metadataHeaders[n] {
+		return false
+	}
+	words := strings.FieldsFunc(n, func(r rune) bool { return r == '-' || r == '_' })
+	for i, w := range words {
+		if credentialNameWords[w] || w == "key" && i > 0 && (words[i-1] == "api" || words[i-1] == "access" || words[i-1] == "secret") {
 			return true
 		}
 	}

@@ -33,7 +33,14 @@ func TestCredentialHeaders(t *testing.T) {
 	if !isCredentialHeader("x-custom", []string{"X-Custom"}) {
 		t.Error("Options.Redact names are not redacted")
 	}
-	for _, h := range []string{"Accept", "Content-Type", "Vary", "Link"} {
+	for _, h := range []string{"X-Session-Id", "X-Access-Key", "X-Api_Key", "X-CSRF-Token", "X-Xsrf-Token", "X-Amz-Security-Token", "X-Goog-Signature"} {
+		if !isCredentialHeader(h, nil) {
+			t.Errorf("%s not treated as a credential", h)
+		}
+	}
+	// Headers about credentials, whose names merely contain the words.
+	for _, h := range []string{"Accept", "Content-Type", "Vary", "Link", "X-Markdown-Tokens", "Access-Control-Allow-Credentials",
+		"Access-Control-Expose-Headers", "Sec-WebSocket-Key", "X-Keyboard", "X-Tokenizer", "Keep-Alive"} {
 		if isCredentialHeader(h, nil) {
 			t.Errorf("%s wrongly treated as a credential", h)
 		}
