@@ -306,9 +306,10 @@ func (ar *AgentReady) provisionNegotiation() error {
 			TokensHeader:   ar.TokensHeader,
 			RewriteCache:   ar.RewriteCache,
 		},
-		Convert:  ar.convertPage,
-		Observer: observer{logger: ar.logger},
-		Reenter:  reenterServer,
+		Convert:   ar.convertPage,
+		Observer:  observer{logger: ar.logger},
+		Reenter:   reenterServer,
+		ClientURL: clientURL,
 	}
 	if ar.cache != nil {
 		ar.neg.Cached = ar.cachedPage

@@ -92,22 +92,20 @@ func (rw *responseWriter) safeConvert(page []byte) (conv *Converted, reason stri
 	return conv, "", nil
 }
 
-// pageURL is the absolute URL of the page: the request's, without the
-// Markdown suffix.
+// pageURL is the absolute URL of the page: the one the client asked for,
+// without the Markdown suffix.
 func (rw *responseWriter) pageURL() *url.URL {
-	u := *rw.r.URL
+	u := rw.public
 	u.Scheme, u.Host = "http", rw.r.Host
 	if rw.r.TLS != nil {
 		u.Scheme = "https"
 	}
-	setEscapedPath(&u, rw.pagePath)
-	u.Fragment, u.RawFragment, u.User = "", "", nil
 	return &u
 }
 
 // markdownHref is the address of this page's Markdown alternate.
 func (rw *responseWriter) markdownHref() string {
-	p := rw.pagePath
+	p := rw.public.EscapedPath()
 	switch {
 	case rw.h.suffix == "":
 	case p == "/":
@@ -118,8 +116,8 @@ func (rw *responseWriter) markdownHref() string {
 	default:
 		p += rw.h.suffix
 	}
-	if rw.r.URL.RawQuery != "" {
-		p += "?" + rw.r.URL.RawQuery
+	if rw.public.RawQuery != "" {
+		p += "?" + rw.public.RawQuery
 	}
 	return p
 }

@@ -35,6 +35,10 @@ type responseWriter struct {
 	noTransform bool     // request Cache-Control: no-transform (RFC 9111 §5.2.1.6)
 	pagePath    string   // escaped path of the page, suffix removed
 	mdTags      []string // If-None-Match members that validate the Markdown form
+	// public is the page's path and query as the client asked for them
+	// (Handler.ClientURL; the suffix removed): what the page's address, its
+	// Markdown alternate and the front matter's canonical are built from.
+	public url.URL
 
 	mode     mode
 	status   int
@@ -51,6 +55,7 @@ type responseWriter struct {
 
 func (h *Handler) newResponseWriter(w http.ResponseWriter, r *http.Request) *responseWriter {
 	rw := &responseWriter{w: w, h: h, r: r, pagePath: r.URL.EscapedPath()}
+	rw.setPublic(h.clientURL(r))
 	rw.noTransform = hasToken(r.Header["Cache-Control"], "no-transform")
 	if rw.noTransform {
 		return rw // a transformation is what the client asked us not to do
@@ -62,10 +67,32 @@ func (h *Handler) newResponseWriter(w http.ResponseWriter, r *http.Request) *res
 	}
 	if page, ok := h.pagePath(rw.pagePath); ok {
 		rw.pagePath, rw.viaSuffix, rw.wantMD = page, true, true
+		if pub, ok := h.pagePath(rw.public.EscapedPath()); ok {
+			setEscapedPath(&rw.public, pub)
+		} else {
+			setEscapedPath(&rw.public, page)
+		}
 		return rw
 	}
 	rw.wantMD = PrefersMarkdown(joinLines(r.Header["Accept"]))
 	return rw
+}
+
+// clientURL is the URL the client asked for: Handler.ClientURL's answer,
+// else the request's own.
+func (h *Handler) clientURL(r *http.Request) *url.URL {
+	if h.ClientURL != nil {
+		if u := h.ClientURL(r); u != nil {
+			return u
+		}
+	}
+	return r.URL
+}
+
+// setPublic keeps the path and query of u, copied: a handler after this
+// one may rewrite the request's URL in place.
+func (rw *responseWriter) setPublic(u *url.URL) {
+	rw.public = url.URL{Path: u.Path, RawPath: u.RawPath, RawQuery: u.RawQuery}
 }
 
 func joinLines(lines []string) string {
