@@ -40,7 +40,8 @@ func TestIntegrationClientPath(t *testing.T) {
 		rewrite * /index.php
 		reverse_proxy `+strings.TrimPrefix(origin.URL, "http://")+`
 	}
-}`)
+}
+`)
 	for _, tc := range []struct {
 		path, canonical, alternate string
 	}{

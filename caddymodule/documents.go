@@ -48,6 +48,9 @@ type documents struct {
 	// sitemapURLs are the pages of the site's sitemap, for llms.auto_list;
 	// read once the config runs (see setSitemapURLs).
 	sitemapURLs []string
+	// sitemap is where the site's sitemap answers (manifest.Env.Sitemap),
+	// found once the config runs (see setSitemap); "" until then.
+	sitemap string
 }
 
 // bundle is a manifest.Bundle with each document's validators computed once.
@@ -136,6 +139,7 @@ func (d *documents) generate(origin string) *bundle {
 		Now:            d.loaded,
 		ConfigDir:      d.baseDir,
 		SitemapURLs:    d.sitemapURLs,
+		Sitemap:        d.sitemap,
 	})
 	if err != nil {
 		return &bundle{err: err}
@@ -168,7 +172,7 @@ func (d *documents) serve(w http.ResponseWriter, r *http.Request, next caddyhttp
 		return false, nil
 	}
 	path := r.URL.Path
-	if !d.paths[path] {
+	if !d.paths[path] || originOnly(r) {
 		return false, nil
 	}
 	b := d.bundleFor(r)
@@ -324,6 +328,20 @@ func (d *documents) setSitemapURLs(urls []string) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.sitemapURLs = urls
+	clear(d.bundles)
+	d.order = d.order[:0]
+}
+
+// setSitemap records where the site's sitemap answers (a path, or
+// manifest.NoSitemap) and drops the generated bundles, so the next request
+// regenerates the documents that name it.
+func (d *documents) setSitemap(sitemap string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.sitemap == sitemap {
+		return
+	}
+	d.sitemap = sitemap
 	clear(d.bundles)
 	d.order = d.order[:0]
 }

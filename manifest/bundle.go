@@ -27,7 +27,18 @@ type Env struct {
 	// SitemapURLs are page URLs read from the origin's sitemap (see
 	// ParseSitemap), listed in llms.txt when llms.auto_list is enabled.
 	SitemapURLs []string
+	// Sitemap is where the site's sitemap was found answering, when the
+	// caller looked (the origin's robots.txt Sitemap: lines, the locations
+	// CMSs use): a path, or an absolute URL on the origin. llms.txt,
+	// agents.json and the robots.txt Sitemap: line name it. "-" means none
+	// answers (/sitemap.xml redirects, say): no document names a sitemap.
+	// Default: the origin's /sitemap.xml (the origin's own, or the
+	// generated one when the origin has none).
+	Sitemap string
 }
+
+// NoSitemap is the Env.Sitemap of a site where no sitemap answers.
+const NoSitemap = "-"
 
 // Bundle is every document generated from one Site for one Env.
 type Bundle struct {
@@ -131,6 +142,9 @@ type resolved struct {
 	mdSuffix  string
 	configDir string
 	sitemap   []string
+	// sitemapURL is the absolute URL documents give for the sitemap, ""
+	// for none.
+	sitemapURL string
 	serve     map[string]bool // path -> published
 	mcp       *Interface      // interface behind the generated server card
 	a2a       *Interface      // interface behind the generated agent card
@@ -236,8 +250,28 @@ func (s *Site) resolve(env Env) (*resolved, error) {
 			r.sitemap = append(r.sitemap, u)
 		}
 	}
+	r.sitemapURL = sitemapURL(env.Sitemap, o)
 	r.decide()
 	return r, nil
+}
+
+// sitemapURL resolves Env.Sitemap on the origin o: the default
+// /sitemap.xml when it is empty or names another origin, "" for
+// NoSitemap.
+func sitemapURL(found string, o *url.URL) string {
+	if found == NoSitemap {
+		return ""
+	}
+	def := o.String() + PathSitemap
+	ref, err := url.Parse(found)
+	if found == "" || err != nil || ref.Fragment != "" {
+		return def
+	}
+	u := o.ResolveReference(ref)
+	if !sameOrigin(u, o) || (u.Path == "" || u.Path == "/") {
+		return def
+	}
+	return u.String()
 }
 
 // checkLinks rejects llms.txt links and sitemap pages off the origin (Parse

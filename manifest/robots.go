@@ -16,6 +16,7 @@ const MaxRobotsBytes = 512 << 10
 // RobotsAdditions is what the site adds to the origin's robots.txt.
 type RobotsAdditions struct {
 	// Sitemap is the absolute sitemap URL for a Sitemap: line, "" for none.
+	// It is added only when the origin's robots.txt names no sitemap.
 	Sitemap string
 	// Agentmap is the absolute ard.json URL for an Agentmap: line, "" for none.
 	Agentmap string
@@ -45,7 +46,7 @@ func (r *resolved) robotsAdditions() *RobotsAdditions {
 	add := &RobotsAdditions{ContentSignal: r.contentSignal(), Agentmap: r.url(PathARD),
 		OriginWins: r.s.Documents.Robots == ServeOrigin}
 	if r.s.Documents.Sitemap.enabled() {
-		add.Sitemap = r.origin + PathSitemap
+		add.Sitemap = r.sitemapURL
 	}
 	kinds := []struct {
 		kind  CrawlerKind
@@ -139,7 +140,9 @@ func MergeRobots(origin []byte, add RobotsAdditions) (merged []byte, warnings []
 			warnings = append(warnings, fmt.Sprintf("robots.txt: the origin states Content-Signal %q; it is kept instead of %q", o.contentSignal, add.ContentSignal))
 		}
 	}
-	if add.Sitemap != "" && !o.sitemaps[add.Sitemap] {
+	// The origin's own Sitemap: lines name its sitemap: a second one would
+	// send crawlers to the same pages twice, or to a redirect.
+	if add.Sitemap != "" && len(o.sitemaps) == 0 {
 		fmt.Fprintf(&out, "Sitemap: %s\n", add.Sitemap)
 	}
 	if add.Agentmap != "" {

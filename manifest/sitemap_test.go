@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -51,5 +52,48 @@ func TestGeneratedSitemapParses(t *testing.T) {
 				t.Errorf("%s: sitemap loc %s is not on %s", fx.name, u, b.Inject.Origin)
 			}
 		}
+	}
+}
+
+// TestFoundSitemap: the sitemap the caller found answering (Env.Sitemap) is
+// the one llms.txt, agents.json and the robots.txt line name; none when
+// none answers; the default /sitemap.xml when the caller did not look or
+// names another origin.
+func TestFoundSitemap(t *testing.T) {
+	const origin = "https://notes.example"
+	for _, tc := range []struct {
+		name, found, want string
+	}{
+		{"not looked", "", origin + "/sitemap.xml"},
+		{"a path", "/wp-sitemap.xml", origin + "/wp-sitemap.xml"},
+		{"an absolute URL on the origin", origin + "/sitemap_index.xml", origin + "/sitemap_index.xml"},
+		{"another origin", "https://cdn.example/sitemap.xml", origin + "/sitemap.xml"},
+		{"none answers", NoSitemap, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b, err := Default().Generate(Env{Origin: origin, Now: testNow, Sitemap: tc.found})
+			if err != nil {
+				t.Fatal(err)
+			}
+			llms := string(b.Document(PathLLMsTxt).Body)
+			var card struct{ Content struct{ Sitemap string } }
+			if err := json.Unmarshal(b.Document(PathAgentsJSON).Body, &card); err != nil {
+				t.Fatal(err)
+			}
+			if b.Robots.Sitemap != tc.want || card.Content.Sitemap != tc.want {
+				t.Errorf("robots.txt line %q, agents.json %q; want %q", b.Robots.Sitemap, card.Content.Sitemap, tc.want)
+			}
+			mention := strings.Contains(llms, "- Find every page in "+tc.want+".\n")
+			if (tc.want != "") != mention || (tc.want == "" && strings.Contains(llms, "sitemap")) {
+				t.Errorf("llms.txt names the sitemap wrongly (want %q):\n%s", tc.want, llms)
+			}
+			merged, _, err := b.MergeRobots(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Count(string(merged), "Sitemap:"); (tc.want == "" && got != 0) || (tc.want != "" && !strings.Contains(string(merged), "Sitemap: "+tc.want+"\n")) {
+				t.Errorf("merged robots.txt:\n%s", merged)
+			}
+		})
 	}
 }
