@@ -145,9 +145,9 @@ type resolved struct {
 	// sitemapURL is the absolute URL documents give for the sitemap, ""
 	// for none.
 	sitemapURL string
-	serve     map[string]bool // path -> published
-	mcp       *Interface      // interface behind the generated server card
-	a2a       *Interface      // interface behind the generated agent card
+	serve      map[string]bool // path -> published
+	mcp        *Interface      // interface behind the generated server card
+	a2a        *Interface      // interface behind the generated agent card
 }
 
 // Generate produces every document for env. It fails when no origin is
