@@ -245,8 +245,13 @@ func TestIntegrationNegotiation(t *testing.T) {
 		if body != "" || resp.Header.Get("Content-Type") != "text/markdown; charset=utf-8" {
 			t.Fatalf("HEAD: body %q type %q", body, resp.Header.Get("Content-Type"))
 		}
-		if resp.Header.Get("Content-Length") == "0" {
-			t.Errorf("HEAD must not advertise Content-Length: 0")
+		// RFC 9110 §9.3.2: the fields GET gets, the Markdown's length too.
+		getResp, md := get(t, "GET", base+"/pricing", "Accept", "text/markdown")
+		if cl := resp.Header.Get("Content-Length"); cl != strconv.Itoa(len(md)) || cl != getResp.Header.Get("Content-Length") {
+			t.Errorf("HEAD Content-Length %q, GET's Markdown is %d bytes", cl, len(md))
+		}
+		if resp.Header.Get("X-Markdown-Tokens") == "" || resp.Header.Get("X-Markdown-Tokens") != getResp.Header.Get("X-Markdown-Tokens") {
+			t.Errorf("HEAD x-markdown-tokens %q, GET %q", resp.Header.Get("X-Markdown-Tokens"), getResp.Header.Get("X-Markdown-Tokens"))
 		}
 		assertVaryAccept(t, resp)
 	})

@@ -66,7 +66,9 @@ func (rw *responseWriter) serveMarkdown(conv *Converted) {
 	rw.mode = modeDiscard
 	rw.w.WriteHeader(http.StatusOK)
 	rw.h.Observer.Served(rw.r, "markdown")
-	_, _ = rw.w.Write(conv.Markdown)
+	if !rw.headGet {
+		_, _ = rw.w.Write(conv.Markdown)
+	}
 	rw.buf = bytes.Buffer{}
 }
 
@@ -160,7 +162,7 @@ func addLink(links []string, v string) []string {
 func (rw *responseWriter) htmlHeaders() { rw.commonHeaders() }
 
 // markdownHeaders turns the origin's headers into those of the Markdown
-// form; conv is nil for HEAD, whose body length is not known.
+// form of conv.
 func (rw *responseWriter) markdownHeaders(conv *Converted) {
 	hdr := rw.Header()
 	for _, k := range representationHeaders {
@@ -169,11 +171,9 @@ func (rw *responseWriter) markdownHeaders(conv *Converted) {
 	hdr.Set("Content-Type", markdownContentType)
 	rw.markdownValidators()
 	rw.commonHeaders()
-	if conv != nil {
-		hdr.Set("Content-Length", strconv.Itoa(len(conv.Markdown)))
-		if on(rw.h.Options.TokensHeader) && conv.Tokens > 0 {
-			hdr.Set("X-Markdown-Tokens", strconv.Itoa(conv.Tokens))
-		}
+	hdr.Set("Content-Length", strconv.Itoa(len(conv.Markdown)))
+	if on(rw.h.Options.TokensHeader) && conv.Tokens > 0 {
+		hdr.Set("X-Markdown-Tokens", strconv.Itoa(conv.Tokens))
 	}
 }
 

@@ -35,6 +35,7 @@ type responseWriter struct {
 	noTransform bool     // request Cache-Control: no-transform (RFC 9111 §5.2.1.6)
 	pagePath    string   // escaped path of the page, suffix removed
 	mdTags      []string // If-None-Match members that validate the Markdown form
+	headGet     bool     // a HEAD for Markdown, asked of next as a GET (see originRequest)
 	// public is the page's path and query as the client asked for them
 	// (Handler.ClientURL; the suffix removed): what the page's address, its
 	// Markdown alternate and the front matter's canonical are built from.
@@ -124,6 +125,14 @@ func (rw *responseWriter) originRequest(r *http.Request) *http.Request {
 	if rw.viaSuffix {
 		setEscapedPath(r2.URL, rw.pagePath)
 		r2.Header.Set("Accept", suffixAccept)
+	}
+	if r.Method == http.MethodHead {
+		// RFC 9110 §9.3.2: HEAD gets the header fields GET would, and the
+		// Markdown's Content-Length and token count exist only once the
+		// page is converted: the page is asked for with GET, converted,
+		// and only the body is left out.
+		r2.Method = http.MethodGet
+		rw.headGet = true
 	}
 	// RFC 9110 §14.2: a server may ignore Range; the Markdown form is always
 	// sent whole, so the origin must send the whole page too.
@@ -239,6 +248,9 @@ func (rw *responseWriter) Write(p []byte) (int, error) {
 		}
 		return rw.rewriter.Write(p)
 	}
+	if rw.headGet {
+		return len(p), nil // the GET's body, which the HEAD does not get
+	}
 	return rw.w.Write(p)
 }
 
@@ -268,7 +280,7 @@ func (rw *responseWriter) FlushError() error {
 
 // wouldBuffer reports whether a final status would start buffering.
 func (rw *responseWriter) wouldBuffer(status int) bool {
-	return rw.wantMD && rw.r.Method == http.MethodGet && status == http.StatusOK &&
+	return rw.wantMD && (rw.r.Method == http.MethodGet || rw.headGet) && status == http.StatusOK &&
 		isHTML(rw.Header().Get("Content-Type")) && !hasToken(rw.Header()["Cache-Control"], "no-transform")
 }
 
@@ -354,15 +366,6 @@ func (rw *responseWriter) startMarkdown() {
 	n, err := strconv.ParseInt(hdr.Get("Content-Length"), 10, 64)
 	if err == nil && n > rw.h.Options.MaxSize {
 		rw.failOpen("too_large", ErrTooLarge)
-		return
-	}
-	if rw.r.Method == http.MethodHead {
-		// HEAD: the headers GET would most likely get, without converting
-		// (the length of the Markdown is unknown, so none is given).
-		rw.markdownHeaders(nil)
-		rw.mode = modeDiscard
-		rw.w.WriteHeader(http.StatusOK)
-		rw.h.Observer.Served(rw.r, "markdown")
 		return
 	}
 	if rw.h.Admit != nil {
@@ -494,7 +497,7 @@ func (rw *responseWriter) failOpen(reason string, err error) {
 		hdr.Set("Content-Length", strconv.Itoa(rw.buf.Len()))
 	}
 	rw.pass(rw.status, "html")
-	if rw.buf.Len() > 0 {
+	if rw.buf.Len() > 0 && !rw.headGet {
 		_, _ = rw.w.Write(rw.buf.Bytes())
 	}
 	rw.buf = bytes.Buffer{}
