@@ -346,7 +346,9 @@ require_once ABSPATH . 'wp-settings.php';
 `)
 }
 
-// wpInstallScript creates the database and runs WordPress's installer.
+// wpInstallScript creates the database, runs WordPress's installer and
+// sets the theme and pretty permalinks (before the seed script runs, so
+// that the permalinks it prints are the pretty ones).
 const wpInstallScript = `<?php
 $db = new mysqli('localhost', 'root', '', '', 0, getenv('WP_TEST_DB_SOCKET'));
 $db->query('CREATE DATABASE IF NOT EXISTS wordpress CHARACTER SET utf8mb4');
@@ -358,19 +360,19 @@ if (is_wp_error($r)) {
 	fwrite(STDERR, $r->get_error_message());
 	exit(1);
 }
-`
-
-// wpSeedScript gives the site the theme, pretty permalinks and the
-// content the test reads; it prints the permalinks it made as JSON.
-const wpSeedScript = `<?php
-require getenv('WP_TEST_ROOT') . '/wp-load.php';
-wp_set_current_user(1);
-kses_remove_filters();
 switch_theme('twentytwentythree');
 update_option('blogdescription', 'Running Caddy in front of things');
 global $wp_rewrite;
 $wp_rewrite->set_permalink_structure('/%postname%/');
 flush_rewrite_rules(false);
+`
+
+// wpSeedScript gives the site the content the test reads; it prints the
+// permalinks it made as JSON.
+const wpSeedScript = `<?php
+require getenv('WP_TEST_ROOT') . '/wp-load.php';
+wp_set_current_user(1);
+kses_remove_filters();
 
 function must($id) {
 	if (is_wp_error($id) || !$id) {
@@ -447,6 +449,7 @@ $about = must(wp_insert_post([
 	'post_content' => "<!-- wp:paragraph -->\n<p>This site collects notes on running Caddy.</p>\n<!-- /wp:paragraph -->",
 ]));
 echo json_encode([
+	'post_id' => strval($post),
 	'post' => get_permalink($post),
 	'second' => get_permalink($second),
 	'about' => get_permalink($about),
