@@ -174,8 +174,14 @@ func (s *sources) addTime(n *html.Node, sc scope) {
 var chromeWords = []string{"comment", "related"}
 
 // isChrome reports whether n's class or id names a comment thread or a
-// related-post list.
+// related-post list. The page's containers (<html>, <body>, <main>,
+// <article>) are never chrome, whatever their classes say
+// ("comments-open").
 func isChrome(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.Html, atom.Body, atom.Main, atom.Article:
+		return false
+	}
 	for _, a := range n.Attr {
 		if a.Namespace != "" || (a.Key != "class" && a.Key != "id") {
 			continue

@@ -146,6 +146,11 @@ func TestExtractSources(t *testing.T) {
 			want: Meta{Canonical: "https://example.com/blog/post?x=1", Updated: "2024-01-02", Published: "2024-01-02"},
 		},
 		{
+			name: "dates: a container's class never makes its content chrome",
+			html: `<body class="single comments-open"><main class="has-comments"><time datetime="2024-03-01">x</time></main></body>`,
+			want: Meta{Canonical: "https://example.com/blog/post?x=1", Updated: "2024-03-01", Published: "2024-03-01"},
+		},
+		{
 			name: "dates: main without articles, role=main, same date twice is one date",
 			html: `<div role="main"><p><time datetime="2024-03-01T10:00:00Z">x</time> and <time datetime="2024-03-01">again</time></p></div>`,
 			want: Meta{Canonical: "https://example.com/blog/post?x=1", Updated: "2024-03-01", Published: "2024-03-01"},
