@@ -131,3 +131,49 @@ http://127.0.0.1:{port} {
 		})
 	}
 }
+
+func TestRobotsSitemaps(t *testing.T) {
+	for _, tc := range []struct {
+		robots string
+		want   []string
+	}{
+		{"User-agent: *\nDisallow: /wp-admin/\n\nSitemap: https://a.example/wp-sitemap.xml\n", []string{"https://a.example/wp-sitemap.xml"}},
+		{"sitemap:/s.xml # ours\r\nSITEMAP :  https://a.example/b.xml  \n", []string{"/s.xml", "https://a.example/b.xml"}},
+		{"Sitemap:\n# Sitemap: https://a.example/commented.xml\nUser-agent: sitemap\n", nil},
+		{"", nil},
+	} {
+		if got := robotsSitemaps([]byte(tc.robots)); strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("robotsSitemaps(%q) = %q, want %q", tc.robots, got, tc.want)
+		}
+	}
+}
+
+func TestEnvSitemap(t *testing.T) {
+	for _, tc := range []struct {
+		found sitemapFound
+		ours  bool
+		want  string
+	}{
+		{sitemapFound{path: "/wp-sitemap.xml", defaultStatus: 302}, true, "/wp-sitemap.xml"},
+		{sitemapFound{defaultStatus: 404}, true, "/sitemap.xml"},
+		{sitemapFound{defaultStatus: 404}, false, "-"},
+		{sitemapFound{defaultStatus: 302}, true, "-"},
+		{sitemapFound{defaultStatus: 500}, true, "-"},
+	} {
+		if got := tc.found.envSitemap(tc.ours); got != tc.want {
+			t.Errorf("%+v (ours served %v) = %q, want %q", tc.found, tc.ours, got, tc.want)
+		}
+	}
+}
+
+func FuzzRobotsSitemaps(f *testing.F) {
+	f.Add([]byte("User-agent: *\nSitemap: https://a.example/s.xml\n"))
+	f.Add([]byte("sitemap:#\nSitemap::\n\x00Sitemap: x"))
+	f.Fuzz(func(t *testing.T, robots []byte) {
+		for _, s := range robotsSitemaps(robots) {
+			if s == "" || s != strings.TrimSpace(s) || strings.ContainsAny(s, "#\n") {
+				t.Errorf("sitemap %q from %q", s, robots)
+			}
+		}
+	})
+}
