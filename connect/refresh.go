@@ -52,9 +52,14 @@ func (s *Server) Refresh(ctx context.Context) error {
 		}
 	})
 	stats := st.Stats()
-	s.log.Info("connect: index refreshed", "state", stats.State, "pages", stats.Pages, "bytes", stats.Bytes,
+	level, msg := slog.LevelInfo, "connect: index refreshed"
+	if err != nil && ctx.Err() == nil {
+		level, msg = slog.LevelWarn, "connect: index refresh failed"
+	}
+	s.log.Log(context.Background(), level, msg, "state", stats.State, "pages", stats.Pages, "bytes", stats.Bytes,
 		"fetched", stats.Fetched, "not_modified", stats.NotModified, "failed", stats.Failed,
-		"skipped", stats.Skipped, "removed", stats.Removed, "duration", stats.LastDuration, "error", stats.LastError)
+		"skipped", stats.Skipped, "removed", stats.Removed, "duration", stats.LastDuration,
+		"failures", stats.Failures, "last_success", stats.LastSuccess, "error", stats.LastError)
 	if recovered {
 		s.log.Info("connect: index refresh recovered", "pages", stats.Pages)
 	}
@@ -271,8 +276,8 @@ func (s *Server) schedule(ctx context.Context) {
 		s.store.progress.update(func(st *Stats) { st.NextAttempt = next })
 		if err != nil {
 			st := s.Stats()
-			s.log.Warn("connect: index refresh failed; retrying", "state", st.State, "pages", st.Pages,
-				"failures", st.Failures, "last_success", st.LastSuccess, "retry_in", wait, "next_attempt", next, "error", err)
+			s.log.Warn("connect: retrying the index refresh", "state", st.State, "pages", st.Pages,
+				"failures", st.Failures, "retry_in", wait, "next_attempt", next)
 		}
 		select {
 		case <-ctx.Done():
