@@ -62,7 +62,8 @@ type Options struct {
 	// pages past the budget are skipped. Default 64 MiB.
 	MaxBytes int64
 	// Refresh is the interval between scheduled re-indexing runs. Default 1h;
-	// negative disables the schedule (Refresh can still be called).
+	// negative disables the periodic runs: Start indexes once, retrying
+	// until that succeeds (Refresh can still be called).
 	Refresh time.Duration
 	// RetryMin is the wait before the first retry of a failed refresh (see
 	// [Stats.Failures] for what fails one). Each further failure doubles it,

@@ -250,7 +250,8 @@ func (s *Server) newDoc(key string, p *Page) *doc {
 }
 
 // Start indexes the site in the background, then again every
-// Options.Refresh until ctx ends or Close is called. It never blocks, and a
+// Options.Refresh until ctx ends or Close is called; a failed refresh is
+// retried after a backoff (Options.RetryMin) instead. It never blocks, and a
 // second call does nothing.
 func (s *Server) Start(ctx context.Context) {
 	s.startOnce.Do(func() {
