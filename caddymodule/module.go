@@ -458,15 +458,11 @@ func targetFromListeners(listen []string) string {
 	return ""
 }
 
-// Cleanup releases the site's self-score entry; it survives as long as
-// another config (the one replacing this one on reload) still uses it.
+// Cleanup releases the site's self-score entry and content index; each
+// survives as long as another config (the one replacing this one on reload)
+// still uses it.
 func (ar *AgentReady) Cleanup() error {
-	if ar.connect != nil {
-		metrics.index.remove(ar.connectSite, ar.connect)
-		if err := ar.connect.Close(); err != nil {
-			ar.logger.Warn("closing the content index", zap.Error(err))
-		}
-	}
+	ar.cleanupConnect()
 	if ar.scanKey != "" {
 		_, err := siteScans.Delete(ar.scanKey)
 		return err

@@ -427,6 +427,11 @@ type Connect struct {
 	MaxBytes int64 `yaml:"max_bytes"`
 	// Refresh is how often the index is rebuilt. Default: 1h.
 	Refresh time.Duration `yaml:"refresh"`
+	// RetryMin is the wait before the first retry of a failed index refresh
+	// (the origin down at start, say); it doubles with each further failure
+	// up to 5m or refresh, whichever is less, each wait jittered to between
+	// half and all of it. Default: 2s.
+	RetryMin time.Duration `yaml:"retry_min"`
 	// RateLimit is the requests per minute allowed per client. Default: 60.
 	RateLimit int `yaml:"rate_limit"`
 	// Auth is public (no token) or oauth (the authentication section).

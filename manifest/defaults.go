@@ -16,6 +16,8 @@ const (
 	defaultMaxPages     = 1000
 	defaultMaxBytes     = 64 << 20
 	defaultRefresh      = time.Hour
+	defaultRetryMin     = 2 * time.Second
+	maxRetryMin         = 5 * time.Minute
 	defaultRateLimit    = 60
 	// llmsTxtLimit is the size llms.txt should stay under: agents truncate
 	// near 100k characters, and half of it leaves room for the page itself.
@@ -74,6 +76,9 @@ func (s *Site) applyDefaults() {
 	}
 	if c.Refresh == 0 {
 		c.Refresh = defaultRefresh
+	}
+	if c.RetryMin == 0 {
+		c.RetryMin = defaultRetryMin
 	}
 	if c.RateLimit == 0 {
 		c.RateLimit = defaultRateLimit

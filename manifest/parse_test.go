@@ -46,6 +46,8 @@ func TestParseErrors(t *testing.T) {
 			[]string{`site.yaml:2: connect.enabled: want true or false, got "maybe"`}},
 		{"bad duration", "connect:\n  refresh: hourly\n",
 			[]string{`site.yaml:2: connect.refresh: want a duration such as 30m or 1h, got "hourly"`}},
+		{"retry_min out of range", "connect:\n  retry_min: 10m\n",
+			[]string{"site.yaml:2: connect.retry_min: want a duration from 0 to 5m (the longest wait between retries), got 10m0s"}},
 		{"bad enum with suggestion", "interfaces:\n  - id: a\n    type: mpc\n    url: /mcp\n",
 			[]string{`site.yaml:3: interfaces[0].type: want one of mcp, openapi, graphql, a2a, cli, sdk, got "mpc" (did you mean "mcp"?)`}},
 		{"bad permission", "policy:\n  training: maybe\n",

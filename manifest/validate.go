@@ -427,6 +427,9 @@ func (v *validator) connect() {
 	if c.Refresh < 0 || (c.Refresh > 0 && c.Refresh.Minutes() < 1) {
 		v.errorf("connect.refresh", "want at least 1m, got %s", c.Refresh)
 	}
+	if c.RetryMin < 0 || c.RetryMin > maxRetryMin {
+		v.errorf("connect.retry_min", "want a duration from 0 to 5m (the longest wait between retries), got %s", c.RetryMin)
+	}
 	if c.RateLimit < 0 {
 		v.errorf("connect.rate_limit", "want a positive number, got %d", c.RateLimit)
 	}
