@@ -1,0 +1,2 @@
+// Package traffic tells a site owner who reads the site.
+package traffic
