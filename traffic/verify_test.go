@@ -138,13 +138,13 @@ func TestVerifierRDNS(t *testing.T) {
 		ptr: map[string][]string{
 			"66.249.66.1":  {"crawl-66-249-66-1.googlebot.com."},
 			"192.0.2.66":   {"crawl-192-0-2-66.googlebot.com."}, // forward does not confirm
-			"192.0.2.67":   {"evilgooglebot.com."},             // not on a label boundary
+			"192.0.2.67":   {"evilgooglebot.com."},              // not on a label boundary
 			"2001:db8::10": {"rate-limited-proxy-66-249-90-1.google.com."},
 		},
 		fwd: map[string][]string{
-			"crawl-66-249-66-1.googlebot.com":            {"66.249.66.1"},
-			"crawl-192-0-2-66.googlebot.com":             {"66.249.66.2"},
-			"evilgooglebot.com":                          {"192.0.2.67"},
+			"crawl-66-249-66-1.googlebot.com":           {"66.249.66.1"},
+			"crawl-192-0-2-66.googlebot.com":            {"66.249.66.2"},
+			"evilgooglebot.com":                         {"192.0.2.67"},
 			"rate-limited-proxy-66-249-90-1.google.com": {"2001:db8::10"},
 		},
 		fail: map[string]bool{"192.0.2.99": true},
