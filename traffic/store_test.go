@@ -58,10 +58,10 @@ func TestTokensSaved(t *testing.T) {
 
 func TestPagePath(t *testing.T) {
 	for in, want := range map[string]string{
-		"/docs?q=secret":              "/docs",
-		"/a#frag":                     "/a",
-		"":                            "/",
-		"?x=1":                        "/",
+		"/docs?q=secret":               "/docs",
+		"/a#frag":                      "/a",
+		"":                             "/",
+		"?x=1":                         "/",
 		"/" + strings.Repeat("é", 200): "/" + strings.Repeat("é", 127),
 	} {
 		if got := PagePath(in); got != want {
