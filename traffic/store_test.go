@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -398,4 +399,47 @@ func FuzzLoad(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestSnapshotJSONFields pins the traffic.json field names the admin view
+// and other readers rely on.
+func TestSnapshotJSONFields(t *testing.T) {
+	s := NewStore(StoreConfig{Now: newClock().Now})
+	s.Record(Event{Client: Classify(uaGPTBot), Verification: Verified, Form: FormMarkdown, Status: 200, Path: "/a", Bytes: 10, Tokens: 5, HTMLBytes: 50})
+	snap := s.Snapshot()
+	snap.Verifier = &VerifierStats{}
+	data, err := json.Marshal(snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	json.Unmarshal(data, &doc)
+	keys := func(v any) string {
+		var ks []string
+		for k := range v.(map[string]any) {
+			ks = append(ks, k)
+		}
+		slices.Sort(ks)
+		return strings.Join(ks, ",")
+	}
+	client := doc["clients"].([]any)[0].(map[string]any)
+	for _, tc := range []struct {
+		what string
+		v    any
+		want string
+	}{
+		{"snapshot", doc, "clients,generated,hours,minutes,purposes,since,totals,verifier,version"},
+		{"totals", doc["totals"], "blocked,bytes,markdown_tokens,requests,tokens_saved"},
+		{"purpose", doc["purposes"].([]any)[0], "blocked,bytes,markdown_tokens,purpose,requests,tokens_saved"},
+		{"client", client, "cells,client,label,operator,purpose,top_pages,totals,verification"},
+		{"cell", client["cells"].([]any)[0], "blocked,bytes,form,markdown_tokens,requests,status,tokens_saved,verification"},
+		{"page", client["top_pages"].([]any)[0], "count,error,path"},
+		{"verification", client["verification"], "failed,unverified,verified"},
+		{"series", doc["minutes"], "blocked,markdown,requests,start,step_seconds,tokens_saved"},
+		{"verifier", doc["verifier"], "cache_hits,cached,dropped,errors,failed,lookups,range_lists,verified"},
+	} {
+		if got := keys(tc.v); got != tc.want {
+			t.Errorf("%s fields %s, want %s", tc.what, got, tc.want)
+		}
+	}
 }
