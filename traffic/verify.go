@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"net"
+	"net/http"
 	"net/netip"
 	"strings"
 	"sync"
@@ -214,6 +215,28 @@ func (v *Verifier) SetRanges(url string, set *RangeSet) {
 		m[url] = set
 	}
 	v.ranges.Store(&m)
+}
+
+// RefreshRanges fetches every range list the data file names (RangeURLs)
+// and installs each that parses; a list that fails keeps the set it had.
+// fetchURL maps a list's URL to where to fetch it (a mirror, a test
+// server); nil fetches it as named. It returns the failures joined. The
+// glue calls it on start and periodically, when refreshing is configured.
+func (v *Verifier) RefreshRanges(ctx context.Context, client *http.Client, fetchURL func(string) string) error {
+	var errs []error
+	for _, u := range RangeURLs() {
+		from := u
+		if fetchURL != nil {
+			from = fetchURL(u)
+		}
+		set, err := FetchRanges(ctx, client, from)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		v.SetRanges(u, set)
+	}
+	return errors.Join(errs...)
 }
 
 // Verify says whether the client at ip is the agent c claims. It never

@@ -322,3 +322,33 @@ func FuzzParseRanges(f *testing.F) {
 		}
 	})
 }
+
+func TestRefreshRanges(t *testing.T) {
+	var hits atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		if strings.Contains(r.URL.Path, "perplexity") {
+			http.Error(w, "down", http.StatusBadGateway)
+			return
+		}
+		w.Write([]byte(`{"prefixes":[{"ipv4Prefix":"192.0.2.0/24"}]}`))
+	}))
+	defer srv.Close()
+	v := NewVerifier(VerifierConfig{Resolver: &fakeResolver{}})
+	defer v.Close()
+	mirror := func(u string) string { return srv.URL + "/" + strings.NewReplacer("https://", "", "/", "_").Replace(u) }
+	err := v.RefreshRanges(context.Background(), srv.Client(), mirror)
+	if err == nil || !strings.Contains(err.Error(), "502") {
+		t.Errorf("the failing lists are not reported: %v", err)
+	}
+	urls := RangeURLs()
+	if int(hits.Load()) != len(urls) || v.Stats().RangeLists != len(urls)-2 {
+		t.Errorf("%d fetches of %d lists, %d installed", hits.Load(), len(urls), v.Stats().RangeLists)
+	}
+	if got := v.Verify(netip.MustParseAddr("192.0.2.1"), agentClass("GPTBot")); got != Verified {
+		t.Errorf("after refresh: %s", got)
+	}
+	if got := v.Verify(netip.MustParseAddr("192.0.2.1"), agentClass("PerplexityBot")); got != Unverified {
+		t.Errorf("a list that failed to load: %s", got)
+	}
+}
