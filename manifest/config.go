@@ -284,7 +284,15 @@ type Policy struct {
 	// Note is a sentence on the policy for agents.json and llms.txt. Default: none.
 	Note string `yaml:"note"`
 	// ExtraAgents adds user-agent tokens to each kind's built-in table.
+	// Naming a user-initiated fetcher here is also what lets enforcement
+	// block it.
 	ExtraAgents CrawlerAgents `yaml:"extra_agents"`
+	// Enforce turns the declared policy into 403 answers: off (declare
+	// only), claimed (block clients whose User-Agent claims a disallowed
+	// kind) or verified (block verified members of a disallowed kind and
+	// clients that fail verification). User-initiated fetchers are blocked
+	// only when named in extra_agents. Default: off.
+	Enforce EnforceMode `yaml:"enforce"`
 }
 
 // CrawlerAgents lists user-agent tokens per crawler kind.

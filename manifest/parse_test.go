@@ -112,6 +112,8 @@ func TestParseErrors(t *testing.T) {
 			[]string{`site.yaml:5: connect.tool_scopes.get_page: scope "pages:read" is not listed in authentication.scopes`}},
 		{"connect paths", "connect:\n  mcp_path: mcp\n  ask_path: /mcp\n",
 			[]string{`site.yaml:2: connect.mcp_path: want a path starting with /, got "mcp"`}},
+		{"bad enforce", "policy:\n  enforce: strict\n",
+			[]string{`site.yaml:2: policy.enforce: want one of off, claimed, verified, got "strict"`}},
 		{"bad content signal", "policy:\n  content_signal: train please\n",
 			[]string{`site.yaml:2: policy.content_signal: want comma-separated key=yes|no pairs such as "search=yes, ai-train=no", got "train please"`}},
 		{"bad email and language", "site:\n  language: english!\ncontacts:\n  email: \"Acme <hello@acme.example>\"\n",
