@@ -144,7 +144,10 @@ func (o observer) Rewrote(r *http.Request, fromPlan bool) {
 
 func (o observer) FailOpen(r *http.Request, reason string, err error) {
 	msg := "markdown conversion failed open; serving the original response"
-	if strings.HasPrefix(reason, "rewrite") {
+	switch {
+	case reason == "rewrite_abort":
+		msg = "html rewrite aborted: the page stopped decoding after part of it was sent"
+	case strings.HasPrefix(reason, "rewrite"):
 		msg = "html rewrite failed open; serving the origin's page without its annotations"
 	}
 	o.logger.Warn(msg,

@@ -53,9 +53,11 @@ type Observer interface {
 	Converted(r *http.Request, d time.Duration, in, out, tokens int)
 	// FailOpen reports a Markdown request answered with the original HTML
 	// (reason "too_large", "decode", "charset", "convert", "panic" or
-	// "busy"), or an HTML page sent as the origin sent it, without its
-	// annotations, because its content coding did not decode
-	// ("rewrite_decode").
+	// "busy"); an HTML page sent as the origin sent it, without its
+	// annotations, because its content coding did not decode in full
+	// within the bounds ("rewrite_decode"); or a streamed HTML page that
+	// stopped decoding after part of it went out, whose response is then
+	// aborted, never ended as if complete ("rewrite_abort").
 	FailOpen(r *http.Request, reason string, err error)
 	// Rewrote reports an HTML page rewritten whole (a Content-Length up to
 	// 256 KiB): from the rewrite plan of an earlier identical page, or by
@@ -178,6 +180,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next Next) e
 	returned = true
 	if err != nil {
 		rw.abort()
+		rw.abortIfCut() // not a short page that an error handler ends cleanly
 		return err
 	}
 	rw.finish()
