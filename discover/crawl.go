@@ -58,8 +58,8 @@ type crawler struct {
 	prev     map[string]*Page
 	lastmods map[string]time.Time // sitemap <lastmod> by key
 	follow   bool
-	pace     pacer         // shared by the fetching goroutines
-	requests atomic.Int64  // shared by the fetching goroutines
+	pace     pacer        // shared by the fetching goroutines
+	requests atomic.Int64 // shared by the fetching goroutines
 
 	seen   map[string]string // key interning, every URL ever queued or skipped
 	queue  []item

@@ -15,6 +15,7 @@ type Discoverer struct {
 	mu      sync.Mutex
 	last    *Result
 	running *call
+	joined  int // calls that waited for another's run (for tests)
 }
 
 // call is a run in progress that later callers wait for.
@@ -40,6 +41,7 @@ func New(opts Options) (*Discoverer, error) {
 func (d *Discoverer) Run(ctx context.Context) (*Result, error) {
 	d.mu.Lock()
 	if c := d.running; c != nil {
+		d.joined++
 		d.mu.Unlock()
 		select {
 		case <-c.done:

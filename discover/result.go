@@ -91,19 +91,19 @@ type SkipReason string
 
 // The skip reasons.
 const (
-	SkipRobots    SkipReason = "robots"     // disallowed by robots.txt for Agent
-	SkipNoindex   SkipReason = "noindex"    // <meta name=robots> or X-Robots-Tag noindex
-	SkipCanonical SkipReason = "canonical"  // its canonical URL is another one
-	SkipRedirect  SkipReason = "redirect"   // it redirects (a same-site target is fetched instead)
-	SkipNotHTML   SkipReason = "not_html"   // not text/html (by Content-Type, or by extension unfetched)
-	SkipStatus    SkipReason = "status"     // answered neither 200, 304 nor a redirect
-	SkipError     SkipReason = "error"      // the request or the read failed
-	SkipOffSite   SkipReason = "off_site"   // a sitemap entry, redirect or canonical on another origin
-	SkipMaxPages  SkipReason = "max_pages"  // known but not fetched: max_pages reached
-	SkipMaxDepth  SkipReason = "max_depth"  // deeper than max_depth
-	SkipMaxBytes  SkipReason = "max_bytes"  // known but not fetched: max_bytes reached
-	SkipCancelled SkipReason = "cancelled"  // known but not fetched: the context ended
-	SkipInvalid   SkipReason = "invalid"    // a sitemap loc that is not a URL
+	SkipRobots    SkipReason = "robots"    // disallowed by robots.txt for Agent
+	SkipNoindex   SkipReason = "noindex"   // <meta name=robots> or X-Robots-Tag noindex
+	SkipCanonical SkipReason = "canonical" // its canonical URL is another one
+	SkipRedirect  SkipReason = "redirect"  // it redirects (a same-site target is fetched instead)
+	SkipNotHTML   SkipReason = "not_html"  // not text/html (by Content-Type, or by extension unfetched)
+	SkipStatus    SkipReason = "status"    // answered neither 200, 304 nor a redirect
+	SkipError     SkipReason = "error"     // the request or the read failed
+	SkipOffSite   SkipReason = "off_site"  // a sitemap entry, redirect or canonical on another origin
+	SkipMaxPages  SkipReason = "max_pages" // known but not fetched: max_pages reached
+	SkipMaxDepth  SkipReason = "max_depth" // deeper than max_depth
+	SkipMaxBytes  SkipReason = "max_bytes" // known but not fetched: max_bytes reached
+	SkipCancelled SkipReason = "cancelled" // known but not fetched: the context ended
+	SkipInvalid   SkipReason = "invalid"   // a sitemap loc that is not a URL
 )
 
 // Skip is one skipped URL.
