@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"sync"
@@ -470,5 +471,48 @@ func TestDiscoverer(t *testing.T) {
 	again, err := d.Run(context.Background())
 	if err != nil || again.NotModified != 1 || len(again.Pages) != 1 {
 		t.Errorf("second run: %+v, %v", again, err)
+	}
+}
+
+// handlerTransport serves requests with a handler in process, as the Caddy
+// module's transport does; it sets no Response.Request.
+type handlerTransport struct{ h http.Handler }
+
+func (t handlerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	rec := httptest.NewRecorder()
+	t.h.ServeHTTP(rec, r)
+	resp := rec.Result()
+	resp.Request = nil
+	return resp, nil
+}
+
+// TestInProcess: through an in-process transport, with the in-process
+// address written into the pages, every reported URL is public; progress
+// is reported as the run goes.
+func TestInProcess(t *testing.T) {
+	const inproc = "http://127.0.0.1:9"
+	f := newFakeSite()
+	f.page("/", `<link rel="canonical" href="`+inproc+`/">`, links(inproc+"/a", "/b"))
+	f.page("/a", "", links("/b"))
+	f.page("/b", "", "")
+	var calls []Progress
+	opts := Options{Origin: inproc, PublicOrigin: "https://Docs.Example.com:443/", Client: &http.Client{Transport: handlerTransport{f}},
+		Progress: func(p Progress) { calls = append(calls, p) }}
+	res := run(t, opts)
+	if got := paths(res); !slices.Equal(got, []string{"/", "/a", "/b"}) {
+		t.Fatalf("pages = %q (%v)", got, res.Samples)
+	}
+	for _, p := range res.Pages {
+		if !strings.HasPrefix(p.URL, testPublic+"/") {
+			t.Errorf("URL %q is not public", p.URL)
+		}
+	}
+	if len(calls) == 0 || calls[len(calls)-1].Pages != 3 || calls[len(calls)-1].Requests != res.Requests {
+		t.Errorf("progress calls: %+v", calls)
+	}
+	for i := 1; i < len(calls); i++ {
+		if calls[i].Requests < calls[i-1].Requests || calls[i].Pages < calls[i-1].Pages {
+			t.Errorf("progress went back: %+v then %+v", calls[i-1], calls[i])
+		}
 	}
 }

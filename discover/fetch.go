@@ -60,7 +60,11 @@ func (c *crawler) get(ctx context.Context, key, accept string, hdr http.Header) 
 	req.Header.Set("Accept", accept)
 	req.Header.Set("User-Agent", c.o.UserAgent)
 	c.requests.Add(1)
-	return c.o.Client.Do(req)
+	resp, err := c.o.Client.Do(req)
+	if err == nil && resp.Request == nil {
+		resp.Request = req // a RoundTripper need not set it; links resolve against it
+	}
+	return resp, err
 }
 
 // countingReader counts the bytes read through it and stops at a limit.
