@@ -153,7 +153,7 @@ func (c *crawler) readRobots(ctx context.Context) error {
 				return nil
 			}
 			c.robots = disallowAll
-			return fmt.Errorf("%w: %v", ErrRobotsUnreachable, err)
+			return fmt.Errorf("%w: %v", ErrRobotsUnreachable, errText(err))
 		}
 		c.res.RobotsStatus = resp.StatusCode
 		switch {
@@ -335,7 +335,7 @@ func (c *crawler) fetch(ctx context.Context, it item) (out outcome) {
 	defer cancel()
 	resp, err := c.get(ctx, it.key, acceptHTML, hdr)
 	if err != nil {
-		out.reason, out.detail = SkipError, err.Error()
+		out.reason, out.detail = SkipError, errText(err)
 		return out
 	}
 	defer resp.Body.Close()
@@ -349,8 +349,9 @@ func (c *crawler) fetch(ctx context.Context, it item) (out outcome) {
 		}
 		return out
 	case resp.StatusCode >= 300 && resp.StatusCode < 400 && resp.Header.Get("Location") != "":
-		out.reason, out.detail = SkipRedirect, resp.Header.Get("Location")
-		if k, kind := c.s.resolve(resp.Request.URL, resp.Header.Get("Location")); kind == linkOnSite {
+		loc := resp.Header.Get("Location")
+		out.reason, out.detail = SkipRedirect, c.publicLocation(resp.Request.URL, loc)
+		if k, kind := c.s.resolve(resp.Request.URL, loc); kind == linkOnSite {
 			out.redirect = k
 		}
 		return out
@@ -452,6 +453,16 @@ func (c *crawler) finish() {
 	}
 	c.res.Requests = int(c.requests.Load())
 	c.res.Duration = c.o.now().Sub(c.res.Started)
+}
+
+// errText is an error's text without the URL a *url.Error prefixes (the
+// in-process address), which Samples must not carry.
+func errText(err error) string {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err.Error()
+	}
+	return err.Error()
 }
 
 // publicLocation writes a redirect target on the public origin when it is

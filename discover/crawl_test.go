@@ -110,15 +110,16 @@ func TestCrawl(t *testing.T) {
 		{
 			name: "redirects: the same-site target is listed, never the redirect",
 			site: func(f *fakeSite, origin string) {
-				f.page("/", "", links("/docs", "/old", "/away"))
+				f.page("/", "", links("/docs", "/old", "/away", "/abs"))
 				f.redirect("/docs", "/docs/")
 				f.page("/docs/", "", "")
 				f.redirect("/old", testPublic+"/new")
 				f.page("/new", "", "")
 				f.redirect("/away", "https://elsewhere.example/")
+				f.redirect("/abs", origin+"/docs/")
 			},
 			pages:   []string{"/", "/docs/", "/new"},
-			skipped: map[SkipReason]int{SkipRedirect: 3},
+			skipped: map[SkipReason]int{SkipRedirect: 4},
 		},
 		{
 			name: "errors and statuses",
@@ -479,6 +480,9 @@ func TestDiscoverer(t *testing.T) {
 type handlerTransport struct{ h http.Handler }
 
 func (t handlerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.URL.Path == "/fail" {
+		return nil, errors.New("connection refused")
+	}
 	rec := httptest.NewRecorder()
 	t.h.ServeHTTP(rec, r)
 	resp := rec.Result()
@@ -492,7 +496,7 @@ func (t handlerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 func TestInProcess(t *testing.T) {
 	const inproc = "http://127.0.0.1:9"
 	f := newFakeSite()
-	f.page("/", `<link rel="canonical" href="`+inproc+`/">`, links(inproc+"/a", "/b"))
+	f.page("/", `<link rel="canonical" href="`+inproc+`/">`, links(inproc+"/a", "/b", "/fail"))
 	f.page("/a", "", links("/b"))
 	f.page("/b", "", "")
 	var calls []Progress
@@ -506,6 +510,10 @@ func TestInProcess(t *testing.T) {
 		if !strings.HasPrefix(p.URL, testPublic+"/") {
 			t.Errorf("URL %q is not public", p.URL)
 		}
+	}
+	if i := slices.IndexFunc(res.Samples, func(s Skip) bool { return s.Reason == SkipError }); i < 0 ||
+		res.Samples[i].Detail != "connection refused" || res.Samples[i].URL != testPublic+"/fail" {
+		t.Errorf("error sample: %+v", res.Samples)
 	}
 	if len(calls) == 0 || calls[len(calls)-1].Pages != 3 || calls[len(calls)-1].Requests != res.Requests {
 		t.Errorf("progress calls: %+v", calls)

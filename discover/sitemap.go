@@ -262,7 +262,7 @@ func (c *crawler) readSitemap(ctx context.Context, job sitemapJob) (Sitemap, *si
 	defer cancel()
 	resp, err := c.get(ctx, job.key, acceptXML, nil)
 	if err != nil {
-		sm.Error = err.Error()
+		sm.Error = errText(err)
 		return sm, nil, base
 	}
 	defer resp.Body.Close()
