@@ -25,8 +25,32 @@ type Env struct {
 	// the configuration file.
 	ConfigDir string
 	// SitemapURLs are page URLs read from the origin's sitemap (see
-	// ParseSitemap), listed in llms.txt when llms.auto_list is enabled.
+	// ParseSitemap), listed in llms.txt when llms.auto_list is enabled and
+	// Pages is empty.
 	SitemapURLs []string
+	// Pages are the site's pages as discovery found them (package
+	// discover's Result.Pages, converted by the caller). When set, the
+	// generated sitemap lists exactly these, with lastmod where known, and
+	// llms.auto_list lists them with their titles and descriptions. Pages
+	// off the origin are ignored. Default: none (the sitemap lists the pages
+	// this file names).
+	Pages []PageInfo
+	// OriginSitemaps are the origin's own sitemaps that answered 200 at
+	// their URL (discover's Result.DirectSitemaps). When set, the robots.txt
+	// additions name them instead of the generated /sitemap.xml, so no
+	// Sitemap line points at a redirect or a 404. Default: none.
+	OriginSitemaps []string
+}
+
+// PageInfo is one page of the site, as discovery found it.
+type PageInfo struct {
+	// URL is the page's canonical absolute URL on the origin.
+	URL string
+	// Title is the page's title; Description its meta description.
+	Title, Description string
+	// Lastmod is when the page last changed, zero when unknown (then the
+	// sitemap says nothing rather than guess).
+	Lastmod time.Time
 }
 
 // Bundle is every document generated from one Site for one Env.
@@ -39,8 +63,14 @@ type Bundle struct {
 	// documents.robots_txt is off.
 	Robots *RobotsAdditions
 	// Sitemap is served only when the origin answers 404 for /sitemap.xml;
-	// nil when documents.sitemap_xml is off.
+	// nil when documents.sitemap_xml is off. Past one file's limits
+	// (50,000 URLs or 50 MB) it is a sitemap index of SitemapParts.
 	Sitemap *Document
+	// SitemapParts are the child sitemaps a split Sitemap names
+	// (/sitemap-1.xml, /sitemap-2.xml…), served under the same condition
+	// and, like it, only when the origin has no file of that path. Empty
+	// when one file holds every URL.
+	SitemapParts []Document
 	// Inject is what the HTML rewriter adds to pages lacking it.
 	Inject Injection
 	// ContentSignal is the Content-Signal header value, "" when no policy.
@@ -130,7 +160,9 @@ type resolved struct {
 	now       time.Time
 	mdSuffix  string
 	configDir string
-	sitemap   []string
+	sitemap   []string        // Env.SitemapURLs on the origin
+	pages     []PageInfo      // Env.Pages on the origin
+	sitemaps  []string        // Env.OriginSitemaps on the origin
 	serve     map[string]bool // path -> published
 	mcp       *Interface      // interface behind the generated server card
 	a2a       *Interface      // interface behind the generated agent card
@@ -195,8 +227,16 @@ func (s *Site) Generate(env Env) (*Bundle, error) {
 	}
 	sort.Slice(b.Documents, func(i, j int) bool { return b.Documents[i].Path < b.Documents[j].Path })
 	if d.Sitemap.enabled() {
-		b.Sitemap = &Document{Path: PathSitemap, ContentType: "application/xml; charset=utf-8", Body: r.sitemapXML(),
-			CacheControl: d.CacheControl, OriginWins: true, ModTime: r.now}
+		index, parts := r.sitemapXML()
+		doc := func(path string, body []byte) Document {
+			return Document{Path: path, ContentType: "application/xml; charset=utf-8", Body: body,
+				CacheControl: d.CacheControl, OriginWins: true, ModTime: r.now}
+		}
+		sm := doc(PathSitemap, index)
+		b.Sitemap = &sm
+		for i, p := range parts {
+			b.SitemapParts = append(b.SitemapParts, doc(sitemapPartPath(i), p))
+		}
 	}
 	if d.Robots.enabled() {
 		b.Robots = r.robotsAdditions()
@@ -231,9 +271,23 @@ func (s *Site) resolve(env Env) (*resolved, error) {
 	if err := r.checkLinks(o); err != nil {
 		return nil, err
 	}
+	onSite := func(u string) bool {
+		p, err := url.Parse(u)
+		return err == nil && sameOrigin(p, o) && p.Fragment == ""
+	}
 	for _, u := range env.SitemapURLs {
-		if p, err := url.Parse(u); err == nil && sameOrigin(p, o) && p.Fragment == "" {
+		if onSite(u) {
 			r.sitemap = append(r.sitemap, u)
+		}
+	}
+	for _, p := range env.Pages {
+		if onSite(p.URL) {
+			r.pages = append(r.pages, p)
+		}
+	}
+	for _, u := range env.OriginSitemaps {
+		if onSite(u) {
+			r.sitemaps = append(r.sitemaps, u)
 		}
 	}
 	r.decide()

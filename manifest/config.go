@@ -39,6 +39,9 @@ type Site struct {
 	// Connect configures the built-in read-only MCP endpoint and NLWeb /ask
 	// (key `connect`). Default: disabled.
 	Connect Connect `yaml:"connect"`
+	// Discovery bounds how the site's pages are found for the sitemap,
+	// llms.txt, the content index and the self-scan (key `discovery`).
+	Discovery Discovery `yaml:"discovery"`
 
 	file     string         // file name for messages
 	baseDir  string         // directory skill files are resolved against
@@ -456,3 +459,35 @@ type Connect struct {
 
 // ConnectTools are the tools of the built-in MCP endpoint (package connect).
 var ConnectTools = []string{"search_site", "get_page", "list_pages", "ask"}
+
+// Discovery says how the list of the site's pages is made (key
+// `discovery`): from the origin's sitemaps when they list pages (robots.txt
+// Sitemap lines, /sitemap.xml, /sitemap_index.xml, /wp-sitemap.xml), else by
+// a crawl of the site through its own server, from / and the pages this file
+// names. The defaults are those of package discover.
+type Discovery struct {
+	// Mode is auto (sitemaps when they list a page, else crawl), sitemap
+	// (sitemaps only) or crawl (always crawl, sitemap entries as extra
+	// starting points). Default: auto.
+	Mode DiscoveryMode `yaml:"mode"`
+	// MaxPages caps the pages listed. Default: 10000.
+	MaxPages int `yaml:"max_pages"`
+	// MaxDepth caps how many links away from / or a listed page the crawl
+	// goes. Default: 50.
+	MaxDepth int `yaml:"max_depth"`
+	// MaxBytes caps the bytes read in one discovery run. Default: 536870912
+	// (512 MiB).
+	MaxBytes int64 `yaml:"max_bytes"`
+	// MaxPageBytes caps the bytes read of one page; links past it are not
+	// followed. Default: 5242880 (5 MiB).
+	MaxPageBytes int64 `yaml:"max_page_bytes"`
+	// Concurrency caps the requests to the origin in flight at once.
+	// Default: 4.
+	Concurrency int `yaml:"concurrency"`
+	// Delay is the least time between the starts of two requests; a
+	// robots.txt Crawl-delay for agentready (or *), when longer, wins.
+	// Default: 0.
+	Delay time.Duration `yaml:"delay"`
+	// Timeout bounds each request. Default: 30s.
+	Timeout time.Duration `yaml:"timeout"`
+}

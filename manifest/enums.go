@@ -82,6 +82,16 @@ const (
 	ConnectOAuth  ConnectAuth = "oauth"
 )
 
+// DiscoveryMode is where the list of pages comes from.
+type DiscoveryMode string
+
+// The discovery modes.
+const (
+	DiscoveryAuto    DiscoveryMode = "auto"
+	DiscoverySitemap DiscoveryMode = "sitemap"
+	DiscoveryCrawl   DiscoveryMode = "crawl"
+)
+
 // oneOf checks value against the allowed spellings (case-insensitive) and
 // returns the canonical one.
 func oneOf(value string, allowed ...string) (string, error) {
@@ -153,6 +163,12 @@ func (m *Serve) setScalar(s string) error {
 func (a *ConnectAuth) setScalar(s string) error {
 	v, err := oneOf(s, string(ConnectPublic), string(ConnectOAuth))
 	*a = ConnectAuth(v)
+	return err
+}
+
+func (m *DiscoveryMode) setScalar(s string) error {
+	v, err := oneOf(s, string(DiscoveryAuto), string(DiscoverySitemap), string(DiscoveryCrawl))
+	*m = DiscoveryMode(v)
 	return err
 }
 

@@ -17,6 +17,10 @@ const MaxRobotsBytes = 512 << 10
 type RobotsAdditions struct {
 	// Sitemap is the absolute sitemap URL for a Sitemap: line, "" for none.
 	Sitemap string
+	// OriginSitemaps are the origin's own sitemaps (Env.OriginSitemaps);
+	// when set they are named instead of Sitemap, each one the origin's
+	// robots.txt does not name already.
+	OriginSitemaps []string
 	// Agentmap is the absolute ard.json URL for an Agentmap: line, "" for none.
 	Agentmap string
 	// ContentSignal is the Content-Signal: value, "" for none.
@@ -44,7 +48,10 @@ func (r *resolved) robotsAdditions() *RobotsAdditions {
 	p := &r.s.Policy
 	add := &RobotsAdditions{ContentSignal: r.contentSignal(), Agentmap: r.url(PathARD),
 		OriginWins: r.s.Documents.Robots == ServeOrigin}
-	if r.s.Documents.Sitemap.enabled() {
+	switch {
+	case len(r.sitemaps) > 0:
+		add.OriginSitemaps = r.sitemaps
+	case r.s.Documents.Sitemap.enabled():
 		add.Sitemap = r.origin + PathSitemap
 	}
 	kinds := []struct {
@@ -139,8 +146,14 @@ func MergeRobots(origin []byte, add RobotsAdditions) (merged []byte, warnings []
 			warnings = append(warnings, fmt.Sprintf("robots.txt: the origin states Content-Signal %q; it is kept instead of %q", o.contentSignal, add.ContentSignal))
 		}
 	}
-	if add.Sitemap != "" && !o.sitemaps[add.Sitemap] {
-		fmt.Fprintf(&out, "Sitemap: %s\n", add.Sitemap)
+	sitemaps := add.OriginSitemaps
+	if len(sitemaps) == 0 && add.Sitemap != "" {
+		sitemaps = []string{add.Sitemap}
+	}
+	for _, sm := range sitemaps {
+		if !o.sitemaps[sm] {
+			fmt.Fprintf(&out, "Sitemap: %s\n", sm)
+		}
 	}
 	if add.Agentmap != "" {
 		switch {
