@@ -245,7 +245,7 @@ func (s *Server) newDoc(key string, p *Page) *doc {
 		key: key, url: canonical,
 		title: oneLine(p.Title), description: oneLine(p.Description),
 		language: oneLine(p.Language), updated: oneLine(p.Updated),
-		markdown: md, bodyStart: frontMatterEnd(md), validators: p.Validators,
+		markdown: md, bodyStart: bodyOffset(md), validators: p.Validators,
 	}
 }
 
