@@ -36,7 +36,7 @@ type budget struct {
 func (b *budget) check() error {
 	if b.err == nil {
 		if err := b.ctx.Err(); err != nil {
-			b.err = fmt.Errorf("convert: stopped: %w", context.Cause(b.ctx))
+			b.err = fmt.Errorf("convert: stopped: %w", err)
 		}
 	}
 	return b.err
@@ -52,6 +52,12 @@ func (b *budget) output(n int) error {
 
 // budgetKey is the context key of the *budget of a conversion.
 type budgetKey struct{}
+
+// withBudget is the html-to-markdown option that runs a conversion under
+// b: its context, and the budget plugin's view of b.
+func withBudget(b *budget) converter.ConvertOptionFunc {
+	return converter.WithContext(context.WithValue(b.ctx, budgetKey{}, b))
+}
 
 // budgetCheckEvery is how many elements are rendered between two looks at
 // the context (whose Err takes a lock).

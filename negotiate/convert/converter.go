@@ -143,7 +143,7 @@ func (c *Converter) ConvertContext(ctx context.Context, htmlUTF8 []byte, pageURL
 		return nil, err
 	}
 
-	opts := []converter.ConvertOptionFunc{converter.WithContext(context.WithValue(ctx, budgetKey{}, b))}
+	opts := []converter.ConvertOptionFunc{withBudget(b)}
 	if base != nil {
 		opts = append(opts, converter.WithDomain(base.String()))
 	}
