@@ -47,9 +47,12 @@
 //
 // # Failing open
 //
-// Any failure in decoding, charset conversion or conversion (error or panic)
-// sends the origin's bytes, still encoded, with the origin's headers plus
-// Vary and Link, and reports it to Observer.FailOpen. An error returned by
-// next is returned unchanged; a buffered body is then dropped unwritten, so
-// an error handler can still answer.
+// Any failure in decoding, charset conversion or conversion (error, panic,
+// or a conversion over its budget: Options.ConvertTimeout,
+// Options.MaxMarkdownSize) sends the origin's bytes, still encoded, with the
+// origin's headers plus Vary and Link, and reports it to Observer.FailOpen.
+// A conversion whose client went away stops (its context is the request's)
+// and nothing is written. An error returned by next is returned unchanged;
+// a buffered body is then dropped unwritten, so an error handler can still
+// answer.
 package negotiate

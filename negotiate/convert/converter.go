@@ -98,8 +98,8 @@ func (c *Converter) ConvertContext(ctx context.Context, htmlUTF8 []byte, pageURL
 	if header == nil {
 		header = http.Header{}
 	}
-	b := &budget{ctx: ctx, maxOut: c.opts.maxMarkdownSize()}
-	if err := b.check(); err != nil {
+	bud := &budget{ctx: ctx, maxOut: c.opts.maxMarkdownSize()}
+	if err := bud.check(); err != nil {
 		return nil, err
 	}
 	doc, err := parse(htmlUTF8)
@@ -109,13 +109,13 @@ func (c *Converter) ConvertContext(ctx context.Context, htmlUTF8 []byte, pageURL
 	meta, jsonld := frontmatter.ExtractWithJSONLD(doc, pageURL, header, c.opts.DefaultLanguage)
 	base := documentBase(doc, pageURL)
 	strip(doc)
-	if err := b.check(); err != nil {
+	if err := bud.check(); err != nil {
 		return nil, err
 	}
 
 	cl := c.newCleaner(doc)
 	picked := c.selectContent(doc, base, cl)
-	if err := b.check(); err != nil {
+	if err := bud.check(); err != nil {
 		return nil, err
 	}
 	root := element(atom.Div)
@@ -139,11 +139,11 @@ func (c *Converter) ConvertContext(ctx context.Context, htmlUTF8 []byte, pageURL
 	if bound(root) {
 		md = c.mdEmpty
 	}
-	if err := b.check(); err != nil {
+	if err := bud.check(); err != nil {
 		return nil, err
 	}
 
-	opts := []converter.ConvertOptionFunc{withBudget(b)}
+	opts := []converter.ConvertOptionFunc{withBudget(bud)}
 	if base != nil {
 		opts = append(opts, converter.WithDomain(base.String()))
 	}
@@ -151,10 +151,10 @@ func (c *Converter) ConvertContext(ctx context.Context, htmlUTF8 []byte, pageURL
 	if err != nil {
 		return nil, fmt.Errorf("convert: html-to-markdown: %w", err)
 	}
-	if err := b.output(len(body)); err != nil {
+	if err := bud.output(len(body)); err != nil {
 		return nil, err
 	}
-	if err := b.check(); err != nil {
+	if err := bud.check(); err != nil {
 		return nil, err
 	}
 	// One buffer of about the final size: the Markdown of a large page is
@@ -180,10 +180,10 @@ func (c *Converter) ConvertContext(ctx context.Context, htmlUTF8 []byte, pageURL
 		}
 		out = buf.Bytes()
 	}
-	if err := b.output(len(out)); err != nil {
+	if err := bud.output(len(out)); err != nil {
 		return nil, err
 	}
-	tokens, err := countTokens(out, b)
+	tokens, err := countTokens(out, bud)
 	if err != nil {
 		return nil, err
 	}
