@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/agentready/caddy-agentready/selfcheck/mcpprobe"
 	"github.com/tiktoken-go/tokenizer"
 )
 
@@ -78,9 +79,6 @@ func checkA2ACard(ctx context.Context, s *site) outcome {
 	return optional(true, rec, "card missing: "+strings.Join(missing, ", "), scope)
 }
 
-// serverCardValidator compiles the server card schema once.
-var serverCardValidator = sync.OnceValues(compileServerCardSchema)
-
 // checkMCPServerCard: an MCP server card valid against the v1 schema.
 func checkMCPServerCard(ctx context.Context, s *site) outcome {
 	_, rec, why, ok := s.optionalDoc(ctx, "an MCP server card valid against server-card.schema.json (v1)", "/.well-known/mcp/server-card.json", "/.well-known/mcp.json", "/.well-known/mcp/server-cards.json")
@@ -89,12 +87,11 @@ func checkMCPServerCard(ctx context.Context, s *site) outcome {
 	if !ok {
 		return optional(false, rec, why, scope)
 	}
-	sch, err := serverCardValidator()
-	if err != nil {
+	msg, err := mcpprobe.ValidateServerCard(card.doc)
+	switch {
+	case err != nil:
 		return optional(true, rec, "found; schema unavailable: "+err.Error(), scope)
-	}
-	if err := sch.Validate(any(card.doc)); err != nil {
-		msg := serverCardErr(err)
+	case msg != "":
 		if len(msg) > 300 {
 			msg = msg[:300] + " …"
 		}

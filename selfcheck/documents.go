@@ -8,6 +8,8 @@ import (
 	"net/url"
 	"reflect"
 	"strings"
+
+	"github.com/agentready/caddy-agentready/selfcheck/mcpprobe"
 )
 
 // robotsResult is the site's robots.txt, fetched and parsed once.
@@ -281,6 +283,33 @@ func (s *site) jsonDoc(ctx context.Context, paths ...string) jsonResult {
 // serverCard is the MCP server card (STANDARD.md §9 addresses).
 func (s *site) serverCard(ctx context.Context) jsonResult {
 	return s.jsonDoc(ctx, "/.well-known/mcp/server-card.json", "/.well-known/mcp.json", "/.well-known/mcp/server-cards.json")
+}
+
+// mcpEndpoint is the site's MCP endpoint and what the probe found there.
+type mcpEndpoint struct {
+	url      string
+	source   string // "agents.json", "server card" or "/mcp probe"
+	declared bool   // named by the site, not guessed
+	found    bool   // an MCP endpoint exists (declared, or the guess answered)
+	probe    mcpprobe.Result
+}
+
+// mcp finds the site's MCP endpoint (agents.json interfaces, then the MCP
+// server card's remotes, then a guess at /mcp) and probes it once through
+// the scanner's client: only initialize and tools/list, never a tool call
+// (rule 1).
+func (s *site) mcp(ctx context.Context) mcpEndpoint {
+	return s.mcpDoc.get(func() mcpEndpoint {
+		e := mcpEndpoint{source: "/mcp probe", url: s.abs("/mcp")}
+		if u := mcpprobe.DeclaredURL(s.manifest(ctx).interfaces()); u != "" {
+			e.url, e.source, e.declared = resolve(s.origin, u), "agents.json", true
+		} else if u := mcpprobe.RemoteURL(s.serverCard(ctx).doc); u != "" {
+			e.url, e.source, e.declared = resolve(s.origin, u), "server card", true
+		}
+		e.probe = mcpprobe.Probe(ctx, s.f.httpClient(), e.url)
+		e.found = e.declared || e.probe.Initialize || e.probe.NeedsToken()
+		return e
+	})
 }
 
 // jsonObject parses body as a JSON object, or as an array whose first

@@ -36,7 +36,7 @@ type site struct {
 	manifestDoc lazy[manifestResult]
 	llmsDoc     lazy[*response]
 	openapiDoc  lazy[openapiResult]
-	mcpDoc      lazy[mcpResult]
+	mcpDoc      lazy[mcpEndpoint]
 
 	jsonMu   sync.Mutex
 	jsonDocs map[string]*lazy[jsonResult]
