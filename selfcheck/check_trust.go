@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/agentready/caddy-agentready/selfcheck/llmstxt"
 )
 
 func init() {
@@ -44,7 +46,7 @@ func checkHumanHandoff(ctx context.Context, s *site) outcome {
 	if m := s.manifest(ctx); m.doc != nil && m.doc["contact"] != nil {
 		found = append(found, "agents.json contact")
 	}
-	if l := s.llmsTxt(ctx); llmsUsable(l) && inspectLLMS(l.body).contact != "" {
+	if l := s.llmsTxt(ctx); llmsUsable(l) && llmstxt.Inspect(l.body).ContactLine != "" {
 		found = append(found, "contact line in llms.txt")
 	}
 	if len(found) > 0 {
@@ -90,7 +92,7 @@ func checkAccessPolicy(ctx context.Context, s *site) outcome {
 		}
 	}
 	l := s.llmsTxt(ctx)
-	if policy == "" && llmsUsable(l) && inspectLLMS(l.body).policy != "" {
+	if policy == "" && llmsUsable(l) && llmstxt.PolicyLine(l.body) != "" {
 		policy = "a policy line in llms.txt"
 		rec.Also = append(rec.Also, s.also(l))
 	}

@@ -285,6 +285,19 @@ func (s *site) serverCard(ctx context.Context) jsonResult {
 	return s.jsonDoc(ctx, "/.well-known/mcp/server-card.json", "/.well-known/mcp.json", "/.well-known/mcp/server-cards.json")
 }
 
+// llmsTxt fetches /llms.txt once.
+func (s *site) llmsTxt(ctx context.Context) *response {
+	return s.llmsDoc.get(func() *response {
+		return s.f.get(ctx, s.abs("/llms.txt"), "text/plain, text/markdown;q=0.9, */*;q=0.1")
+	})
+}
+
+// llmsUsable reports a 200 text answer that is not an HTML page.
+func llmsUsable(r *response) bool {
+	mt := r.mediaType()
+	return r.ok() && !isHTMLish(r) && (strings.HasPrefix(mt, "text/") || mt == "")
+}
+
 // mcpEndpoint is the site's MCP endpoint and what the probe found there.
 type mcpEndpoint struct {
 	url      string
