@@ -282,6 +282,54 @@ func checkSigninDiscovery(ctx context.Context, s *site) outcome {
 	return o
 }
 
+// checkOpenAPIQuality: every operation has operationId, a summary, typed
+// parameters, a 2xx schema and an error model; an unknown path under the
+// API base answers 404/410 with a JSON problem body (RFC 9457). N/A without
+// OpenAPI.
+func checkOpenAPIQuality(ctx context.Context, s *site) outcome {
+	const expected = "every operation: operationId, summary, typed parameters, 2xx schema, error model; GET <api base>/" + missingProbe + " → 404/410 with a JSON problem body"
+	oa := s.openapi(ctx)
+	if oa.doc == nil {
+		for _, t := range oa.tried {
+			if t.unreachable() {
+				o := s.couldNotCheck(t, expected)
+				o.scope = []string{pathOf(t.req.url)}
+				return o
+			}
+		}
+		rec := Receipt{Expected: expected, Note: "no OpenAPI document found"}
+		if oa.resp != nil {
+			rec = s.receiptOf(oa.resp, expected)
+			rec.Note = "no OpenAPI document found"
+		}
+		return outcome{verdict: NotApplicable, receipt: rec, scope: []string{"/openapi.json"}}
+	}
+	rec := s.receiptOf(oa.resp, expected)
+	f := judgeOperations(oa.doc)
+	probeURL := s.apiBase(oa) + missingProbe
+	var probe *response
+	if onOrigin(probeURL, s.origin) {
+		probe = s.f.get(ctx, probeURL, acceptJSON)
+		rec.Also = []Exchange{s.also(probe)}
+	}
+	probeOK := probe != nil && (probe.status == 404 || probe.status == 410) && isProblemBody(probe)
+	missing := append([]string(nil), f.missing...)
+	if !probeOK {
+		missing = append(missing, "unknown API path → 404/410 with a JSON problem body")
+	}
+	rec.Note = fmt.Sprintf("%d operation(s), %d of %d criteria met; unknown-path probe ok: %t", f.ops, f.met, 5*f.ops, probeOK)
+	if f.ops == 0 {
+		return outcome{verdict: Fail, missing: "the document has no operations", receipt: rec, scope: []string{pathOf(oa.resp.req.url)}}
+	}
+	frac := 0.8 * float64(f.met) / float64(5*f.ops)
+	if probeOK {
+		frac += 0.2
+	}
+	o := fromFraction(frac, strings.Join(missing, "; "))
+	o.receipt, o.scope = rec, []string{pathOf(oa.resp.req.url)}
+	return o
+}
+
 // contains reports whether list holds v.
 func contains(list []string, v string) bool {
 	for _, e := range list {
