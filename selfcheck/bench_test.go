@@ -45,6 +45,6 @@ func BenchmarkParseHTMLFacts(b *testing.B) {
 	b.SetBytes(int64(len(page)))
 	b.ReportAllocs()
 	for b.Loop() {
-		parseHTMLFacts(page, nil)
+		HTML(page, nil)
 	}
 }

@@ -70,7 +70,7 @@ func checkBackendInterface(ctx context.Context, s *site) outcome {
 			continue
 		}
 		declared++
-		resp, ok := s.interfaceAnswers(ctx, resolve(s.origin, u))
+		resp, ok := s.interfaceAnswers(ctx, Resolve(s.origin, u))
 		also = append(also, s.also(resp))
 		if ok {
 			return done(outcome{verdict: Pass}, resp, fmt.Sprintf("%s interface named in agents.json answers %d", str(it, "type")+str(it, "protocol"), resp.status))

@@ -43,29 +43,29 @@ func checkSitemap(ctx context.Context, s *site) outcome {
 		return o
 	}
 	doc := sm.doc
-	if doc.kind == "" {
+	if doc.Kind == "" {
 		msg := "not a sitemap"
-		if doc.err != nil {
-			msg += ": " + doc.err.Error()
+		if doc.Err != nil {
+			msg += ": " + doc.Err.Error()
 		}
 		return outcome{verdict: Fail, missing: msg, receipt: rec, scope: scope}
 	}
 	good, bad := 0, []string{}
-	for _, loc := range doc.locs {
+	for _, loc := range doc.Locs {
 		if onOrigin(loc, s.origin) {
 			good++
 		} else if len(bad) < 3 {
 			bad = append(bad, fmt.Sprintf("%q", loc))
 		}
 	}
-	rec.Note = fmt.Sprintf("<%s> with %d loc(s), %d on the site's origin", doc.kind, len(doc.locs), good)
-	if doc.truncated {
-		rec.Note += fmt.Sprintf(" (parsing stopped at %d locs)", sitemapMaxLocs)
+	rec.Note = fmt.Sprintf("<%s> with %d loc(s), %d on the site's origin", doc.Kind, len(doc.Locs), good)
+	if doc.Truncated {
+		rec.Note += fmt.Sprintf(" (parsing stopped at %d locs)", SitemapMaxLocs)
 	}
-	if len(doc.locs) == 0 {
+	if len(doc.Locs) == 0 {
 		missing := "no <loc> in the sitemap"
-		if doc.err != nil {
-			missing += " (malformed XML: " + doc.err.Error() + ")"
+		if doc.Err != nil {
+			missing += " (malformed XML: " + doc.Err.Error() + ")"
 		}
 		return outcome{verdict: Fail, missing: missing, receipt: rec, scope: scope}
 	}
@@ -73,9 +73,9 @@ func checkSitemap(ctx context.Context, s *site) outcome {
 	if len(bad) > 0 {
 		missing = "foreign or malformed locs: " + strings.Join(bad, ", ")
 	}
-	f := float64(good) / float64(len(doc.locs))
-	if doc.err != nil && !doc.truncated {
-		missing = strings.TrimPrefix(missing+"; malformed XML: "+doc.err.Error(), "; ")
+	f := float64(good) / float64(len(doc.Locs))
+	if doc.Err != nil && !doc.Truncated {
+		missing = strings.TrimPrefix(missing+"; malformed XML: "+doc.Err.Error(), "; ")
 		f = min(f, 0.5)
 	}
 	o := fromFraction(f, missing)
@@ -213,7 +213,7 @@ func checkCrawlerPolicy(ctx context.Context, s *site) outcome {
 	for _, agent := range searchAndUserAgents {
 		for _, route := range s.routes {
 			total++
-			if rb.doc.allowed(agent, pathOf(route)) {
+			if rb.doc.Allowed(agent, pathOf(route)) {
 				allowed++
 			} else if len(blocked) < 6 {
 				blocked = append(blocked, agent+" "+pathOf(route))
@@ -266,25 +266,25 @@ func checkDiscoveryLinks(ctx context.Context, s *site) outcome {
 
 // pageLinks returns a page's Link header links followed by its <link>
 // elements.
-func (s *site) pageLinks(p *page) []linkValue {
+func (s *site) pageLinks(p *page) []Link {
 	base, _ := url.Parse(p.url)
 	if p.resp.finalURL != "" {
 		base, _ = url.Parse(p.resp.finalURL)
 	}
-	var links []linkValue
+	var links []Link
 	if p.resp.header != nil {
-		links = parseLinkHeader(p.resp.header.Values("Link"), base)
+		links = LinkHeader(p.resp.header.Values("Link"), base)
 	}
-	return append(links, p.facts.links...)
+	return append(links, p.facts.Links...)
 }
 
 // hasLink reports a link with rel whose target path ends in suffix.
-func hasLink(links []linkValue, rel, suffix string) bool {
+func hasLink(links []Link, rel, suffix string) bool {
 	for _, l := range links {
-		if !l.hasRel(rel) {
+		if !l.HasRel(rel) {
 			continue
 		}
-		if u, err := url.Parse(l.target); err == nil && strings.HasSuffix(u.Path, suffix) {
+		if u, err := url.Parse(l.Target); err == nil && strings.HasSuffix(u.Path, suffix) {
 			return true
 		}
 	}

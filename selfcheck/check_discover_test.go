@@ -102,10 +102,10 @@ func TestGunzipSitemapBomb(t *testing.T) {
 	zw := gzip.NewWriter(&b)
 	zw.Write(bytes.Repeat([]byte("<"), 10<<20))
 	zw.Close()
-	if _, err := gunzipSitemap(b.Bytes(), 1<<20); err == nil || !strings.Contains(err.Error(), "inflates past") {
+	if _, err := GunzipSitemap(b.Bytes(), 1<<20); err == nil || !strings.Contains(err.Error(), "inflates past") {
 		t.Errorf("gzip bomb: err = %v", err)
 	}
-	if out, err := gunzipSitemap([]byte("<urlset/>"), 10); err != nil || string(out) != "<urlset/>" {
+	if out, err := GunzipSitemap([]byte("<urlset/>"), 10); err != nil || string(out) != "<urlset/>" {
 		t.Errorf("plain body changed: %q %v", out, err)
 	}
 }

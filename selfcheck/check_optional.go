@@ -176,7 +176,7 @@ func checkAgentSkills(ctx context.Context, s *site) outcome {
 		if !strings.HasPrefix(digest, "sha256:") || str(o, "url") == "" || fetched >= skillsMaxArtifacts {
 			continue
 		}
-		u := resolve(j.resp.finalURLOrReq(), str(o, "url"))
+		u := Resolve(j.resp.finalURLOrReq(), str(o, "url"))
 		if !onOrigin(u, s.origin) {
 			continue
 		}

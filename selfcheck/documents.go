@@ -15,7 +15,7 @@ import (
 // robotsResult is the site's robots.txt, fetched and parsed once.
 type robotsResult struct {
 	resp *response
-	doc  *robotsTxt // nil when there is no usable robots.txt
+	doc  *RobotsTxt // nil when there is no usable robots.txt
 }
 
 // robots returns the site's robots.txt (RFC 9309 §2.3: at /robots.txt).
@@ -23,7 +23,7 @@ func (s *site) robots(ctx context.Context) robotsResult {
 	return s.robotsDoc.get(func() robotsResult {
 		r := robotsResult{resp: s.f.get(ctx, s.abs("/robots.txt"), "text/plain")}
 		if r.resp.ok() && !isHTMLish(r.resp) {
-			r.doc = parseRobots(r.resp.body)
+			r.doc = Robots(r.resp.body)
 		}
 		return r
 	})
@@ -33,7 +33,7 @@ func (s *site) robots(ctx context.Context) robotsResult {
 // and every candidate tried.
 type sitemapResult struct {
 	resp  *response   // the chosen candidate (nil when none was tried)
-	doc   sitemapDoc  // its parse
+	doc   SitemapDoc  // its parse
 	tried []*response // every candidate, in order
 	pages []string    // page URLs (from the urlset, or the index's first children)
 }
@@ -47,7 +47,7 @@ func (s *site) sitemap(ctx context.Context) sitemapResult {
 	return s.sitemapDoc.get(func() sitemapResult {
 		var cands []string
 		if rb := s.robots(ctx); rb.doc != nil {
-			for _, sm := range rb.doc.sitemaps {
+			for _, sm := range rb.doc.Sitemaps {
 				if u, err := url.Parse(sm); err == nil && u.IsAbs() && (u.Scheme == "http" || u.Scheme == "https") {
 					cands = append(cands, u.String())
 				}
@@ -67,10 +67,10 @@ func (s *site) sitemap(ctx context.Context) sitemapResult {
 				continue
 			}
 			doc := s.parseSitemapBody(resp.body)
-			if res.resp == nil || (res.doc.kind == "" && doc.kind != "") {
+			if res.resp == nil || (res.doc.Kind == "" && doc.Kind != "") {
 				res.resp, res.doc = resp, doc
 			}
-			if doc.kind != "" && len(doc.locs) > 0 {
+			if doc.Kind != "" && len(doc.Locs) > 0 {
 				break
 			}
 		}
@@ -83,24 +83,24 @@ func (s *site) sitemap(ctx context.Context) sitemapResult {
 }
 
 // parseSitemapBody parses a sitemap, inflating it first when gzipped.
-func (s *site) parseSitemapBody(body []byte) sitemapDoc {
-	b, err := gunzipSitemap(body, s.opts.MaxBodyBytes)
+func (s *site) parseSitemapBody(body []byte) SitemapDoc {
+	b, err := GunzipSitemap(body, s.opts.MaxBodyBytes)
 	if err != nil {
-		return sitemapDoc{err: err}
+		return SitemapDoc{Err: err}
 	}
-	return parseSitemap(b, sitemapMaxLocs)
+	return Sitemap(b, SitemapMaxLocs)
 }
 
 // sitemapPages lists page URLs: a urlset's locs, or the locs of the first
 // two child sitemaps of an index (on the site's origin only).
-func (s *site) sitemapPages(ctx context.Context, doc sitemapDoc) []string {
-	switch doc.kind {
+func (s *site) sitemapPages(ctx context.Context, doc SitemapDoc) []string {
+	switch doc.Kind {
 	case "urlset":
-		return doc.locs
+		return doc.Locs
 	case "sitemapindex":
 		var out []string
 		n := 0
-		for _, loc := range doc.locs {
+		for _, loc := range doc.Locs {
 			if n >= 2 {
 				break
 			}
@@ -110,8 +110,8 @@ func (s *site) sitemapPages(ctx context.Context, doc sitemapDoc) []string {
 			n++
 			resp := s.f.get(ctx, loc, "application/xml, text/xml;q=0.9, */*;q=0.1")
 			if resp.ok() {
-				if child := s.parseSitemapBody(resp.body); child.kind == "urlset" {
-					out = append(out, child.locs...)
+				if child := s.parseSitemapBody(resp.body); child.Kind == "urlset" {
+					out = append(out, child.Locs...)
 				}
 			}
 		}
@@ -315,9 +315,9 @@ func (s *site) mcp(ctx context.Context) mcpEndpoint {
 	return s.mcpDoc.get(func() mcpEndpoint {
 		e := mcpEndpoint{source: "/mcp probe", url: s.abs("/mcp")}
 		if u := mcpprobe.DeclaredURL(s.manifest(ctx).interfaces()); u != "" {
-			e.url, e.source, e.declared = resolve(s.origin, u), "agents.json", true
+			e.url, e.source, e.declared = Resolve(s.origin, u), "agents.json", true
 		} else if u := mcpprobe.RemoteURL(s.serverCard(ctx).doc); u != "" {
-			e.url, e.source, e.declared = resolve(s.origin, u), "server card", true
+			e.url, e.source, e.declared = Resolve(s.origin, u), "server card", true
 		}
 		e.probe = mcpprobe.Probe(ctx, s.f.httpClient(), e.url)
 		e.found = e.declared || e.probe.Initialize || e.probe.NeedsToken()

@@ -9,9 +9,9 @@ func FuzzParseRobots(f *testing.F) {
 	f.Add([]byte("User-agent: *\nDisallow: /x*$\nAllow: /x/y\nSitemap: https://a.test/s.xml\n"))
 	f.Add([]byte("user-agent:a\nuser-agent:b\ndisallow:/%zz\n#c\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		r := parseRobots(b)
+		r := Robots(b)
 		for _, a := range []string{"*", "GPTBot", "Claude-User"} {
-			r.allowed(a, "/some/path?q=1")
+			r.Allowed(a, "/some/path?q=1")
 		}
 	})
 }
@@ -21,9 +21,9 @@ func FuzzParseSitemap(f *testing.F) {
 	f.Add([]byte(`<sitemapindex><sitemap><loc>x</loc></sitemap></sitemapindex>`))
 	f.Add([]byte(xmlBomb))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		d := parseSitemap(b, 100)
-		if len(d.locs) > 100 {
-			t.Fatalf("%d locs over the cap", len(d.locs))
+		d := Sitemap(b, 100)
+		if len(d.Locs) > 100 {
+			t.Fatalf("%d locs over the cap", len(d.Locs))
 		}
 	})
 }
@@ -33,7 +33,7 @@ func FuzzParseLinkHeader(f *testing.F) {
 	f.Add(`<x>; title="a\"b,c"; rel="a b c"`)
 	base, _ := url.Parse("https://a.test/p/q")
 	f.Fuzz(func(t *testing.T, s string) {
-		if links := parseLinkHeader([]string{s}, base); len(links) > linkMaxValues {
+		if links := LinkHeader([]string{s}, base); len(links) > linkMaxValues {
 			t.Fatalf("%d links over the cap", len(links))
 		}
 	})
@@ -43,8 +43,8 @@ func FuzzParseJSONLD(f *testing.F) {
 	f.Add([]byte(`{"@graph":[{"@type":"Organization","name":"a"}]}`))
 	f.Add([]byte(`[[[[{"@type":["A","B"]}]]]]`))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		if d := parseJSONLD([][]byte{b, b}); len(d.nodes) > jsonldMaxNodes {
-			t.Fatalf("%d nodes over the cap", len(d.nodes))
+		if d := JSONLD([][]byte{b, b}); len(d.Nodes) > jsonldMaxNodes {
+			t.Fatalf("%d nodes over the cap", len(d.Nodes))
 		}
 	})
 }
@@ -54,9 +54,9 @@ func FuzzParseHTMLFacts(f *testing.F) {
 	f.Add([]byte(`<template><form><div hidden><input type=search></div></form></template><script>navigator.modelContext</script>`))
 	base, _ := url.Parse("https://a.test/")
 	f.Fuzz(func(t *testing.T, b []byte) {
-		p := parseHTMLFacts(b, base)
-		if len(p.forms) > htmlMaxForms {
-			t.Fatalf("%d forms over the cap", len(p.forms))
+		p := HTML(b, base)
+		if len(p.Forms) > htmlMaxForms {
+			t.Fatalf("%d forms over the cap", len(p.Forms))
 		}
 	})
 }

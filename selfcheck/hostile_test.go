@@ -71,12 +71,12 @@ const xmlBomb = `<?xml version="1.0"?>
 <urlset><url><loc>&lol3;</loc></url></urlset>`
 
 func TestSitemapXMLBombNotExpanded(t *testing.T) {
-	doc := parseSitemap([]byte(xmlBomb), 10)
-	if doc.err == nil || !strings.Contains(doc.err.Error(), "entity") {
+	doc := Sitemap([]byte(xmlBomb), 10)
+	if doc.Err == nil || !strings.Contains(doc.Err.Error(), "entity") {
 		t.Fatalf("XML bomb parsed: %+v", doc)
 	}
-	if len(doc.locs) != 0 {
-		t.Errorf("bomb produced locs %v", doc.locs)
+	if len(doc.Locs) != 0 {
+		t.Errorf("bomb produced locs %v", doc.Locs)
 	}
 }
 
@@ -87,9 +87,9 @@ func TestSitemapLocCap(t *testing.T) {
 		fmt.Fprintf(&b, "<url><loc>https://a.test/%d</loc></url>", i)
 	}
 	b.WriteString("</urlset>")
-	doc := parseSitemap([]byte(b.String()), 10)
-	if len(doc.locs) != 10 || !doc.truncated {
-		t.Errorf("%d locs, truncated %v; want 10 and true", len(doc.locs), doc.truncated)
+	doc := Sitemap([]byte(b.String()), 10)
+	if len(doc.Locs) != 10 || !doc.Truncated {
+		t.Errorf("%d locs, truncated %v; want 10 and true", len(doc.Locs), doc.Truncated)
 	}
 }
 

@@ -20,51 +20,51 @@ const (
 	htmlScriptWindow = 64 << 10
 )
 
-// pageFacts are the facts the checks read from one page's HTML, gathered in
+// Page are the facts the checks read from one page's HTML, gathered in
 // one streaming pass of the tokenizer (no DOM is built, so hostile nesting
 // costs no memory beyond the bounded stack).
-type pageFacts struct {
-	htmlSeen   bool
-	lang       string
-	title      string
-	links      []linkValue // head and body <link> elements
-	jsonld     [][]byte
-	textChars  int // visible text outside script/style/template, whitespace collapsed
-	textWords  int
-	hasMain    bool
-	mainChars  int
-	forms      []formFacts
-	surfaces   []surface // interactive surfaces outside forms (search inputs, role=search)
-	register   bool      // document.modelContext.registerTool in an inline script
-	navigator  bool      // navigator.modelContext in an inline script
-	mailto     []string
-	contact    []string // hrefs of links that look like a contact page
-	labelFor   map[string]bool
-	truncation bool
+type Page struct {
+	HTMLSeen  bool
+	Lang      string
+	Title     string
+	Links     []Link // head and body <link> elements
+	JSONLD    [][]byte
+	TextChars int // visible text outside script/style/template, whitespace collapsed
+	TextWords int
+	HasMain   bool
+	MainChars int
+	Forms     []Form
+	Surfaces  []Surface // interactive surfaces outside forms (search inputs, role=search)
+	Register  bool      // document.modelContext.registerTool in an inline script
+	Navigator bool      // navigator.modelContext in an inline script
+	Mailto    []string
+	Contact   []string // hrefs of links that look like a contact page
+	LabelFor  map[string]bool
+	Truncated bool
 }
 
-// formFacts describe one <form>.
-type formFacts struct {
-	id, toolname, tooldescription string
-	hyphenated                    bool // tool-name / tool-description only
-	hidden                        bool
-	fields                        []fieldFacts
+// Form describe one <form>.
+type Form struct {
+	ID, ToolName, ToolDescription string
+	Hyphenated                    bool // tool-name / tool-description only
+	Hidden                        bool
+	Fields                        []Field
 }
 
-// annotated reports whether the form is declared as a tool, in either form.
-func (f formFacts) annotated() bool { return f.toolname != "" || f.hyphenated }
+// Annotated reports whether the form is declared as a tool, in either form.
+func (f Form) Annotated() bool { return f.ToolName != "" || f.Hyphenated }
 
-// fieldFacts describe one form control.
-type fieldFacts struct {
-	name, id  string
-	labelled  bool
-	paramDesc bool
+// Field describe one form control.
+type Field struct {
+	Name, ID  string
+	Labelled  bool
+	ParamDesc bool
 }
 
-// surface is an interactive control outside any form.
-type surface struct {
-	what      string
-	annotated bool
+// Surface is an interactive control outside any form.
+type Surface struct {
+	What      string
+	Annotated bool
 }
 
 // openElem is one entry of the tokenizer's open-element stack.
@@ -78,10 +78,10 @@ type openElem struct {
 	script string
 }
 
-// parseHTMLFacts reads the facts of an HTML page. base resolves relative
+// HTML reads the facts of an HTML page. base resolves relative
 // links. It never fails: garbage yields empty facts.
-func parseHTMLFacts(body []byte, base *url.URL) *pageFacts {
-	p := &pageFacts{labelFor: map[string]bool{}}
+func HTML(body []byte, base *url.URL) *Page {
+	p := &Page{LabelFor: map[string]bool{}}
 	z := html.NewTokenizer(bytes.NewReader(body))
 	z.SetMaxBuf(0)
 	stack := make([]openElem, 0, 64)
@@ -106,7 +106,7 @@ func parseHTMLFacts(body []byte, base *url.URL) *pageFacts {
 				if jsonldBytes < htmlMaxJSONLD {
 					raw := append([]byte(nil), z.Raw()...)
 					jsonldBytes += len(raw)
-					p.jsonld = append(p.jsonld, raw)
+					p.JSONLD = append(p.JSONLD, raw)
 				}
 				continue
 			case "js":
@@ -115,18 +115,18 @@ func parseHTMLFacts(body []byte, base *url.URL) *pageFacts {
 					txt = txt[:htmlScriptWindow]
 				}
 				if bytes.Contains(txt, []byte("document.modelContext")) && bytes.Contains(txt, []byte("registerTool")) {
-					p.register = true
+					p.Register = true
 				}
 				if bytes.Contains(txt, []byte("navigator.modelContext")) {
-					p.navigator = true
+					p.Navigator = true
 				}
 				continue
 			case "skip":
 				continue
 			}
 			if t.hidden || t.a == atom.Title {
-				if t.a == atom.Title && p.title == "" {
-					p.title = strings.Join(strings.Fields(string(z.Text())), " ")
+				if t.a == atom.Title && p.Title == "" {
+					p.Title = strings.Join(strings.Fields(string(z.Text())), " ")
 				}
 				continue
 			}
@@ -134,10 +134,10 @@ func parseHTMLFacts(body []byte, base *url.URL) *pageFacts {
 			if words == 0 {
 				continue
 			}
-			p.textChars += n
-			p.textWords += words
+			p.TextChars += n
+			p.TextWords += words
 			if t.main {
-				p.mainChars += n
+				p.MainChars += n
 			}
 		case html.StartTagToken, html.SelfClosingTagToken:
 			name, hasAttr := z.TagName()
@@ -159,7 +159,7 @@ func parseHTMLFacts(body []byte, base *url.URL) *pageFacts {
 			if len(stack) < htmlMaxDepth {
 				stack = append(stack, e)
 			} else {
-				p.truncation = true
+				p.Truncated = true
 			}
 		case html.EndTagToken:
 			name, _ := z.TagName()
@@ -176,19 +176,19 @@ func parseHTMLFacts(body []byte, base *url.URL) *pageFacts {
 
 // element records the facts one start tag carries and marks e with the
 // context it opens.
-func (p *pageFacts) element(a atom.Atom, attrs attrs, e *openElem, base *url.URL) {
+func (p *Page) element(a atom.Atom, attrs attrs, e *openElem, base *url.URL) {
 	switch a {
 	case atom.Html:
-		if !p.htmlSeen {
-			p.htmlSeen = true
-			p.lang = strings.TrimSpace(attrs.get("lang"))
+		if !p.HTMLSeen {
+			p.HTMLSeen = true
+			p.Lang = strings.TrimSpace(attrs.get("lang"))
 		}
 	case atom.Body:
 		// A body opens visible content even when </head> was omitted.
 		e.hidden, e.script = isHidden(a, attrs), ""
 	case atom.Main, atom.Article:
 		if !e.hidden {
-			p.hasMain, e.main = true, true
+			p.HasMain, e.main = true, true
 		}
 	case atom.Script:
 		t := strings.ToLower(strings.TrimSpace(attrs.get("type")))
@@ -207,38 +207,38 @@ func (p *pageFacts) element(a atom.Atom, attrs attrs, e *openElem, base *url.URL
 			e.hidden = true
 		}
 	case atom.Link:
-		if len(p.links) < htmlMaxLinks {
-			p.links = append(p.links, linkValue{raw: strings.TrimSpace(attrs.get("href")), target: resolve(base, attrs.get("href")), rel: strings.Fields(strings.ToLower(attrs.get("rel"))), typ: strings.ToLower(strings.TrimSpace(attrs.get("type")))})
+		if len(p.Links) < htmlMaxLinks {
+			p.Links = append(p.Links, Link{Raw: strings.TrimSpace(attrs.get("href")), Target: Resolve(base, attrs.get("href")), Rel: strings.Fields(strings.ToLower(attrs.get("rel"))), Type: strings.ToLower(strings.TrimSpace(attrs.get("type")))})
 		}
 	case atom.A:
 		p.anchor(attrs.get("href"), base)
 	case atom.Label:
 		e.label = true
 		if f := attrs.get("for"); f != "" {
-			p.labelFor[f] = true
+			p.LabelFor[f] = true
 		}
 	case atom.Form:
 		e.form = -1
-		if len(p.forms) < htmlMaxForms {
-			p.forms = append(p.forms, formFacts{
-				id: attrs.get("id"), toolname: attrs.get("toolname"), tooldescription: attrs.get("tooldescription"),
-				hyphenated: attrs.get("toolname") == "" && attrs.get("tool-name") != "", hidden: e.hidden,
+		if len(p.Forms) < htmlMaxForms {
+			p.Forms = append(p.Forms, Form{
+				ID: attrs.get("id"), ToolName: attrs.get("toolname"), ToolDescription: attrs.get("tooldescription"),
+				Hyphenated: attrs.get("toolname") == "" && attrs.get("tool-name") != "", Hidden: e.hidden,
 			})
-			e.form = len(p.forms) - 1
+			e.form = len(p.Forms) - 1
 		}
 	case atom.Input, atom.Select, atom.Textarea:
 		p.control(a, attrs, e)
 	}
 	if strings.EqualFold(attrs.get("role"), "main") && !e.hidden {
-		p.hasMain, e.main = true, true
+		p.HasMain, e.main = true, true
 	}
 	if strings.EqualFold(attrs.get("role"), "search") && e.form < 0 && !e.hidden {
-		p.surfaces = append(p.surfaces, surface{what: "role=search", annotated: attrs.get("toolname") != ""})
+		p.Surfaces = append(p.Surfaces, Surface{What: "role=search", Annotated: attrs.get("toolname") != ""})
 	}
 }
 
 // control records one form control, or a surface when outside a form.
-func (p *pageFacts) control(a atom.Atom, attrs attrs, e *openElem) {
+func (p *Page) control(a atom.Atom, attrs attrs, e *openElem) {
 	typ := strings.ToLower(attrs.get("type"))
 	if a == atom.Input {
 		switch typ {
@@ -247,42 +247,42 @@ func (p *pageFacts) control(a atom.Atom, attrs attrs, e *openElem) {
 		}
 	}
 	if e.form < 0 {
-		if a == atom.Input && typ == "search" && !e.hidden && len(p.surfaces) < htmlMaxForms {
-			p.surfaces = append(p.surfaces, surface{what: "search input", annotated: attrs.get("toolname") != ""})
+		if a == atom.Input && typ == "search" && !e.hidden && len(p.Surfaces) < htmlMaxForms {
+			p.Surfaces = append(p.Surfaces, Surface{What: "search input", Annotated: attrs.get("toolname") != ""})
 		}
 		return
 	}
-	f := &p.forms[e.form]
-	if len(f.fields) >= htmlMaxFields {
+	f := &p.Forms[e.form]
+	if len(f.Fields) >= htmlMaxFields {
 		return
 	}
 	_, desc := attrs.lookup("toolparamdescription")
-	f.fields = append(f.fields, fieldFacts{name: attrs.get("name"), id: attrs.get("id"), labelled: e.label, paramDesc: desc})
+	f.Fields = append(f.Fields, Field{Name: attrs.get("name"), ID: attrs.get("id"), Labelled: e.label, ParamDesc: desc})
 }
 
 // anchor records mailto, contact and developer-docs links.
-func (p *pageFacts) anchor(href string, base *url.URL) {
+func (p *Page) anchor(href string, base *url.URL) {
 	h := strings.TrimSpace(href)
 	lh := strings.ToLower(h)
 	switch {
 	case strings.HasPrefix(lh, "mailto:"):
-		if len(p.mailto) < htmlMaxLinks {
-			p.mailto = append(p.mailto, h)
+		if len(p.Mailto) < htmlMaxLinks {
+			p.Mailto = append(p.Mailto, h)
 		}
 	case strings.Contains(lh, "contact") || strings.Contains(lh, "support") || strings.Contains(lh, "kontakt"):
-		if len(p.contact) < htmlMaxLinks {
-			p.contact = append(p.contact, resolve(base, h))
+		if len(p.Contact) < htmlMaxLinks {
+			p.Contact = append(p.Contact, Resolve(base, h))
 		}
 	}
 }
 
 // finish resolves labels given by <label for=…>.
-func (p *pageFacts) finish() {
-	for i := range p.forms {
-		for j := range p.forms[i].fields {
-			f := &p.forms[i].fields[j]
-			if f.id != "" && p.labelFor[f.id] {
-				f.labelled = true
+func (p *Page) finish() {
+	for i := range p.Forms {
+		for j := range p.Forms[i].Fields {
+			f := &p.Forms[i].Fields[j]
+			if f.ID != "" && p.LabelFor[f.ID] {
+				f.Labelled = true
 			}
 		}
 	}

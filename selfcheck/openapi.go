@@ -35,13 +35,13 @@ func (s *site) openapi(ctx context.Context) openapiResult {
 		for _, it := range s.manifest(ctx).interfaces() {
 			t := strings.ToLower(str(it, "type") + str(it, "protocol"))
 			if (strings.Contains(t, "openapi") || strings.Contains(t, "rest")) && str(it, "url") != "" {
-				cands = append(cands, resolve(s.origin, str(it, "url")))
+				cands = append(cands, Resolve(s.origin, str(it, "url")))
 			}
 		}
 		home := s.page(ctx, s.home)
 		for _, l := range s.pageLinks(home) {
-			if l.hasRel("service-desc") {
-				cands = append(cands, l.target)
+			if l.HasRel("service-desc") {
+				cands = append(cands, l.Target)
 			}
 		}
 		for _, p := range openapiPaths {
@@ -214,7 +214,7 @@ func (s *site) apiBase(oa openapiResult) string {
 	} else if bp := str(oa.doc, "basePath"); bp != "" {
 		ref = bp
 	}
-	u := resolve(base, ref)
+	u := Resolve(base, ref)
 	return strings.TrimSuffix(u, "/") + "/"
 }
 

@@ -25,7 +25,7 @@ Disallow:
 Sitemap: https://a.test/sitemap.xml
 Content-Signal: search=yes, ai-train=no
 `
-	r := parseRobots([]byte(robots))
+	r := Robots([]byte(robots))
 	tests := []struct {
 		agent, path string
 		want        bool
@@ -44,22 +44,22 @@ Content-Signal: search=yes, ai-train=no
 		{"Claude-User", "/", true},
 	}
 	for _, tc := range tests {
-		if got := r.allowed(tc.agent, tc.path); got != tc.want {
+		if got := r.Allowed(tc.agent, tc.path); got != tc.want {
 			t.Errorf("allowed(%s, %s) = %v, want %v", tc.agent, tc.path, got, tc.want)
 		}
 	}
-	if len(r.sitemaps) != 1 || len(r.contentSignals) != 1 {
-		t.Errorf("sitemaps %v signals %v", r.sitemaps, r.contentSignals)
+	if len(r.Sitemaps) != 1 || len(r.ContentSignals) != 1 {
+		t.Errorf("sitemaps %v signals %v", r.Sitemaps, r.ContentSignals)
 	}
-	var nilRobots *robotsTxt
-	if !nilRobots.allowed("x", "/") {
+	var nilRobots *RobotsTxt
+	if !nilRobots.Allowed("x", "/") {
 		t.Error("no robots.txt must allow everything")
 	}
 }
 
 func TestParseLinkHeader(t *testing.T) {
 	base, _ := url.Parse("https://a.test/docs/page")
-	links := parseLinkHeader([]string{
+	links := LinkHeader([]string{
 		`</llms.txt>; rel="describedby"; type="text/plain", <agents.json>; rel=alternate; type="application/json"`,
 		`<https://a.test/docs/page.md>; rel="alternate nofollow"; type="text/markdown"; title="a, b; c"`,
 		`garbage, <broken`,
@@ -76,37 +76,37 @@ func TestParseLinkHeader(t *testing.T) {
 	}
 	for i, w := range want {
 		l := links[i]
-		if l.target != w.target || !l.hasRel(w.rel) || l.typ != w.typ {
+		if l.Target != w.target || !l.HasRel(w.rel) || l.Type != w.typ {
 			t.Errorf("link %d = %+v, want %+v", i, l, w)
 		}
 	}
 }
 
 func TestParseJSONLD(t *testing.T) {
-	d := parseJSONLD([][]byte{
+	d := JSONLD([][]byte{
 		[]byte(`{"@context":"https://schema.org","@graph":[{"@type":"Organization","name":"A","url":"https://a.test"},{"@type":["WebPage","ItemPage"],"mainEntity":{"@type":"Product","name":"P"}}]}`),
 		[]byte(`[{"@type":"schema:Person","name":"B"}]`),
 		[]byte(`{broken`),
 		[]byte("   "),
 	})
-	if d.blocks != 3 || d.bad != 1 {
-		t.Errorf("blocks %d bad %d, want 3 and 1", d.blocks, d.bad)
+	if d.Blocks != 3 || d.Bad != 1 {
+		t.Errorf("blocks %d bad %d, want 3 and 1", d.Blocks, d.Bad)
 	}
 	var types []string
-	for _, n := range d.nodes {
-		types = append(types, strings.Join(n.types, "+"))
+	for _, n := range d.Nodes {
+		types = append(types, strings.Join(n.Types, "+"))
 	}
 	if got := strings.Join(types, ","); got != "Organization,WebPage+ItemPage,Product,schema:Person" {
 		t.Errorf("nodes %s", got)
 	}
-	if !d.nodes[3].is("Person") || !d.nodes[0].has("url") || d.nodes[2].has("url") {
+	if !d.Nodes[3].Is("Person") || !d.Nodes[0].Has("url") || d.Nodes[2].Has("url") {
 		t.Error("type or property lookup wrong")
 	}
 }
 
 func TestParseHTMLFacts(t *testing.T) {
 	base, _ := url.Parse("https://a.test/p")
-	f := parseHTMLFacts([]byte(`<!doctype html><html lang="fr-CA"><head><title>T  x</title>
+	f := HTML([]byte(`<!doctype html><html lang="fr-CA"><head><title>T  x</title>
 <link rel="canonical" href="/p"><link rel="alternate" type="text/markdown" href="/p.md">
 <script type="application/ld+json">{"@type":"Thing"}</script>
 <script>document.modelContext.registerTool({})</script><style>body{}</style></head>
@@ -119,18 +119,18 @@ func TestParseHTMLFacts(t *testing.T) {
 		name string
 		ok   bool
 	}{
-		{"lang", f.lang == "fr-CA"},
-		{"title", f.title == "T x"},
-		{"links", len(f.links) == 2 && f.links[0].target == "https://a.test/p" && f.links[1].typ == "text/markdown"},
-		{"jsonld", len(f.jsonld) == 1},
-		{"register", f.register && !f.navigator},
-		{"text excludes hidden, script and style", f.textWords == 8 && f.textChars == 22},
-		{"main", f.hasMain && f.mainChars > 0},
-		{"forms", len(f.forms) == 2 && f.forms[0].toolname == "do_it" && !f.forms[0].hidden && f.forms[1].hidden},
-		{"fields", len(f.forms[0].fields) == 3 && f.forms[0].fields[0].labelled && f.forms[0].fields[1].labelled && !f.forms[0].fields[2].labelled},
-		{"param descriptions", f.forms[0].fields[0].paramDesc && !f.forms[0].fields[1].paramDesc},
-		{"search surface", len(f.surfaces) == 1 && !f.surfaces[0].annotated},
-		{"mailto and contact", len(f.mailto) == 1 && len(f.contact) == 1 && f.contact[0] == "https://a.test/contact"},
+		{"lang", f.Lang == "fr-CA"},
+		{"title", f.Title == "T x"},
+		{"links", len(f.Links) == 2 && f.Links[0].Target == "https://a.test/p" && f.Links[1].Type == "text/markdown"},
+		{"jsonld", len(f.JSONLD) == 1},
+		{"register", f.Register && !f.Navigator},
+		{"text excludes hidden, script and style", f.TextWords == 8 && f.TextChars == 22},
+		{"main", f.HasMain && f.MainChars > 0},
+		{"forms", len(f.Forms) == 2 && f.Forms[0].ToolName == "do_it" && !f.Forms[0].Hidden && f.Forms[1].Hidden},
+		{"fields", len(f.Forms[0].Fields) == 3 && f.Forms[0].Fields[0].Labelled && f.Forms[0].Fields[1].Labelled && !f.Forms[0].Fields[2].Labelled},
+		{"param descriptions", f.Forms[0].Fields[0].ParamDesc && !f.Forms[0].Fields[1].ParamDesc},
+		{"search surface", len(f.Surfaces) == 1 && !f.Surfaces[0].Annotated},
+		{"mailto and contact", len(f.Mailto) == 1 && len(f.Contact) == 1 && f.Contact[0] == "https://a.test/contact"},
 	}
 	for _, c := range checks {
 		if !c.ok {
@@ -147,12 +147,12 @@ func TestParseHTMLFactsHostile(t *testing.T) {
 		"binary":    "\xff\xfe\x00\x01<<<>>>",
 		"no head":   "<body><main>words</main>",
 	} {
-		f := parseHTMLFacts([]byte(in), nil)
+		f := HTML([]byte(in), nil)
 		if f == nil {
 			t.Errorf("%s: nil facts", name)
 		}
 	}
-	if f := parseHTMLFacts([]byte("<head><title>t</title><body><main>visible words</main>"), nil); f.textWords != 2 {
-		t.Errorf("body after an unclosed head: %d words, want 2", f.textWords)
+	if f := HTML([]byte("<head><title>t</title><body><main>visible words</main>"), nil); f.TextWords != 2 {
+		t.Errorf("body after an unclosed head: %d words, want 2", f.TextWords)
 	}
 }

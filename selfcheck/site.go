@@ -46,8 +46,8 @@ type site struct {
 type page struct {
 	url   string
 	resp  *response
-	facts *pageFacts
-	ld    ldDoc
+	facts *Page
+	ld    LD
 }
 
 // newSite prepares the shared state of a scan.
@@ -82,10 +82,10 @@ func (s *site) page(ctx context.Context, route string) *page {
 			base, _ = url.Parse(p.resp.finalURL)
 		}
 		if p.resp.ok() && isHTMLish(p.resp) {
-			p.facts = parseHTMLFacts(p.resp.body, base)
-			p.ld = parseJSONLD(p.facts.jsonld)
+			p.facts = HTML(p.resp.body, base)
+			p.ld = JSONLD(p.facts.JSONLD)
 		} else {
-			p.facts = &pageFacts{labelFor: map[string]bool{}}
+			p.facts = &Page{LabelFor: map[string]bool{}}
 		}
 		return p
 	})
