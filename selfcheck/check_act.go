@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/agentready/caddy-agentready/selfcheck/internal/parse"
 )
 
 func init() {
@@ -17,8 +19,8 @@ func init() {
 }
 
 // visibleForms returns the forms a visitor can see.
-func visibleForms(f *Page) []Form {
-	var out []Form
+func visibleForms(f *parse.Page) []parse.Form {
+	var out []parse.Form
 	for _, fm := range f.Forms {
 		if !fm.Hidden {
 			out = append(out, fm)

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/agentready/caddy-agentready/selfcheck/internal/parse"
 	"github.com/agentready/caddy-agentready/selfcheck/mcpprobe"
 )
 
@@ -70,7 +71,7 @@ func checkBackendInterface(ctx context.Context, s *site) outcome {
 			continue
 		}
 		declared++
-		resp, ok := s.interfaceAnswers(ctx, Resolve(s.origin, u))
+		resp, ok := s.interfaceAnswers(ctx, parse.Resolve(s.origin, u))
 		also = append(also, s.also(resp))
 		if ok {
 			return done(outcome{verdict: Pass}, resp, fmt.Sprintf("%s interface named in agents.json answers %d", str(it, "type")+str(it, "protocol"), resp.status))

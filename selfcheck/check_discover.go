@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/agentready/caddy-agentready/selfcheck/internal/parse"
 	"github.com/agentready/caddy-agentready/selfcheck/llmstxt"
 )
 
@@ -60,7 +61,7 @@ func checkSitemap(ctx context.Context, s *site) outcome {
 	}
 	rec.Note = fmt.Sprintf("<%s> with %d loc(s), %d on the site's origin", doc.Kind, len(doc.Locs), good)
 	if doc.Truncated {
-		rec.Note += fmt.Sprintf(" (parsing stopped at %d locs)", SitemapMaxLocs)
+		rec.Note += fmt.Sprintf(" (parsing stopped at %d locs)", parse.SitemapMaxLocs)
 	}
 	if len(doc.Locs) == 0 {
 		missing := "no <loc> in the sitemap"
@@ -266,20 +267,20 @@ func checkDiscoveryLinks(ctx context.Context, s *site) outcome {
 
 // pageLinks returns a page's Link header links followed by its <link>
 // elements.
-func (s *site) pageLinks(p *page) []Link {
+func (s *site) pageLinks(p *page) []parse.Link {
 	base, _ := url.Parse(p.url)
 	if p.resp.finalURL != "" {
 		base, _ = url.Parse(p.resp.finalURL)
 	}
-	var links []Link
+	var links []parse.Link
 	if p.resp.header != nil {
-		links = LinkHeader(p.resp.header.Values("Link"), base)
+		links = parse.LinkHeader(p.resp.header.Values("Link"), base)
 	}
 	return append(links, p.facts.Links...)
 }
 
 // hasLink reports a link with rel whose target path ends in suffix.
-func hasLink(links []Link, rel, suffix string) bool {
+func hasLink(links []parse.Link, rel, suffix string) bool {
 	for _, l := range links {
 		if !l.HasRel(rel) {
 			continue

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/agentready/caddy-agentready/selfcheck/ard"
+	"github.com/agentready/caddy-agentready/selfcheck/internal/parse"
 	"github.com/agentready/caddy-agentready/selfcheck/mcpprobe"
 	"github.com/tiktoken-go/tokenizer"
 )
@@ -176,7 +177,7 @@ func checkAgentSkills(ctx context.Context, s *site) outcome {
 		if !strings.HasPrefix(digest, "sha256:") || str(o, "url") == "" || fetched >= skillsMaxArtifacts {
 			continue
 		}
-		u := Resolve(j.resp.finalURLOrReq(), str(o, "url"))
+		u := parse.Resolve(j.resp.finalURLOrReq(), str(o, "url"))
 		if !onOrigin(u, s.origin) {
 			continue
 		}

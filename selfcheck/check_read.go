@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+
+	"github.com/agentready/caddy-agentready/selfcheck/internal/parse"
 )
 
 func init() {
@@ -196,7 +198,7 @@ func checkMarkdownAlternate(ctx context.Context, s *site) outcome {
 			return notHTML(p)
 		}
 		base, _ := url.Parse(p.url)
-		header := hasMarkdownAlternate(LinkHeader(p.resp.header.Values("Link"), base))
+		header := hasMarkdownAlternate(parse.LinkHeader(p.resp.header.Values("Link"), base))
 		head := hasMarkdownAlternate(p.facts.Links)
 		got := fmt.Sprintf("Link header alternate: %t; head <link> alternate: %t", header, head)
 		return routeTwoParts(got, header, head, "the Link header", "the <link> in the HTML head", "a Markdown alternate link")
@@ -204,7 +206,7 @@ func checkMarkdownAlternate(ctx context.Context, s *site) outcome {
 }
 
 // hasMarkdownAlternate reports a rel=alternate type=text/markdown link.
-func hasMarkdownAlternate(links []Link) bool {
+func hasMarkdownAlternate(links []parse.Link) bool {
 	for _, l := range links {
 		if l.HasRel("alternate") && strings.HasPrefix(l.Type, "text/markdown") {
 			return true

@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+
+	"github.com/agentready/caddy-agentready/selfcheck/internal/parse"
 )
 
 func init() {
@@ -77,7 +79,7 @@ var contentTypes = []string{"Article", "BlogPosting", "NewsArticle", "TechArticl
 
 // ldSite is the JSON-LD of every reachable route.
 type ldSite struct {
-	nodes             []LDNode
+	nodes             []parse.LDNode
 	blocks, bad, seen int
 }
 

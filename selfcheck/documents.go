@@ -9,13 +9,14 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/agentready/caddy-agentready/selfcheck/internal/parse"
 	"github.com/agentready/caddy-agentready/selfcheck/mcpprobe"
 )
 
 // robotsResult is the site's robots.txt, fetched and parsed once.
 type robotsResult struct {
 	resp *response
-	doc  *RobotsTxt // nil when there is no usable robots.txt
+	doc  *parse.RobotsTxt // nil when there is no usable robots.txt
 }
 
 // robots returns the site's robots.txt (RFC 9309 §2.3: at /robots.txt).
@@ -23,7 +24,7 @@ func (s *site) robots(ctx context.Context) robotsResult {
 	return s.robotsDoc.get(func() robotsResult {
 		r := robotsResult{resp: s.f.get(ctx, s.abs("/robots.txt"), "text/plain")}
 		if r.resp.ok() && !isHTMLish(r.resp) {
-			r.doc = Robots(r.resp.body)
+			r.doc = parse.Robots(r.resp.body)
 		}
 		return r
 	})
@@ -32,10 +33,10 @@ func (s *site) robots(ctx context.Context) robotsResult {
 // sitemapResult is the site's sitemap: the candidate that answered, parsed,
 // and every candidate tried.
 type sitemapResult struct {
-	resp  *response   // the chosen candidate (nil when none was tried)
-	doc   SitemapDoc  // its parse
-	tried []*response // every candidate, in order
-	pages []string    // page URLs (from the urlset, or the index's first children)
+	resp  *response        // the chosen candidate (nil when none was tried)
+	doc   parse.SitemapDoc // its parse
+	tried []*response      // every candidate, in order
+	pages []string         // page URLs (from the urlset, or the index's first children)
 }
 
 // sitemapMaxCandidates bounds the sitemaps tried (robots.txt lines first).
@@ -83,17 +84,17 @@ func (s *site) sitemap(ctx context.Context) sitemapResult {
 }
 
 // parseSitemapBody parses a sitemap, inflating it first when gzipped.
-func (s *site) parseSitemapBody(body []byte) SitemapDoc {
-	b, err := GunzipSitemap(body, s.opts.MaxBodyBytes)
+func (s *site) parseSitemapBody(body []byte) parse.SitemapDoc {
+	b, err := parse.GunzipSitemap(body, s.opts.MaxBodyBytes)
 	if err != nil {
-		return SitemapDoc{Err: err}
+		return parse.SitemapDoc{Err: err}
 	}
-	return Sitemap(b, SitemapMaxLocs)
+	return parse.Sitemap(b, parse.SitemapMaxLocs)
 }
 
 // sitemapPages lists page URLs: a urlset's locs, or the locs of the first
 // two child sitemaps of an index (on the site's origin only).
-func (s *site) sitemapPages(ctx context.Context, doc SitemapDoc) []string {
+func (s *site) sitemapPages(ctx context.Context, doc parse.SitemapDoc) []string {
 	switch doc.Kind {
 	case "urlset":
 		return doc.Locs
@@ -315,9 +316,9 @@ func (s *site) mcp(ctx context.Context) mcpEndpoint {
 	return s.mcpDoc.get(func() mcpEndpoint {
 		e := mcpEndpoint{source: "/mcp probe", url: s.abs("/mcp")}
 		if u := mcpprobe.DeclaredURL(s.manifest(ctx).interfaces()); u != "" {
-			e.url, e.source, e.declared = Resolve(s.origin, u), "agents.json", true
+			e.url, e.source, e.declared = parse.Resolve(s.origin, u), "agents.json", true
 		} else if u := mcpprobe.RemoteURL(s.serverCard(ctx).doc); u != "" {
-			e.url, e.source, e.declared = Resolve(s.origin, u), "server card", true
+			e.url, e.source, e.declared = parse.Resolve(s.origin, u), "server card", true
 		}
 		e.probe = mcpprobe.Probe(ctx, s.f.httpClient(), e.url)
 		e.found = e.declared || e.probe.Initialize || e.probe.NeedsToken()

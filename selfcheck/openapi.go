@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/agentready/caddy-agentready/selfcheck/internal/parse"
 )
 
 // openapiPaths are where OpenAPI documents usually live (STANDARD.md §9).
@@ -35,7 +37,7 @@ func (s *site) openapi(ctx context.Context) openapiResult {
 		for _, it := range s.manifest(ctx).interfaces() {
 			t := strings.ToLower(str(it, "type") + str(it, "protocol"))
 			if (strings.Contains(t, "openapi") || strings.Contains(t, "rest")) && str(it, "url") != "" {
-				cands = append(cands, Resolve(s.origin, str(it, "url")))
+				cands = append(cands, parse.Resolve(s.origin, str(it, "url")))
 			}
 		}
 		home := s.page(ctx, s.home)
@@ -214,7 +216,7 @@ func (s *site) apiBase(oa openapiResult) string {
 	} else if bp := str(oa.doc, "basePath"); bp != "" {
 		ref = bp
 	}
-	u := Resolve(base, ref)
+	u := parse.Resolve(base, ref)
 	return strings.TrimSuffix(u, "/") + "/"
 }
 

@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+
+	"github.com/agentready/caddy-agentready/selfcheck/internal/parse"
 )
 
 // lazy computes a value once, on first use, and shares it between checks.
@@ -46,8 +48,8 @@ type site struct {
 type page struct {
 	url   string
 	resp  *response
-	facts *Page
-	ld    LD
+	facts *parse.Page
+	ld    parse.LD
 }
 
 // newSite prepares the shared state of a scan.
@@ -82,10 +84,10 @@ func (s *site) page(ctx context.Context, route string) *page {
 			base, _ = url.Parse(p.resp.finalURL)
 		}
 		if p.resp.ok() && isHTMLish(p.resp) {
-			p.facts = HTML(p.resp.body, base)
-			p.ld = JSONLD(p.facts.JSONLD)
+			p.facts = parse.HTML(p.resp.body, base)
+			p.ld = parse.JSONLD(p.facts.JSONLD)
 		} else {
-			p.facts = &Page{LabelFor: map[string]bool{}}
+			p.facts = &parse.Page{LabelFor: map[string]bool{}}
 		}
 		return p
 	})

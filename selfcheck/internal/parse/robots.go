@@ -1,4 +1,4 @@
-package selfcheck
+package parse
 
 import (
 	"bufio"

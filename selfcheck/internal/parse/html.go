@@ -1,4 +1,4 @@
-package selfcheck
+package parse
 
 import (
 	"bytes"
@@ -20,7 +20,7 @@ const (
 	htmlScriptWindow = 64 << 10
 )
 
-// Page are the facts the checks read from one page's HTML, gathered in
+// Page holds the facts the checks read from one page's HTML, gathered in
 // one streaming pass of the tokenizer (no DOM is built, so hostile nesting
 // costs no memory beyond the bounded stack).
 type Page struct {
@@ -43,7 +43,7 @@ type Page struct {
 	Truncated bool
 }
 
-// Form describe one <form>.
+// Form describes one <form>.
 type Form struct {
 	ID, ToolName, ToolDescription string
 	Hyphenated                    bool // tool-name / tool-description only
@@ -54,7 +54,7 @@ type Form struct {
 // Annotated reports whether the form is declared as a tool, in either form.
 func (f Form) Annotated() bool { return f.ToolName != "" || f.Hyphenated }
 
-// Field describe one form control.
+// Field describes one form control.
 type Field struct {
 	Name, ID  string
 	Labelled  bool

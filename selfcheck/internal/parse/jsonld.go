@@ -1,4 +1,4 @@
-package selfcheck
+package parse
 
 import (
 	"encoding/json"
@@ -19,7 +19,7 @@ type LDNode struct {
 	Props map[string]any
 }
 
-// Has reports whether the node Has a non-empty property.
+// Has reports whether the node has a non-empty property.
 func (n LDNode) Has(prop string) bool {
 	v, ok := n.Props[prop]
 	if !ok || v == nil {
