@@ -81,95 +81,122 @@ type openElem struct {
 // HTML reads the facts of an HTML page. base resolves relative
 // links. It never fails: garbage yields empty facts.
 func HTML(body []byte, base *url.URL) *Page {
-	p := &Page{LabelFor: map[string]bool{}}
 	z := html.NewTokenizer(bytes.NewReader(body))
 	z.SetMaxBuf(0)
-	stack := make([]openElem, 0, 64)
-	top := func() openElem {
-		if len(stack) == 0 {
-			return openElem{form: -1}
-		}
-		return stack[len(stack)-1]
-	}
-	jsonldBytes := 0
-	var abuf attrs
+	h := &htmlPass{p: &Page{LabelFor: map[string]bool{}}, z: z, base: base, stack: make([]openElem, 0, 64)}
 	for {
-		tt := z.Next()
-		switch tt {
+		switch tt := z.Next(); tt {
 		case html.ErrorToken:
-			p.finish()
-			return p
+			h.p.finish()
+			return h.p
 		case html.TextToken:
-			t := top()
-			switch t.script {
-			case "ld+json":
-				if jsonldBytes < htmlMaxJSONLD {
-					raw := append([]byte(nil), z.Raw()...)
-					jsonldBytes += len(raw)
-					p.JSONLD = append(p.JSONLD, raw)
-				}
-				continue
-			case "js":
-				txt := z.Raw()
-				if len(txt) > htmlScriptWindow {
-					txt = txt[:htmlScriptWindow]
-				}
-				if bytes.Contains(txt, []byte("document.modelContext")) && bytes.Contains(txt, []byte("registerTool")) {
-					p.Register = true
-				}
-				if bytes.Contains(txt, []byte("navigator.modelContext")) {
-					p.Navigator = true
-				}
-				continue
-			case "skip":
-				continue
-			}
-			if t.hidden || t.a == atom.Title {
-				if t.a == atom.Title && p.Title == "" {
-					p.Title = strings.Join(strings.Fields(string(z.Text())), " ")
-				}
-				continue
-			}
-			words, n := countWords(z.Raw()) // raw text: entities count as letters, no copy
-			if words == 0 {
-				continue
-			}
-			p.TextChars += n
-			p.TextWords += words
-			if t.main {
-				p.MainChars += n
-			}
+			h.text()
 		case html.StartTagToken, html.SelfClosingTagToken:
-			name, hasAttr := z.TagName()
-			abuf = readAttrs(z, hasAttr, abuf)
-			attrs := abuf
-			a := atom.Lookup(name)
-			parent := top()
-			e := openElem{a: a, hidden: parent.hidden, main: parent.main, label: parent.label, form: parent.form}
-			if isHidden(a, attrs) {
-				e.hidden = true
-			}
-			if a == 0 {
-				e.name = string(name) // only unknown elements need their name kept
-			}
-			p.element(a, attrs, &e, base)
-			if tt == html.SelfClosingTagToken || isVoid(a) {
-				continue
-			}
-			if len(stack) < htmlMaxDepth {
-				stack = append(stack, e)
-			} else {
-				p.Truncated = true
-			}
+			h.start(tt == html.SelfClosingTagToken)
 		case html.EndTagToken:
-			name, _ := z.TagName()
-			a := atom.Lookup(name)
-			for i := len(stack) - 1; i >= 0; i-- {
-				if stack[i].a == a && (a != 0 || stack[i].name == string(name)) {
-					stack = stack[:i]
-					break
-				}
-			}
+			h.end()
+		}
+	}
+}
+
+// htmlPass is the state of one streaming pass over a page.
+type htmlPass struct {
+	p           *Page
+	z           *html.Tokenizer
+	base        *url.URL
+	stack       []openElem
+	jsonldBytes int
+	abuf        attrs // reused by every start tag
+}
+
+// top returns the innermost open element (a context outside any form when
+// none is open).
+func (h *htmlPass) top() openElem {
+	if len(h.stack) == 0 {
+		return openElem{form: -1}
+	}
+	return h.stack[len(h.stack)-1]
+}
+
+// text records a text token: JSON-LD and inline-script facts inside
+// scripts, the title, and visible words elsewhere.
+func (h *htmlPass) text() {
+	p, z, t := h.p, h.z, h.top()
+	switch t.script {
+	case "ld+json":
+		if h.jsonldBytes < htmlMaxJSONLD {
+			raw := append([]byte(nil), z.Raw()...)
+			h.jsonldBytes += len(raw)
+			p.JSONLD = append(p.JSONLD, raw)
+		}
+		return
+	case "js":
+		txt := z.Raw()
+		if len(txt) > htmlScriptWindow {
+			txt = txt[:htmlScriptWindow]
+		}
+		if bytes.Contains(txt, []byte("document.modelContext")) && bytes.Contains(txt, []byte("registerTool")) {
+			p.Register = true
+		}
+		if bytes.Contains(txt, []byte("navigator.modelContext")) {
+			p.Navigator = true
+		}
+		return
+	case "skip":
+		return
+	}
+	if t.hidden || t.a == atom.Title {
+		if t.a == atom.Title && p.Title == "" {
+			p.Title = strings.Join(strings.Fields(string(z.Text())), " ")
+		}
+		return
+	}
+	words, n := countWords(z.Raw()) // raw text: entities count as letters, no copy
+	if words == 0 {
+		return
+	}
+	p.TextChars += n
+	p.TextWords += words
+	if t.main {
+		p.MainChars += n
+	}
+}
+
+// start records a start tag and opens its element (unless it is void or
+// self-closing); past htmlMaxDepth elements are no longer tracked.
+func (h *htmlPass) start(selfClosing bool) {
+	name, hasAttr := h.z.TagName()
+	h.abuf = readAttrs(h.z, hasAttr, h.abuf)
+	attrs := h.abuf
+	a := atom.Lookup(name)
+	parent := h.top()
+	e := openElem{a: a, hidden: parent.hidden, main: parent.main, label: parent.label, form: parent.form}
+	if isHidden(a, attrs) {
+		e.hidden = true
+	}
+	if a == 0 {
+		e.name = string(name) // only unknown elements need their name kept
+	}
+	h.p.element(a, attrs, &e, h.base)
+	if selfClosing || isVoid(a) {
+		return
+	}
+	if len(h.stack) < htmlMaxDepth {
+		h.stack = append(h.stack, e)
+	} else {
+		h.p.Truncated = true
+	}
+}
+
+// end closes the innermost open element an end tag names, and every
+// element opened inside it.
+func (h *htmlPass) end() {
+	name, _ := h.z.TagName()
+	a := atom.Lookup(name)
+	for i := len(h.stack) - 1; i >= 0; i-- {
+		if h.stack[i].a == a && (a != 0 || h.stack[i].name == string(name)) {
+			h.stack = h.stack[:i]
+			return
 		}
 	}
 }
