@@ -24,6 +24,7 @@ func init() {
 //	GET  /agent-ready/report.json  the JSON report
 //	GET  /agent-ready/report.md    the Markdown report
 //	GET  /agent-ready/status       every site's state (score, running, time)
+//	                               and content index (state, pages, refreshes)
 //	POST /agent-ready/scan         scan again now
 //
 // With several sites, `?site=<key>` picks one (keys are listed by
@@ -78,7 +79,7 @@ func serveSelfScore(w http.ResponseWriter, r *http.Request, sub string, allowSca
 		for _, s := range sitesSnapshot() {
 			all = append(all, s.status())
 		}
-		return writeJSON(w, http.StatusOK, map[string]any{"sites": all})
+		return writeJSON(w, http.StatusOK, map[string]any{"sites": all, "content_indexes": indexStatuses()})
 	}
 
 	site, err := pickSite(r)

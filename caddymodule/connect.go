@@ -8,10 +8,13 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"sort"
 	"strings"
+	"time"
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
+	"go.uber.org/zap"
 	"go.uber.org/zap/exp/zapslog"
 
 	"github.com/agentready/caddy-agentready/connect"
@@ -27,8 +30,26 @@ const (
 	internalMaxRedir = 5
 )
 
+// contentStores holds the content index of every site that serves the
+// built-in MCP endpoint, by origin. The entries outlive config reloads (a
+// usage pool counts the configs that use each, as siteScans does), so a
+// reloaded config answers from the last good index at once, refreshes it
+// with the validators it holds, and keeps the retry backoff of an outage.
+var contentStores = caddy.NewUsagePool()
+
+// contentStore is one site's entry in contentStores.
+type contentStore struct {
+	site  string
+	store *connect.Store
+}
+
+// Destruct implements caddy.Destructor: the last config using the site is
+// gone.
+func (c *contentStore) Destruct() error { return c.store.Close() }
+
 // provisionConnect builds the built-in MCP endpoint and /ask when the YAML
-// enables them. Its index fills in the background once the config starts.
+// enables them. Its index fills in the background once the config starts,
+// starting from the index a previous config of the site left.
 func (ar *AgentReady) provisionConnect(ctx caddy.Context, srv *caddyhttp.Server, origin string) error {
 	c := ar.site.Connect
 	if !c.Enabled {
@@ -44,6 +65,7 @@ func (ar *AgentReady) provisionConnect(ctx caddy.Context, srv *caddyhttp.Server,
 		MaxPages:          c.MaxPages,
 		MaxBytes:          c.MaxBytes,
 		Refresh:           c.Refresh,
+		RetryMin:          c.RetryMin,
 		RequestsPerMinute: c.RateLimit,
 		ServerName:        ar.site.Info.Name,
 		ClientIP:          clientIP,
@@ -65,14 +87,72 @@ func (ar *AgentReady) provisionConnect(ctx caddy.Context, srv *caddyhttp.Server,
 			opts.Auth.Audience = strings.TrimSuffix(origin, "/") + connect.DefaultMCPPath
 		}
 	}
+	val, _, err := contentStores.LoadOrNew(origin, func() (caddy.Destructor, error) {
+		st, err := connect.NewStore("")
+		if err != nil {
+			return nil, err
+		}
+		return &contentStore{site: origin, store: st}, nil
+	})
+	if err != nil {
+		return fmt.Errorf("connect: %v", err)
+	}
+	opts.Store = val.(*contentStore).store
 	src := &siteSource{origin: origin, client: internalClient(srv)}
 	logger := slog.New(zapslog.NewHandler(ar.logger.Named("connect").Core()))
 	server, err := connect.New(opts, src, logger)
 	if err != nil {
+		_, _ = contentStores.Delete(origin)
 		return fmt.Errorf("connect: %v", err)
 	}
-	ar.connect = server
+	ar.connect, ar.connectSite = server, origin
 	return nil
+}
+
+// cleanupConnect stops this config's MCP endpoint and releases its hold on
+// the site's content index, which lives on while a newer config uses it.
+func (ar *AgentReady) cleanupConnect() {
+	if ar.connect == nil {
+		return
+	}
+	metrics.index.remove(ar.connectSite, ar.connect)
+	if err := ar.connect.Close(); err != nil {
+		ar.logger.Warn("closing the content index", zap.Error(err))
+	}
+	if _, err := contentStores.Delete(ar.connectSite); err != nil {
+		ar.logger.Warn("releasing the content index", zap.Error(err))
+	}
+}
+
+// indexStatus is what the admin endpoint shows about a site's content index.
+type indexStatus struct {
+	Site        string    `json:"site"`
+	State       string    `json:"state"`
+	Pages       int       `json:"pages"`
+	Bytes       int64     `json:"bytes"`
+	Refreshing  bool      `json:"refreshing"`
+	LastSuccess time.Time `json:"last_success,omitzero"`
+	LastAttempt time.Time `json:"last_attempt,omitzero"`
+	LastError   string    `json:"last_error,omitempty"`
+	Failures    int       `json:"failures"`
+	NextAttempt time.Time `json:"next_attempt,omitzero"`
+}
+
+// indexStatuses lists the content index of every site, sorted by site.
+func indexStatuses() []indexStatus {
+	out := []indexStatus{}
+	contentStores.Range(func(_, v any) bool {
+		c := v.(*contentStore)
+		st := c.store.Stats()
+		out = append(out, indexStatus{
+			Site: c.site, State: st.State, Pages: st.Pages, Bytes: st.Bytes, Refreshing: st.Refreshing,
+			LastSuccess: st.LastSuccess, LastAttempt: st.LastStart, LastError: st.LastError,
+			Failures: st.Failures, NextAttempt: st.NextAttempt,
+		})
+		return true
+	})
+	sort.Slice(out, func(i, j int) bool { return out[i].Site < out[j].Site })
+	return out
 }
 
 // clientIP is the client address Caddy determined (trusted proxies
@@ -231,4 +311,7 @@ func (s *siteSource) rewrite(u string) string {
 }
 
 // Interface guards
-var _ connect.Source = (*siteSource)(nil)
+var (
+	_ caddy.Destructor = (*contentStore)(nil)
+	_ connect.Source   = (*siteSource)(nil)
+)

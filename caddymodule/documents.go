@@ -48,9 +48,12 @@ type documents struct {
 	// sitemapURLs are the pages of the site's sitemap, for llms.auto_list;
 	// read once the config runs (see setSitemapURLs).
 	sitemapURLs []string
-	// sitemap is where the site's sitemap answers (manifest.Env.Sitemap),
-	// found once the config runs (see setSitemap); "" until then.
+	// sitemap is the path of the origin's own sitemap, found once the
+	// config runs (see setSitemap); "" when none was found, or not yet.
 	sitemap string
+	// noSitemap is true once no sitemap was found answering, not even the
+	// generated one at /sitemap.xml (manifest.Env.NoSitemap).
+	noSitemap bool
 }
 
 // bundle is a manifest.Bundle with each document's validators computed once.
@@ -139,7 +142,8 @@ func (d *documents) generate(origin string) *bundle {
 		Now:            d.loaded,
 		ConfigDir:      d.baseDir,
 		SitemapURLs:    d.sitemapURLs,
-		Sitemap:        d.sitemap,
+		OriginSitemaps: originSitemaps(origin, d.sitemap),
+		NoSitemap:      d.noSitemap,
 	})
 	if err != nil {
 		return &bundle{err: err}
@@ -332,16 +336,25 @@ func (d *documents) setSitemapURLs(urls []string) {
 	d.order = d.order[:0]
 }
 
-// setSitemap records where the site's sitemap answers (a path, or
-// manifest.NoSitemap) and drops the generated bundles, so the next request
-// regenerates the documents that name it.
-func (d *documents) setSitemap(sitemap string) {
+// setSitemap records the path of the origin's own sitemap ("" for none)
+// and whether no sitemap answers at all, and drops the generated bundles,
+// so the next request regenerates the documents that name it.
+func (d *documents) setSitemap(path string, none bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.sitemap == sitemap {
+	if d.sitemap == path && d.noSitemap == none {
 		return
 	}
-	d.sitemap = sitemap
+	d.sitemap, d.noSitemap = path, none
 	clear(d.bundles)
 	d.order = d.order[:0]
+}
+
+// originSitemaps is manifest.Env.OriginSitemaps for a bundle of origin:
+// the origin's sitemap found at path, on that origin.
+func originSitemaps(origin, path string) []string {
+	if path == "" {
+		return nil
+	}
+	return []string{origin + path}
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/caddyconfig"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
+	"github.com/klauspost/compress/zstd"
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 
@@ -33,6 +34,10 @@ import (
 var faultPage = "<!doctype html><html lang=\"en\"><head><title>Fault</title></head><body><main><h1>Fault</h1>" +
 	strings.Repeat("<p>The origin misbehaves in the middle of this paragraph.</p>\n", 60) +
 	"</main></body></html>\n"
+
+// nestedQuotesPage is the hostile page of issue #18: ten nests of 500
+// blockquotes, 130 KB of HTML whose Markdown was 5 MB and 10 s of CPU.
+var nestedQuotesPage = strings.Repeat(strings.Repeat("<blockquote>a", 500)+strings.Repeat("</blockquote>", 500), 10)
 
 // faultWait bounds every wait of an origin handler, so a proxy that never
 // cancels makes the test fail instead of hanging. It is generous: on a
@@ -63,6 +68,9 @@ func (o *faultOrigin) serve(w http.ResponseWriter, r *http.Request) {
 	case "/page":
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		io.WriteString(w, faultPage)
+	case "/nested-quotes":
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(w, nestedQuotesPage)
 	case "/slow-headers":
 		o.wait(r) // reverse_proxy's response_header_timeout fires first
 	case "/stall-body":
@@ -323,6 +331,30 @@ func TestFaultOrigin(t *testing.T) {
 			}
 			client.CloseIdleConnections()
 			origin.waitCancelled(t, "/stall-body", 1)
+		}
+	})
+
+	t.Run("nested quotes", func(t *testing.T) {
+		// Converted within its budget, quotes no deeper than the
+		// converter's bound and the Markdown within a small multiple of
+		// the HTML; or, failing that, the page as the origin sent it.
+		resp, body := get(t, "GET", base+"/nested-quotes", "Accept", acceptMarkdown)
+		if resp.StatusCode != 200 {
+			t.Fatalf("status %d", resp.StatusCode)
+		}
+		if !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/markdown") {
+			if body != nestedQuotesPage {
+				t.Errorf("neither Markdown nor the origin's page: %q, %d bytes", resp.Header.Get("Content-Type"), len(body))
+			}
+			return
+		}
+		if len(body) > 4*len(nestedQuotesPage) {
+			t.Errorf("%d bytes of HTML made %d bytes of Markdown", len(nestedQuotesPage), len(body))
+		}
+		for line := range strings.SplitSeq(body, "\n") {
+			if n := strings.Count(line, ">"); n > 10 {
+				t.Fatalf("a line quoted %d deep: %.80q", n, line)
+			}
 		}
 	})
 
@@ -618,4 +650,155 @@ func counterValue(t *testing.T, c prometheus.Counter) float64 {
 		t.Fatal(err)
 	}
 	return m.GetCounter().GetValue()
+}
+
+// zstdLongWindow compresses page as a zstd frame that declares a window of
+// 1<<log bytes and no content size, as `zstd -3 --long=log` writes a page
+// it reads from a pipe. The encoder writes it with a 1 MiB window and the
+// header is changed afterwards (RFC 8878 §3.1.1.1.2: the byte after the
+// frame header descriptor), so the test does not allocate the window; the
+// frame decodes the same with any window at least that large.
+func zstdLongWindow(t *testing.T, page []byte, log int) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw, err := zstd.NewWriter(&buf, zstd.WithWindowSize(1<<20), zstd.WithEncoderConcurrency(1), zstd.WithLowerEncoderMem(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p := page; len(p) > 0; p = p[min(len(p), 64<<10):] {
+		zw.Write(p[:min(len(p), 64<<10)])
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	frame := buf.Bytes()
+	frame[5] = byte(log-10) << 3
+	var h zstd.Header
+	if err := h.Decode(frame); err != nil || h.WindowSize != 1<<log {
+		t.Fatalf("zstd header %+v (%v), want a window of %d bytes", h, err, 1<<log)
+	}
+	return frame
+}
+
+// TestFaultUndecodableOrigin: compressed pages the module cannot decode in
+// full, through reverse_proxy (the client's Accept-Encoding makes it hand
+// the coded bytes on): a zstd frame with a 128 MiB window and a gzip body
+// inflating past the 64 MiB bound of the head rewrite. Each is answered,
+// in both forms, with the origin's bytes and headers untouched, or, for
+// the bomb streamed into the HTML form, with a broken transfer; never an
+// empty or short 200. Each failure is counted by reason. A zstd frame with
+// the largest window accepted is decoded, in both forms.
+func TestFaultUndecodableOrigin(t *testing.T) {
+	page := []byte(faultPage[:strings.Index(faultPage, "</main>")] + strings.Repeat("<p>Zstandard with a long window.</p>\n", 8000) + "</main></body></html>\n")
+	long := zstdLongWindow(t, page, 27)
+	allowed := zstdLongWindow(t, page, 23)
+	var gz bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestSpeed)
+	io.WriteString(zw, "<!doctype html><html><head><title>Bomb</title></head><body><p>")
+	spaces := bytes.Repeat([]byte(" "), 1<<20)
+	for range 65 {
+		zw.Write(spaces)
+	}
+	io.WriteString(zw, "</p></body></html>\n")
+	zw.Close()
+	bomb := gz.Bytes()
+	t.Logf("zstd frames of %d bytes for a %d-byte page; a gzip body of %d bytes for %d MiB", len(long), len(page), len(bomb), 65)
+
+	bodies := map[string][]byte{"zstd-long": long, "zstd-8m": allowed, "gzip-bomb": bomb}
+	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// /length/<name> announces its length; /stream/<name> is chunked.
+		mode, name, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
+		body, ok := bodies[name]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Content-Encoding", strings.Split(name, "-")[0])
+		w.Header().Set("Etag", `"`+name+`"`)
+		if mode == "length" {
+			w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+		}
+		for p := body; len(p) > 0; p = p[min(len(p), 16<<10):] {
+			if _, err := w.Write(p[:min(len(p), 16<<10)]); err != nil {
+				return
+			}
+			w.(http.Flusher).Flush()
+		}
+	}))
+	t.Cleanup(origin.Close)
+	base, _ := runCaddy(t, faultCaddyfile(t, origin.URL))
+
+	for _, tc := range []struct {
+		path, accept string
+		want         string // "origin", "aborted", "markdown" or "html"
+		reason       string // the fail_open_total label that must grow by one
+	}{
+		{"/length/zstd-long", acceptMarkdown, "origin", "decode"},
+		{"/stream/zstd-long", acceptMarkdown, "origin", "decode"},
+		{"/length/zstd-long", acceptBrowser, "origin", "rewrite_decode"},
+		{"/stream/zstd-long", acceptBrowser, "origin", "rewrite_decode"},
+		{"/length/gzip-bomb", acceptMarkdown, "origin", "too_large"},
+		{"/stream/gzip-bomb", acceptMarkdown, "origin", "too_large"},
+		{"/length/gzip-bomb", acceptBrowser, "origin", "rewrite_decode"},
+		{"/stream/gzip-bomb", acceptBrowser, "aborted", "rewrite_abort"},
+		{"/length/zstd-8m", acceptMarkdown, "markdown", ""},
+		{"/stream/zstd-8m", acceptBrowser, "html", ""},
+	} {
+		t.Run(tc.path+" "+strings.Split(tc.accept, ",")[0], func(t *testing.T) {
+			name := tc.path[strings.LastIndex(tc.path, "/")+1:]
+			reasons := []string{"decode", "too_large", "rewrite_decode", "rewrite_abort"}
+			before := map[string]float64{}
+			for _, r := range reasons {
+				before[r] = counterValue(t, metrics.failOpen.WithLabelValues(r))
+			}
+			resp, body, err := fetch(nil, "GET", base+tc.path, "Accept", tc.accept, "Accept-Encoding", "gzip, zstd")
+			switch tc.want {
+			case "aborted":
+				if err == nil {
+					t.Fatalf("a complete-looking %d response of %d bytes (Content-Length %q, Content-Encoding %q)",
+						resp.StatusCode, len(body), resp.Header.Get("Content-Length"), resp.Header.Get("Content-Encoding"))
+				}
+				t.Logf("client saw: %v", err)
+			case "origin":
+				if err != nil {
+					t.Fatal(err)
+				}
+				if resp.StatusCode != 200 || body != string(bodies[name]) {
+					t.Fatalf("got %d with %d bytes, want 200 with the origin's %d bytes", resp.StatusCode, len(body), len(bodies[name]))
+				}
+				if ce := resp.Header.Get("Content-Encoding"); ce != strings.Split(name, "-")[0] {
+					t.Errorf("Content-Encoding %q", ce)
+				}
+				if et := resp.Header.Get("Etag"); et != `"`+name+`"` {
+					t.Errorf("Etag %q", et)
+				}
+				if cl := resp.Header.Get("Content-Length"); strings.HasPrefix(tc.path, "/length/") && cl != strconv.Itoa(len(body)) {
+					t.Errorf("Content-Length %q for %d bytes", cl, len(body))
+				}
+				assertVaryAccept(t, resp)
+			case "markdown":
+				if err != nil || resp.StatusCode != 200 || !strings.HasPrefix(body, "---\ntitle: Fault\n") || !strings.Contains(body, "Zstandard with a long window.") {
+					t.Fatalf("got %v %v\n%.200s", resp, err, body)
+				}
+			case "html":
+				// The head gains its annotations; every other byte is the page's.
+				head := strings.Index(string(page), "</head>")
+				if err != nil || resp.StatusCode != 200 || resp.Header.Get("Content-Encoding") != "" ||
+					!strings.HasPrefix(body, string(page[:head])) || !strings.HasSuffix(body, string(page[head:])) ||
+					!strings.Contains(body[head:len(body)-len(page)+head], `type="text/markdown"`) {
+					t.Fatalf("got %v %v, %d bytes, want the %d bytes of the page annotated", resp, err, len(body), len(page))
+				}
+			}
+			for _, r := range reasons {
+				want := 0.0
+				if r == tc.reason {
+					want = 1
+				}
+				if got := counterValue(t, metrics.failOpen.WithLabelValues(r)) - before[r]; got != want {
+					t.Errorf("fail_open_total{reason=%q} grew by %v, want %v", r, got, want)
+				}
+			}
+		})
+	}
 }

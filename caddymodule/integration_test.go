@@ -130,8 +130,15 @@ func get(t testing.TB, method, url string, hdr ...string) (*http.Response, strin
 // validators, and gzip when the client accepts it.
 func newOrigin(t testing.TB) *httptest.Server {
 	t.Helper()
+	srv := httptest.NewServer(originHandler())
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// originHandler is the handler of newOrigin.
+func originHandler() http.Handler {
 	files := http.FileServer(http.Dir(filepath.Join("..", "examples", "site")))
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case r.URL.Path == "/gzipped":
 			raw, _ := os.ReadFile(filepath.Join("..", "examples", "site", "pricing.html"))
@@ -165,9 +172,7 @@ func newOrigin(t testing.TB) *httptest.Server {
 			r.URL.Path += ".html"
 		}
 		files.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
-	return srv
+	})
 }
 
 // originBody fetches a path from the origin directly.

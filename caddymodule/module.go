@@ -56,6 +56,19 @@ type AgentReady struct {
 	// through as HTML (still with `Vary: Accept`). Default: 2 MiB.
 	MaxSize int64 `json:"max_size,omitempty"`
 
+	// ConvertTimeout is the time budget of one conversion, counted from
+	// the moment the page has been read. A conversion past it stops and
+	// the page is sent as HTML (logged, and counted with reason
+	// `budget_time`). A conversion also stops when its client goes away.
+	// Default: 2s.
+	ConvertTimeout caddy.Duration `json:"convert_timeout,omitempty"`
+
+	// MaxMarkdownSize is the output budget of one conversion, in bytes: a
+	// conversion whose Markdown grows past it stops and the page is sent
+	// as HTML (logged, and counted with reason `budget_size`). Default:
+	// 4 × MaxSize (8 MiB).
+	MaxMarkdownSize int64 `json:"max_markdown_size,omitempty"`
+
 	// MarkdownSuffix is the path suffix that serves a page's Markdown to
 	// clients that cannot send headers: `GET /pricing/md` answers the
 	// Markdown of `/pricing`. "-" disables it. Default: "/md".
@@ -224,6 +237,9 @@ func (ar *AgentReady) Provision(ctx caddy.Context) error {
 	if ar.MaxSize == 0 {
 		ar.MaxSize = defaultMaxSize
 	}
+	if ar.MaxMarkdownSize == 0 { // negative ones are refused by the negotiation
+		ar.MaxMarkdownSize = 4 * ar.MaxSize
+	}
 	if ar.MarkdownSuffix == "" {
 		ar.MarkdownSuffix = "/md"
 	}
@@ -265,6 +281,7 @@ func (ar *AgentReady) provisionConverter() error {
 		JSONLD:               boolOr(ar.JSONLDBlock, true),
 		FrontMatter:          true,
 		DefaultLanguage:      ar.DefaultLanguage,
+		MaxMarkdownSize:      ar.MaxMarkdownSize,
 	}
 	if copts.DefaultLanguage == "" {
 		copts.DefaultLanguage = ar.site.Info.Language
@@ -311,6 +328,9 @@ func (ar *AgentReady) provisionNegotiation() error {
 		Reenter:   reenterServer,
 		ClientURL: clientURL,
 	}
+	// Each conversion's budget.
+	ar.neg.Options.ConvertTimeout = time.Duration(ar.ConvertTimeout)
+	ar.neg.Options.MaxMarkdownSize = ar.MaxMarkdownSize
 	if ar.cache != nil {
 		ar.neg.Cached = ar.cachedPage
 	}
@@ -425,15 +445,11 @@ func (ar *AgentReady) provisionSelfScan(app *App, srv *caddyhttp.Server, origin,
 	return nil
 }
 
-// Cleanup releases the site's self-score entry; it survives as long as
-// another config (the one replacing this one on reload) still uses it.
+// Cleanup releases the site's self-score entry and content index; each
+// survives as long as another config (the one replacing this one on reload)
+// still uses it.
 func (ar *AgentReady) Cleanup() error {
-	if ar.connect != nil {
-		metrics.index.remove(ar.connectSite, ar.connect)
-		if err := ar.connect.Close(); err != nil {
-			ar.logger.Warn("closing the content index", zap.Error(err))
-		}
-	}
+	ar.cleanupConnect()
 	if ar.scanKey != "" {
 		_, err := siteScans.Delete(ar.scanKey)
 		return err

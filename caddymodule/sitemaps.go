@@ -149,24 +149,19 @@ func robotsSitemaps(robots []byte) []string {
 	return out
 }
 
-// envSitemap is what the generated documents say about the sitemap after a
-// discovery: the origin's own, else the origin's /sitemap.xml when it
-// answers 404 there and the module serves its own (documents.sitemap_xml),
-// else none (a /sitemap.xml that redirects or fails is never named).
-func (f sitemapFound) envSitemap(oursServed bool) string {
-	switch {
-	case f.path != "":
-		return f.path
-	case f.defaultStatus == http.StatusNotFound && oursServed:
-		return manifest.PathSitemap
-	}
-	return manifest.NoSitemap
+// none reports whether no sitemap answers on the site after a discovery:
+// the origin has none of its own, and its /sitemap.xml does not answer 404
+// either (a redirect, an error), so the generated one is never served there
+// (or documents.sitemap_xml is off: oursServed false).
+func (f sitemapFound) none(oursServed bool) bool {
+	return f.path == "" && !(f.defaultStatus == http.StatusNotFound && oursServed)
 }
 
 // findSitemap runs the sitemap discovery once the config runs and tells the
 // documents where the site's sitemap answers. Until it has, they name the
 // origin's /sitemap.xml, and robots.txt gains no Sitemap: line where the
-// origin names its own.
+// origin names its own. (Package discover finds the pages too; this reads
+// only robots.txt and the sitemaps' first bytes, at every start.)
 func (ar *AgentReady) findSitemap(ctx context.Context, srv *caddyhttp.Server, origin string) {
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
@@ -175,10 +170,11 @@ func (ar *AgentReady) findSitemap(ctx context.Context, srv *caddyhttp.Server, or
 		ar.logger.Warn("sitemap discovery", zap.Error(err))
 		return
 	}
-	sitemap := found.envSitemap(ar.site.Documents.Sitemap != manifest.ServeOff)
+	none := found.none(ar.site.Documents.Sitemap != manifest.ServeOff)
 	ar.logger.Info("sitemap discovery",
 		zap.String("origin", origin),
-		zap.String("sitemap", sitemap),
+		zap.String("sitemap", found.path),
+		zap.Bool("none", none),
 		zap.Strings("tried", found.tried))
-	ar.docs.setSitemap(sitemap)
+	ar.docs.setSitemap(found.path, none)
 }

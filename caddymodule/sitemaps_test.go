@@ -148,20 +148,20 @@ func TestRobotsSitemaps(t *testing.T) {
 	}
 }
 
-func TestEnvSitemap(t *testing.T) {
+func TestSitemapNone(t *testing.T) {
 	for _, tc := range []struct {
 		found sitemapFound
 		ours  bool
-		want  string
+		want  bool
 	}{
-		{sitemapFound{path: "/wp-sitemap.xml", defaultStatus: 302}, true, "/wp-sitemap.xml"},
-		{sitemapFound{defaultStatus: 404}, true, "/sitemap.xml"},
-		{sitemapFound{defaultStatus: 404}, false, "-"},
-		{sitemapFound{defaultStatus: 302}, true, "-"},
-		{sitemapFound{defaultStatus: 500}, true, "-"},
+		{sitemapFound{path: "/wp-sitemap.xml", defaultStatus: 302}, true, false},
+		{sitemapFound{defaultStatus: 404}, true, false},
+		{sitemapFound{defaultStatus: 404}, false, true},
+		{sitemapFound{defaultStatus: 302}, true, true},
+		{sitemapFound{defaultStatus: 500}, true, true},
 	} {
-		if got := tc.found.envSitemap(tc.ours); got != tc.want {
-			t.Errorf("%+v (ours served %v) = %q, want %q", tc.found, tc.ours, got, tc.want)
+		if got := tc.found.none(tc.ours); got != tc.want {
+			t.Errorf("%+v (ours served %v): none = %v, want %v", tc.found, tc.ours, got, tc.want)
 		}
 	}
 }

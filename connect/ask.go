@@ -30,7 +30,15 @@ func (s *Server) serveAsk(w http.ResponseWriter, r *http.Request) {
 		limit = n
 	}
 	out, err := s.ask(r.Context(), q.Get("query"), limit)
+	var notReady *notReadyError
 	switch {
+	case errors.As(err, &notReady):
+		// The index has never loaded: an empty result would be a false
+		// answer. 503 with Retry-After (RFC 9110 §15.6.4, §10.2.3) tells
+		// clients to come back, as they do on a 429.
+		w.Header().Set("Retry-After", strconv.Itoa(notReady.retryAfter))
+		writeProblem(w, http.StatusServiceUnavailable, "index not ready", err.Error())
+		return
 	case errors.Is(err, errEmptyQuery):
 		writeProblem(w, http.StatusBadRequest, "bad request", "the query parameter is required")
 		return

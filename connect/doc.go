@@ -11,6 +11,16 @@
 // each refresh; when it answers, the text is offered as an MCP resource
 // as-is, so a Source should pass that file through unconverted.
 //
+// The index is filled by refreshes: at Start, every [Options.Refresh], and,
+// after a refresh fails (the origin down, say), again with capped, jittered
+// exponential backoff ([Options.RetryMin], [Options.RetryMax]). A failed
+// refresh keeps the last good pages; [Stats.State] says whether the index is
+// ok, stale, empty or refreshing. Until it has loaded once, the tools and
+// /ask say that it is not ready (/ask: 503 with Retry-After) rather than
+// answer an empty result. A host that replaces its Server, as Caddy does on a
+// config reload, keeps the index by creating a [Store] and handing it to each
+// Server in turn through [Options.Store].
+//
 // MCP tools (all readOnlyHint): search_site, get_page, list_pages and ask.
 // Resources: a template covering every page (text/markdown with front
 // matter) and llms.txt. The endpoint is stateless and answers JSON, so no

@@ -18,6 +18,16 @@ var update = flag.Bool("update", false, "rewrite golden files under testdata/")
 // indexes it once, and serves it on a loopback httptest server.
 func newTestServer(t testing.TB, opts Options, src Source) (*Server, *httptest.Server) {
 	t.Helper()
+	s, ts := newUnindexedServer(t, opts, src)
+	if err := s.Refresh(context.Background()); err != nil {
+		t.Fatalf("Refresh: %v", err)
+	}
+	return s, ts
+}
+
+// newUnindexedServer is newTestServer without the first refresh.
+func newUnindexedServer(t testing.TB, opts Options, src Source) (*Server, *httptest.Server) {
+	t.Helper()
 	if src == nil {
 		src = newFakeSource()
 	}
@@ -36,9 +46,6 @@ func newTestServer(t testing.TB, opts Options, src Source) (*Server, *httptest.S
 			t.Errorf("Close: %v", err)
 		}
 	})
-	if err := s.Refresh(context.Background()); err != nil {
-		t.Fatalf("Refresh: %v", err)
-	}
 	ts := httptest.NewServer(s)
 	t.Cleanup(ts.Close)
 	return s, ts

@@ -5,27 +5,16 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"gopkg.in/yaml.v3"
+	"github.com/agentready/caddy-agentready/frontmatter"
 )
 
-// frontMatterEnd returns the offset just past a leading YAML front matter
-// block ("---" line … "---" line), or 0 when md does not start with one.
-func frontMatterEnd(md []byte) int {
-	rest, ok := bytes.CutPrefix(md, []byte("---\n"))
-	if !ok {
-		if rest, ok = bytes.CutPrefix(md, []byte("---\r\n")); !ok {
-			return 0
-		}
-	}
-	for len(rest) > 0 {
-		line, after, found := bytes.Cut(rest, []byte("\n"))
-		if string(bytes.TrimRight(line, "\r")) == "---" {
-			return len(md) - len(after)
-		}
-		if !found {
-			break
-		}
-		rest = after
+// bodyOffset returns the offset of md's body after a leading front matter
+// block, or 0 when md does not start with a complete one. The block is found
+// by the frontmatter package, which writes the negotiated Markdown's front
+// matter in the first place.
+func bodyOffset(md []byte) int {
+	if _, body, ok := frontmatter.Split(md); ok {
+		return len(md) - len(body)
 	}
 	return 0
 }
@@ -33,51 +22,17 @@ func frontMatterEnd(md []byte) int {
 // pageMarkdown returns the page as get_page and resources serve it: the
 // Source's Markdown when it carries front matter already, else front matter
 // built from the page fields (title, description, canonical, updated,
-// language: the order the negotiated form uses) followed by the body.
+// language, in the frontmatter package's order, as the negotiated form
+// writes them) followed by the body.
 func pageMarkdown(d *doc) []byte {
 	if d.bodyStart > 0 {
 		return d.markdown
 	}
-	var b bytes.Buffer
-	b.WriteString("---\n")
-	b.Write(frontMatter(d))
-	b.WriteString("---\n")
-	b.Write(d.markdown)
-	return b.Bytes()
-}
-
-// frontMatter renders the page fields as YAML lines, quoting what needs it so
-// the block always parses back to the same values.
-func frontMatter(d *doc) []byte {
-	n := &yaml.Node{Kind: yaml.MappingNode}
-	for _, kv := range [][2]string{
-		{"title", d.title}, {"description", d.description}, {"canonical", d.url},
-		{"updated", d.updated}, {"language", d.language},
-	} {
-		if kv[1] == "" {
-			continue
-		}
-		n.Content = append(n.Content,
-			&yaml.Node{Kind: yaml.ScalarNode, Value: kv[0]},
-			&yaml.Node{Kind: yaml.ScalarNode, Value: kv[1], Style: scalarStyle(kv[1])})
+	m := frontmatter.Meta{
+		Title: d.title, Description: d.description, Canonical: d.url,
+		Updated: d.updated, Language: d.language,
 	}
-	if len(n.Content) == 0 {
-		return nil
-	}
-	out, err := yaml.Marshal(n)
-	if err != nil {
-		return nil
-	}
-	return out
-}
-
-// scalarStyle keeps values on one line: text with line breaks is written
-// double-quoted instead of as a block scalar.
-func scalarStyle(v string) yaml.Style {
-	if strings.ContainsAny(v, "\r\n") {
-		return yaml.DoubleQuotedStyle
-	}
-	return 0
+	return append(m.Marshal(), d.markdown...)
 }
 
 // snippet returns about n bytes of plain text from body around the first

@@ -5,10 +5,13 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/agentready/caddy-agentready/frontmatter"
 	"gopkg.in/yaml.v3"
 )
 
-func TestFrontMatterEnd(t *testing.T) {
+// TestBodyOffset pins where the index's body starts; the block rules
+// themselves are frontmatter.Split's (see its tests).
+func TestBodyOffset(t *testing.T) {
 	tests := []struct {
 		in   string
 		want int
@@ -16,14 +19,15 @@ func TestFrontMatterEnd(t *testing.T) {
 		{"---\ntitle: A\n---\n# A", len("---\ntitle: A\n---\n")},
 		{"---\r\ntitle: A\r\n---\r\nbody", len("---\r\ntitle: A\r\n---\r\n")},
 		{"---\ntitle: A\n---", len("---\ntitle: A\n---")},
+		{"---\ntitle: A\n...\nbody", len("---\ntitle: A\n...\n")},
 		{"---\ntitle: A\n", 0},
 		{"# A\n---\n", 0},
 		{"----\n---\n", 0},
 		{"", 0},
 	}
 	for _, tt := range tests {
-		if got := frontMatterEnd([]byte(tt.in)); got != tt.want {
-			t.Errorf("frontMatterEnd(%q) = %d, want %d", tt.in, got, tt.want)
+		if got := bodyOffset([]byte(tt.in)); got != tt.want {
+			t.Errorf("bodyOffset(%q) = %d, want %d", tt.in, got, tt.want)
 		}
 	}
 }
@@ -34,12 +38,12 @@ func TestPageMarkdownFrontMatterRoundTrips(t *testing.T) {
 		updated: "2026-09-15", language: "en", markdown: []byte("# Body\n"),
 	}
 	md := string(pageMarkdown(d))
-	end := frontMatterEnd([]byte(md))
-	if end == 0 || md[end:] != "# Body\n" {
+	block, body, ok := frontmatter.Split([]byte(md))
+	if !ok || string(body) != "# Body\n" {
 		t.Fatalf("bad layout:\n%s", md)
 	}
 	var fm map[string]string
-	if err := yaml.Unmarshal([]byte(strings.Trim(md[:end], "-\n")), &fm); err != nil {
+	if err := yaml.Unmarshal(block, &fm); err != nil {
 		t.Fatalf("front matter does not parse: %v\n%s", err, md)
 	}
 	want := map[string]string{"title": d.title, "description": d.description, "canonical": d.url, "updated": d.updated, "language": d.language}
@@ -91,6 +95,6 @@ func FuzzSnippet(f *testing.F) {
 		if len(got) > n+2*len("…")+utf8.UTFMax {
 			t.Fatalf("snippet of %d bytes for n=%d", len(got), n)
 		}
-		frontMatterEnd(body)
+		bodyOffset(body)
 	})
 }

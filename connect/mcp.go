@@ -121,6 +121,9 @@ func (s *Server) readPage(_ context.Context, req *mcp.ReadResourceRequest) (*mcp
 	if err := s.toolAllowed(req.Extra, toolGet); err != nil {
 		return nil, err
 	}
+	if err := s.checkReady(); err != nil {
+		return nil, err
+	}
 	d, err := s.lookup(req.Params.URI)
 	if err != nil {
 		return nil, mcp.ResourceNotFoundError(req.Params.URI)
@@ -135,9 +138,7 @@ func (s *Server) readLLMsTxt(_ context.Context, req *mcp.ReadResourceRequest) (*
 	if err := s.toolAllowed(req.Extra, toolGet); err != nil {
 		return nil, err
 	}
-	s.llmsMu.Lock()
-	text := string(s.llms.Markdown)
-	s.llmsMu.Unlock()
+	text := string(s.store.llmsTxt().Markdown)
 	if text == "" {
 		return nil, mcp.ResourceNotFoundError(req.Params.URI)
 	}

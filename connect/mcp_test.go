@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentready/caddy-agentready/frontmatter"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"gopkg.in/yaml.v3"
 )
@@ -173,14 +174,13 @@ func TestGetPageTool(t *testing.T) {
 // parseFrontMatter parses the YAML front matter at the start of md.
 func parseFrontMatter(t *testing.T, md string) map[string]string {
 	t.Helper()
-	end := frontMatterEnd([]byte(md))
-	if end == 0 {
+	block, _, ok := frontmatter.Split([]byte(md))
+	if !ok {
 		t.Fatalf("no front matter in:\n%s", md)
 	}
 	var fm map[string]string
-	block := strings.TrimSuffix(strings.TrimPrefix(md[:end], "---\n"), "---\n")
-	if err := yaml.Unmarshal([]byte(block), &fm); err != nil {
-		t.Fatalf("front matter does not parse: %v\n%s", err, md[:end])
+	if err := yaml.Unmarshal(block, &fm); err != nil {
+		t.Fatalf("front matter does not parse: %v\n%s", err, block)
 	}
 	return fm
 }

@@ -16,6 +16,8 @@ const (
 	DefaultMaxPages          = 5000
 	DefaultMaxBytes          = 64 << 20
 	DefaultRefresh           = time.Hour
+	DefaultRetryMin          = 2 * time.Second
+	DefaultRetryMax          = 5 * time.Minute
 	DefaultRequestsPerMinute = 120
 	DefaultMaxQueryLength    = 512
 	DefaultMaxResults        = 10
@@ -60,8 +62,18 @@ type Options struct {
 	// pages past the budget are skipped. Default 64 MiB.
 	MaxBytes int64
 	// Refresh is the interval between scheduled re-indexing runs. Default 1h;
-	// negative disables the schedule (Refresh can still be called).
+	// negative disables the periodic runs: Start indexes once, retrying
+	// until that succeeds (Refresh can still be called).
 	Refresh time.Duration
+	// RetryMin is the wait before the first retry of a failed refresh (see
+	// [Stats.Failures] for what fails one). Each further failure doubles it,
+	// up to RetryMax; every wait is jittered to between half and all of its
+	// value, so instances that failed together do not retry in step. A
+	// success returns to the Refresh schedule. Default 2s.
+	RetryMin time.Duration
+	// RetryMax caps the wait between retries, and is itself capped by
+	// Refresh when the schedule is on. Default 5m.
+	RetryMax time.Duration
 	// RequestsPerMinute is each client's sustained request budget on the MCP
 	// and ask endpoints together, with a burst of the same size. Default 120;
 	// negative disables rate limiting.
@@ -80,8 +92,13 @@ type Options struct {
 	RequestTimeout time.Duration
 	// IndexDir, when set, keeps the full-text index on disk in a
 	// "connect.bleve" directory under it (rebuilt on start); it must be
-	// writable. Default: in memory.
+	// writable. Default: in memory. Leave it empty when Store is set.
 	IndexDir string
+	// Store, when set, is the index the server answers from and refreshes,
+	// created with [NewStore] and typically taken over from the Server this
+	// one replaces; the caller closes it. Default: a Store of the server's
+	// own, under IndexDir, closed by [Server.Close].
+	Store *Store
 	// ServerName is the MCP implementation name. Default "site-content".
 	ServerName string
 	// ServerVersion is the MCP implementation version. Default "1.0.0".
@@ -141,6 +158,8 @@ func (o Options) withDefaults() (Options, error) {
 	setDefault(&o.MaxPages, DefaultMaxPages)
 	setDefault(&o.MaxBytes, DefaultMaxBytes)
 	setDefault(&o.Refresh, DefaultRefresh)
+	setDefault(&o.RetryMin, DefaultRetryMin)
+	setDefault(&o.RetryMax, DefaultRetryMax)
 	setDefault(&o.RequestsPerMinute, DefaultRequestsPerMinute)
 	setDefault(&o.MaxQueryLength, DefaultMaxQueryLength)
 	setDefault(&o.MaxResults, DefaultMaxResults)
@@ -155,8 +174,12 @@ func (o Options) withDefaults() (Options, error) {
 	if o.ClientIP == nil {
 		o.ClientIP = remoteIP
 	}
-	if o.MaxPages < 0 || o.MaxBytes < 0 || o.MaxQueryLength < 0 || o.MaxResults < 0 || o.MaxRequestBytes < 0 {
+	if o.MaxPages < 0 || o.MaxBytes < 0 || o.MaxQueryLength < 0 || o.MaxResults < 0 || o.MaxRequestBytes < 0 ||
+		o.RetryMin < 0 || o.RetryMax < 0 {
 		return o, fmt.Errorf("connect: negative limit in options")
+	}
+	if o.Store != nil && o.IndexDir != "" {
+		return o, fmt.Errorf("connect: IndexDir and Store are both set; pass the directory to NewStore")
 	}
 	if o.Auth != nil {
 		if err := o.Auth.validate(); err != nil {

@@ -1,13 +1,14 @@
 package connect
 
 import (
-	"container/list"
 	"fmt"
 	"math"
 	"net/http"
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/agentready/caddy-agentready/internal/lru"
 )
 
 // rateLimitPolicy names the single quota policy in the RateLimit headers.
@@ -18,18 +19,15 @@ const rateLimitPolicy = "default"
 // keys, forgetting the least recently seen one first, so memory stays bounded
 // whatever the number of addresses.
 type limiter struct {
-	perMinute  int
-	rate       float64 // tokens per second
-	maxClients int
-	now        func() time.Time
+	perMinute int
+	rate      float64 // tokens per second
+	now       func() time.Time
 
 	mu      sync.Mutex
-	clients map[string]*list.Element // of *bucket
-	recent  *list.List               // most recently seen first
+	clients *lru.Cache[string, *bucket] // each costs 1, so the bound counts clients
 }
 
 type bucket struct {
-	key    string
 	tokens float64
 	last   time.Time
 }
@@ -44,8 +42,8 @@ type decision struct {
 
 func newLimiter(perMinute, maxClients int) *limiter {
 	return &limiter{
-		perMinute: perMinute, rate: float64(perMinute) / 60, maxClients: maxClients, now: time.Now,
-		clients: make(map[string]*list.Element), recent: list.New(),
+		perMinute: perMinute, rate: float64(perMinute) / 60, now: time.Now,
+		clients: lru.New[string, *bucket](int64(maxClients)),
 	}
 }
 
@@ -71,17 +69,11 @@ func (l *limiter) take(key string) decision {
 // bucket returns key's bucket, creating it full and evicting the least
 // recently seen client when the table is at its bound.
 func (l *limiter) bucket(key string, now time.Time) *bucket {
-	if e, ok := l.clients[key]; ok {
-		l.recent.MoveToFront(e)
-		return e.Value.(*bucket)
+	if b, ok := l.clients.Get(key); ok {
+		return b
 	}
-	if len(l.clients) >= l.maxClients {
-		oldest := l.recent.Back()
-		l.recent.Remove(oldest)
-		delete(l.clients, oldest.Value.(*bucket).key)
-	}
-	b := &bucket{key: key, tokens: float64(l.perMinute), last: now}
-	l.clients[key] = l.recent.PushFront(b)
+	b := &bucket{tokens: float64(l.perMinute), last: now}
+	l.clients.Add(key, b, 1)
 	return b
 }
 
@@ -97,7 +89,7 @@ func (l *limiter) wait(n float64) time.Duration {
 func (l *limiter) tracked() int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return len(l.clients)
+	return l.clients.Len()
 }
 
 // allow applies the rate limit to r. It always sets the RateLimit-Policy and

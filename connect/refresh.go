@@ -13,34 +13,56 @@ import (
 // Refresh re-reads the page list from the Source and fetches every page,
 // sending the validators it holds so an unchanged page costs a 304. Pages the
 // Source no longer lists are dropped; a page whose fetch fails keeps its
-// previous copy. Only one refresh runs at a time; a second call waits for the
-// first. The error reports a failed listing or index update, not single
-// pages (those are counted in Stats).
+// previous copy. Only one refresh of a Store runs at a time; a second call
+// waits for the first. The error reports a failed refresh: a failed listing
+// or index update, or every page fetch failing (single failed pages are
+// counted in Stats, not reported). Failed refreshes count in
+// Stats.Failures; one cut short by ctx does not.
 func (s *Server) Refresh(ctx context.Context) error {
-	s.refreshMu.Lock()
-	defer s.refreshMu.Unlock()
-	if s.closed {
-		return errors.New("connect: refresh after close")
+	st := s.store
+	st.refreshMu.Lock()
+	defer st.refreshMu.Unlock()
+	if s.closed.Load() || st.closed {
+		return errClosed
 	}
-	start := time.Now()
-	s.progress.update(func(st *Stats) {
-		st.Refreshing, st.LastStart = true, start
-		st.Listed, st.Done, st.Fetched, st.NotModified, st.Failed, st.Skipped, st.Removed = 0, 0, 0, 0, 0, 0, 0
+	start := s.clock.Now()
+	st.progress.update(func(p *Stats) {
+		p.Refreshing, p.LastStart, p.NextAttempt = true, start, time.Time{}
+		p.Listed, p.Done, p.Fetched, p.NotModified, p.Failed, p.Skipped, p.Removed = 0, 0, 0, 0, 0, 0, 0
 	})
 	err := s.refresh(ctx)
-	s.progress.update(func(st *Stats) {
-		st.Refreshing = false
-		st.Refreshes++
-		st.LastDuration = time.Since(start)
-		st.LastError = ""
+	end := s.clock.Now()
+	recovered := false
+	st.progress.update(func(p *Stats) {
+		p.Refreshing = false
+		p.Refreshes++
+		p.LastDuration = end.Sub(start)
+		p.LastError = ""
+		switch {
+		case err == nil:
+			recovered = p.Failures > 0
+			p.LastSuccess, p.Failures = end, 0
+		case ctx.Err() != nil:
+			// Cut short by shutdown or a reload: says nothing about the site.
+		default:
+			p.Failures++
+		}
 		if err != nil {
-			st.LastError = err.Error()
+			p.LastError = err.Error()
 		}
 	})
-	st := s.Stats()
-	s.log.Info("connect: index refreshed", "pages", st.Pages, "bytes", st.Bytes,
-		"fetched", st.Fetched, "not_modified", st.NotModified, "failed", st.Failed,
-		"skipped", st.Skipped, "removed", st.Removed, "duration", st.LastDuration, "error", st.LastError)
+	stats := st.Stats()
+	level, msg := slog.LevelInfo, "connect: index refreshed"
+	if err != nil && ctx.Err() == nil {
+		level, msg = slog.LevelWarn, "connect: index refresh failed"
+	}
+	s.log.Log(context.Background(), level, msg, "state", stats.State, "pages", stats.Pages, "bytes", stats.Bytes,
+		"fetched", stats.Fetched, "not_modified", stats.NotModified, "failed", stats.Failed,
+		"skipped", stats.Skipped, "removed", stats.Removed, "duration", stats.LastDuration,
+		"failures", stats.Failures, "last_success", stats.LastSuccess, "error", stats.LastError)
+	if recovered {
+		s.log.Info("connect: index refresh recovered", "pages", stats.Pages)
+	}
 	return err
 }
 
@@ -60,7 +82,7 @@ func (s *Server) refresh(ctx context.Context) error {
 		return fmt.Errorf("connect: listing pages: %w", err)
 	}
 	keys, dropped := s.siteKeys(raw)
-	s.progress.update(func(st *Stats) { st.Listed, st.Skipped = len(keys), dropped })
+	s.store.progress.update(func(st *Stats) { st.Listed, st.Skipped = len(keys), dropped })
 
 	b := s.index.newBatcher()
 	listed := make(map[string]bool, len(keys))
@@ -70,14 +92,14 @@ func (s *Server) refresh(ctx context.Context) error {
 	for _, d := range s.index.snapshotKeys() {
 		if !listed[d] {
 			b.remove(d)
-			s.progress.update(func(st *Stats) { st.Removed++ })
+			s.store.progress.update(func(st *Stats) { st.Removed++ })
 		}
 	}
 	done := 0
 	for r := range s.fetchAll(ctx, keys) {
 		s.apply(b, r)
 		done++
-		s.progress.update(func(st *Stats) { st.Done = done })
+		s.store.progress.update(func(st *Stats) { st.Done = done })
 		if done%progressEvery == 0 {
 			s.log.Info("connect: indexing", "done", done, "listed", len(keys))
 		}
@@ -90,7 +112,13 @@ func (s *Server) refresh(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return errors.Join(fmt.Errorf("connect: refresh interrupted: %w", err), b.err)
 	}
-	return b.err
+	if b.err != nil {
+		return b.err
+	}
+	if st := s.store.progress.snapshot(); st.Failed > 0 && st.Fetched+st.NotModified == 0 {
+		return fmt.Errorf("connect: every page fetch failed (%d of %d listed); the origin may be down", st.Failed, len(keys))
+	}
+	return nil
 }
 
 // siteKeys normalises the listed URLs, drops foreign, malformed and
@@ -169,24 +197,24 @@ func (s *Server) fetchOne(ctx context.Context, key string, prev Validators) fetc
 func (s *Server) apply(b *batcher, r fetched) {
 	switch {
 	case errors.Is(r.err, ErrNotModified):
-		s.progress.update(func(st *Stats) { st.NotModified++ })
+		s.store.progress.update(func(st *Stats) { st.NotModified++ })
 		return
 	case r.err == nil && r.page == nil:
 		r.err = errors.New("source returned no page")
 	}
 	if r.err != nil {
 		s.log.Warn("connect: fetching page", "url", r.key, "error", r.err)
-		s.progress.update(func(st *Stats) { st.Failed++ })
+		s.store.progress.update(func(st *Stats) { st.Failed++ })
 		return
 	}
 	d := s.newDoc(r.key, r.page)
 	if reason := s.overBudget(d); reason != "" {
 		s.log.Warn("connect: page skipped", "url", r.key, "bytes", d.size(), "reason", reason)
-		s.progress.update(func(st *Stats) { st.Skipped++ })
+		s.store.progress.update(func(st *Stats) { st.Skipped++ })
 		return
 	}
 	b.put(d)
-	s.progress.update(func(st *Stats) { st.Fetched++ })
+	s.store.progress.update(func(st *Stats) { st.Fetched++ })
 }
 
 // overBudget says why d cannot be indexed, or "" when it fits.
@@ -217,12 +245,13 @@ func (s *Server) newDoc(key string, p *Page) *doc {
 		key: key, url: canonical,
 		title: oneLine(p.Title), description: oneLine(p.Description),
 		language: oneLine(p.Language), updated: oneLine(p.Updated),
-		markdown: md, bodyStart: frontMatterEnd(md), validators: p.Validators,
+		markdown: md, bodyStart: bodyOffset(md), validators: p.Validators,
 	}
 }
 
 // Start indexes the site in the background, then again every
-// Options.Refresh until ctx ends or Close is called. It never blocks, and a
+// Options.Refresh until ctx ends or Close is called; a failed refresh is
+// retried after a backoff (Options.RetryMin) instead. It never blocks, and a
 // second call does nothing.
 func (s *Server) Start(ctx context.Context) {
 	s.startOnce.Do(func() {
@@ -232,22 +261,62 @@ func (s *Server) Start(ctx context.Context) {
 	})
 }
 
+// schedule refreshes at once, then every Options.Refresh, retrying a failed
+// refresh with capped exponential backoff.
 func (s *Server) schedule(ctx context.Context) {
 	for {
-		if err := s.Refresh(ctx); err != nil && ctx.Err() == nil {
-			s.log.Error("connect: refreshing index", "error", err)
-		}
-		if s.opts.Refresh < 0 {
+		err := s.Refresh(ctx)
+		if ctx.Err() != nil || errors.Is(err, errClosed) {
 			return
 		}
-		t := time.NewTimer(s.opts.Refresh)
+		wait, ok := s.nextWait()
+		if !ok {
+			return
+		}
+		next := s.clock.Now().Add(wait)
+		s.store.progress.update(func(st *Stats) { st.NextAttempt = next })
+		if err != nil {
+			st := s.Stats()
+			s.log.Warn("connect: retrying the index refresh", "state", st.State, "pages", st.Pages,
+				"failures", st.Failures, "retry_in", wait, "next_attempt", next)
+		}
 		select {
 		case <-ctx.Done():
-			t.Stop()
 			return
-		case <-t.C:
+		case <-s.clock.After(wait):
 		}
 	}
+}
+
+// nextWait is how long the schedule waits before the next refresh: a
+// backoff while refreshes fail, else Options.Refresh; false when nothing is
+// scheduled.
+func (s *Server) nextWait() (time.Duration, bool) {
+	if n := s.store.progress.snapshot().Failures; n > 0 {
+		return s.backoff(n), true
+	}
+	if s.opts.Refresh < 0 {
+		return 0, false
+	}
+	return s.opts.Refresh, true
+}
+
+// backoff is the wait before retry n (1 for the first): RetryMin doubled per
+// further failure up to the cap, with "equal jitter" (a point in the upper
+// half of the wait), so the first retry comes within seconds and retries of
+// instances that failed together spread out.
+func (s *Server) backoff(n int) time.Duration {
+	limit := s.opts.RetryMax
+	if s.opts.Refresh > 0 {
+		limit = min(limit, s.opts.Refresh)
+	}
+	d := min(s.opts.RetryMin, limit)
+	for i := 1; i < n && d < limit; i++ {
+		d *= 2
+	}
+	d = min(d, limit)
+	half := d / 2
+	return half + time.Duration(s.jitter()*float64(d-half))
 }
 
 // discardLogger is used when New gets a nil logger.
@@ -266,21 +335,28 @@ func oneLine(s string) string {
 // refreshLLMsTxt fetches /llms.txt through the Source, when it serves one,
 // and publishes or withdraws the llms.txt resource accordingly.
 func (s *Server) refreshLLMsTxt(ctx context.Context) {
-	s.llmsMu.Lock()
-	prev := s.llms
-	s.llmsMu.Unlock()
+	prev := s.store.llmsTxt()
 	r := s.fetchOne(ctx, s.opts.Origin+"/llms.txt", prev.Validators)
-	if errors.Is(r.err, ErrNotModified) {
-		return
+	if !errors.Is(r.err, ErrNotModified) {
+		if r.err != nil || r.page == nil || len(r.page.Markdown) > maxPageBytes {
+			s.log.Debug("connect: no llms.txt", "error", r.err)
+			r.page = &Page{}
+		}
+		s.store.llmsMu.Lock()
+		s.store.llms = *r.page
+		s.store.llmsMu.Unlock()
 	}
-	if r.err != nil || r.page == nil || len(r.page.Markdown) > maxPageBytes {
-		s.log.Debug("connect: no llms.txt", "error", r.err)
-		r.page = &Page{}
-	}
+	s.syncLLMsTxt()
+}
+
+// syncLLMsTxt registers or removes the llms.txt resource to match the Store
+// (which another Server sharing it may have refreshed).
+func (s *Server) syncLLMsTxt() {
+	has := len(s.store.llmsTxt().Markdown) > 0
 	s.llmsMu.Lock()
-	s.llms = *r.page
-	s.llmsMu.Unlock()
-	if had, has := len(prev.Markdown) > 0, len(r.page.Markdown) > 0; had != has {
+	defer s.llmsMu.Unlock()
+	if has != s.llmsPublished {
 		s.publishLLMsTxt(has)
+		s.llmsPublished = has
 	}
 }

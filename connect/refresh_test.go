@@ -60,6 +60,7 @@ func TestRefreshBounds(t *testing.T) {
 		wantPages   int
 		wantSkipped int
 		wantFailed  int
+		wantErr     bool // every fetch failed: the refresh failed
 	}{
 		{name: "page cap", opts: Options{MaxPages: 4}, wantPages: 4, wantSkipped: len(testPages) - 4},
 		{name: "byte budget", opts: Options{MaxBytes: 400}, wantPages: -1, wantSkipped: -1},
@@ -74,7 +75,7 @@ func TestRefreshBounds(t *testing.T) {
 		}, wantPages: len(testPages), wantFailed: 1},
 		{name: "nil page", edit: func(f *fakeSource) {
 			f.fetchFn = func(context.Context, string) (*Page, error) { return nil, nil }
-		}, wantPages: 0, wantFailed: len(testPages)},
+		}, wantPages: 0, wantFailed: len(testPages), wantErr: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -82,7 +83,10 @@ func TestRefreshBounds(t *testing.T) {
 			if tt.edit != nil {
 				tt.edit(src)
 			}
-			s, _ := newTestServer(t, tt.opts, src)
+			s, _ := newUnindexedServer(t, tt.opts, src)
+			if err := s.Refresh(context.Background()); (err != nil) != tt.wantErr {
+				t.Fatalf("Refresh = %v, want an error: %v", err, tt.wantErr)
+			}
 			st := s.Stats()
 			if tt.opts.MaxBytes > 0 && (st.Bytes > tt.opts.MaxBytes || st.Pages == 0 || st.Skipped == 0) {
 				t.Fatalf("byte budget %d: %+v", tt.opts.MaxBytes, st)
@@ -104,11 +108,11 @@ func TestRefreshKeepsPageOnFailure(t *testing.T) {
 	src := newFakeSource()
 	s, _ := newTestServer(t, Options{}, src)
 	src.fetchFn = func(context.Context, string) (*Page, error) { return nil, errors.New("origin down") }
-	if err := s.Refresh(context.Background()); err != nil {
-		t.Fatal(err)
+	if err := s.Refresh(context.Background()); err == nil || !strings.Contains(err.Error(), "every page fetch failed") {
+		t.Fatalf("Refresh = %v, want a failed refresh", err)
 	}
-	if st := s.Stats(); st.Failed != len(testPages) || st.Pages != len(testPages) {
-		t.Fatalf("stats %+v: want every fetch failed and every page kept", st)
+	if st := s.Stats(); st.Failed != len(testPages) || st.Pages != len(testPages) || st.State != StateStale || st.Failures != 1 {
+		t.Fatalf("stats %+v: want every fetch failed, every page kept, the index stale", st)
 	}
 }
 
@@ -127,10 +131,10 @@ func TestRefreshSlowSource(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if err := s.Refresh(context.Background()); err != nil {
-		t.Fatal(err)
+	if err := s.Refresh(context.Background()); err == nil {
+		t.Fatal("a refresh whose every fetch timed out succeeded")
 	}
-	if st := s.Stats(); st.Failed != len(testPages) || st.Pages != 0 {
+	if st := s.Stats(); st.Failed != len(testPages) || st.Pages != 0 || st.State != StateEmpty {
 		t.Fatalf("stats %+v", st)
 	}
 }

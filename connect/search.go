@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -38,10 +39,51 @@ func (s *Server) limitOrDefault(n int) int {
 	return n
 }
 
+// notReadyError refuses a search, read or listing while the index has never
+// loaded: "no result" would be a false answer.
+type notReadyError struct {
+	origin     string
+	loading    bool // the first refresh runs now
+	retryAfter int  // seconds until the next attempt, rounded up
+}
+
+func (e *notReadyError) Error() string {
+	msg := "the content index of " + e.origin + " is not ready yet: "
+	if e.loading {
+		msg += "it is loading"
+	} else {
+		msg += "the site could not be read so far"
+	}
+	return fmt.Sprintf("%s; try again in %d seconds", msg, e.retryAfter)
+}
+
+// notReadyRetry is the wait suggested while the first refresh runs or when
+// no attempt is scheduled.
+const notReadyRetry = 5 * time.Second
+
+// checkReady returns a *notReadyError until a refresh has succeeded or pages
+// are held. The reason a refresh failed stays in the log and the admin
+// status: it is not the public's business.
+func (s *Server) checkReady() error {
+	st := s.Stats()
+	if st.Ready() {
+		return nil
+	}
+	wait := notReadyRetry
+	if !st.Refreshing && !st.NextAttempt.IsZero() {
+		wait = max(st.NextAttempt.Sub(s.clock.Now()), time.Second)
+	}
+	secs := int((wait + time.Second - 1) / time.Second)
+	return &notReadyError{origin: s.opts.Origin, loading: st.Refreshing, retryAfter: secs}
+}
+
 // find checks q and searches the index within RequestTimeout (tool handlers
 // do not always run under the HTTP request's context).
 func (s *Server) find(ctx context.Context, q string, limit int) ([]hit, error) {
 	if err := s.checkQuery(q); err != nil {
+		return nil, err
+	}
+	if err := s.checkReady(); err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.opts.RequestTimeout)

@@ -3,10 +3,11 @@ package connect
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"net/http"
 	"sync"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -18,7 +19,12 @@ type Server struct {
 	opts  Options
 	src   Source
 	log   *slog.Logger
-	index *index
+	store *Store
+	owned bool   // the store is the server's own, closed by Close
+	index *index // store.x
+
+	clock  clock
+	jitter func() float64 // in [0, 1]: where in the upper half of a backoff the wait falls
 
 	mcp     *mcp.Server
 	tools   []*mcp.Tool  // as registered, for Tools
@@ -26,12 +32,10 @@ type Server struct {
 	limiter *limiter     // nil when rate limiting is off
 	tokens  *verifier    // nil when public
 
-	progress  progress
-	refreshMu sync.Mutex // held by a refresh; guards closed
-	closed    bool
+	closed atomic.Bool
 
-	llmsMu sync.Mutex
-	llms   Page // last /llms.txt the Source served; empty when none
+	llmsMu        sync.Mutex
+	llmsPublished bool // the llms.txt resource is registered with s.mcp
 
 	startOnce sync.Once
 	stop      context.CancelFunc
@@ -54,11 +58,17 @@ func New(opts Options, src Source, logger *slog.Logger) (*Server, error) {
 	if logger == nil {
 		logger = discardLogger
 	}
-	x, err := openIndex(opts.IndexDir)
-	if err != nil {
-		return nil, err
+	store, owned := opts.Store, false
+	if store == nil {
+		if store, err = NewStore(opts.IndexDir); err != nil {
+			return nil, err
+		}
+		owned = true
 	}
-	s := &Server{opts: opts, src: src, log: logger, index: x}
+	s := &Server{
+		opts: opts, src: src, log: logger, store: store, owned: owned, index: store.x,
+		clock: realClock{}, jitter: rand.Float64,
+	}
 	if opts.RequestsPerMinute > 0 {
 		s.limiter = newLimiter(opts.RequestsPerMinute, maxTrackedClients)
 	}
@@ -67,10 +77,14 @@ func New(opts Options, src Source, logger *slog.Logger) (*Server, error) {
 	}
 	s.mcp, err = s.newMCPServer()
 	if err != nil {
-		x.close()
+		if owned {
+			store.Close()
+		}
 		return nil, err
 	}
 	s.mcpHTTP = s.newMCPHandler()
+	// A Store taken over may hold an llms.txt already.
+	s.syncLLMsTxt()
 	return s, nil
 }
 
@@ -100,28 +114,24 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.serveMCP(w, r)
 }
 
-// Stats returns the index size and the progress of the current or last
-// refresh.
-func (s *Server) Stats() Stats {
-	st := s.progress.snapshot()
-	st.Pages, st.Bytes = s.index.counts()
-	return st
-}
+// Stats returns the index size, its state and the progress of the current
+// or last refresh.
+func (s *Server) Stats() Stats { return s.store.Stats() }
 
-// Close stops the refresh schedule, waits for a running refresh to end, and
-// releases the index (removing its on-disk copy). Requests after Close fail.
+// Close stops the refresh schedule and waits for a running refresh to end.
+// When the Store is the server's own, Close releases it (removing its on-disk
+// copy) and requests after Close fail; a Store handed in through
+// Options.Store stays open for its next user.
 func (s *Server) Close() error {
 	s.closeOnce.Do(func() {
+		s.closed.Store(true)
 		if s.stop != nil {
 			s.stop()
 		}
 		s.startOnce.Do(func() {}) // a Start after Close does nothing
 		s.wg.Wait()
-		s.refreshMu.Lock()
-		defer s.refreshMu.Unlock()
-		s.closed = true
-		if err := s.index.close(); err != nil {
-			s.closeErr = fmt.Errorf("connect: closing index: %v", err)
+		if s.owned {
+			s.closeErr = s.store.Close()
 		}
 	})
 	return s.closeErr

@@ -2,6 +2,7 @@ package connect
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -51,6 +52,7 @@ type fakeSource struct {
 	extra   []string // listed URLs that are not pages (foreign, malformed)
 	fetches atomic.Int64
 	fetchFn func(ctx context.Context, url string) (*Page, error) // overrides, when set
+	down    atomic.Bool                                          // the origin is down: listing and fetches fail
 }
 
 func newFakeSource() *fakeSource {
@@ -73,6 +75,9 @@ func newFakeSource() *fakeSource {
 }
 
 func (f *fakeSource) Pages(context.Context) ([]string, error) {
+	if f.down.Load() {
+		return nil, errors.New("reading sitemap: status 502")
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return append(append([]string(nil), f.order...), f.extra...), nil
@@ -80,6 +85,9 @@ func (f *fakeSource) Pages(context.Context) ([]string, error) {
 
 func (f *fakeSource) Fetch(ctx context.Context, u string, prev Validators) (*Page, error) {
 	f.fetches.Add(1)
+	if f.down.Load() {
+		return nil, fmt.Errorf("fetching %s: status 502", u)
+	}
 	if f.fetchFn != nil {
 		return f.fetchFn(ctx, u)
 	}

@@ -11,6 +11,9 @@ type Stats struct {
 	Pages int `json:"pages"`
 	// Bytes is the Markdown the index holds, in bytes.
 	Bytes int64 `json:"bytes"`
+	// State is ok, stale, empty or refreshing (see [StateOK] and the
+	// following constants).
+	State string `json:"state"`
 	// Refreshing is true while a refresh runs.
 	Refreshing bool `json:"refreshing"`
 	// Refreshes counts completed refreshes.
@@ -37,6 +40,18 @@ type Stats struct {
 	LastDuration time.Duration `json:"last_duration"`
 	// LastError is the error of the last refresh, "" when it succeeded.
 	LastError string `json:"last_error,omitempty"`
+	// LastSuccess is when the last successful refresh ended; zero until one
+	// has.
+	LastSuccess time.Time `json:"last_success,omitzero"`
+	// Failures counts the refreshes that failed since the last success. A
+	// refresh fails when the Source cannot list the pages, when the index
+	// cannot be updated, or when every page fetch fails (the origin is
+	// down); single failed pages keep their previous copy and do not count.
+	Failures int `json:"failures"`
+	// NextAttempt is when the schedule runs the next refresh: a retry after
+	// a failure, else the next periodic refresh. Zero while a refresh runs
+	// and when nothing is scheduled.
+	NextAttempt time.Time `json:"next_attempt,omitzero"`
 }
 
 // progress is the Stats half that refreshes update, behind its own lock.

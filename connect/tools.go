@@ -92,6 +92,9 @@ func (s *Server) getPage(_ context.Context, req *mcp.CallToolRequest, in getInpu
 	if err := s.toolAllowed(req.Extra, toolGet); err != nil {
 		return nil, getOutput{}, err
 	}
+	if err := s.checkReady(); err != nil {
+		return nil, getOutput{}, err
+	}
 	d, err := s.lookup(in.URL)
 	if err != nil {
 		return nil, getOutput{}, err
@@ -116,6 +119,9 @@ func (s *Server) lookup(raw string) (*doc, error) {
 
 func (s *Server) listPages(_ context.Context, req *mcp.CallToolRequest, in listInput) (*mcp.CallToolResult, listOutput, error) {
 	if err := s.toolAllowed(req.Extra, toolList); err != nil {
+		return nil, listOutput{}, err
+	}
+	if err := s.checkReady(); err != nil {
 		return nil, listOutput{}, err
 	}
 	prefix := s.opts.Origin + "/"

@@ -107,37 +107,44 @@ var ErrUnterminated = errors.New("front matter: no closing --- line")
 // not start with a "---" line has no front matter: Parse returns a zero Meta
 // and doc unchanged. Keys that Meta does not know are ignored.
 func Parse(doc []byte) (Meta, []byte, error) {
-	rest, ok := cutLine(doc, "---")
+	block, body, ok := Split(doc)
 	if !ok {
+		if _, open := cutLine(doc, "---"); open {
+			return Meta{}, doc, ErrUnterminated
+		}
 		return Meta{}, doc, nil
 	}
-	yamlEnd, body := -1, []byte(nil)
-	for off := 0; off <= len(rest); {
+	var m Meta
+	if err := yaml.Unmarshal(block, &m); err != nil {
+		return Meta{}, doc, fmt.Errorf("front matter: parsing yaml: %w", err)
+	}
+	return m, body, nil
+}
+
+// Split finds the front matter block at the start of doc without reading
+// its YAML: a "---" line, the YAML lines, then a "---" or "..." line (YAML's
+// document end marker), each line ended by "\n", "\r\n" or the end of doc.
+// It returns the YAML between the two marker lines and the body after the
+// closing one. ok is false, and body is doc, when doc does not start with a
+// "---" line or never closes the block.
+func Split(doc []byte) (block, body []byte, ok bool) {
+	rest, ok := cutLine(doc, "---")
+	if !ok {
+		return nil, doc, false
+	}
+	for off := 0; off < len(rest); {
 		line := rest[off:]
 		if i := bytes.IndexByte(line, '\n'); i >= 0 {
 			line = line[:i+1]
 		}
-		if after, ok := cutLine(line, "---"); ok && len(after) == 0 {
-			yamlEnd, body = off, rest[off+len(line):]
-			break
-		}
-		if after, ok := cutLine(line, "..."); ok && len(after) == 0 {
-			yamlEnd, body = off, rest[off+len(line):]
-			break
-		}
-		if len(line) == 0 {
-			break
+		for _, marker := range []string{"---", "..."} {
+			if after, ok := cutLine(line, marker); ok && len(after) == 0 {
+				return rest[:off], rest[off+len(line):], true
+			}
 		}
 		off += len(line)
 	}
-	if yamlEnd < 0 {
-		return Meta{}, doc, ErrUnterminated
-	}
-	var m Meta
-	if err := yaml.Unmarshal(rest[:yamlEnd], &m); err != nil {
-		return Meta{}, doc, fmt.Errorf("front matter: parsing yaml: %w", err)
-	}
-	return m, body, nil
+	return nil, doc, false
 }
 
 // cutLine reports whether b starts with the line marker (ended by "\n",

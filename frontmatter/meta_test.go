@@ -180,3 +180,56 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestSplit(t *testing.T) {
+	tests := []struct {
+		name, doc, block, body string
+		ok                     bool
+	}{
+		{"lf", "---\ntitle: A\n---\n# A", "title: A\n", "# A", true},
+		{"crlf", "---\r\ntitle: A\r\n---\r\nbody", "title: A\r\n", "body", true},
+		{"closed at the end", "---\ntitle: A\n---", "title: A\n", "", true},
+		{"dots close", "---\ntitle: A\n...\nbody", "title: A\n", "body", true},
+		{"empty block", "---\n---\nbody", "", "body", true},
+		{"first closing line wins", "---\na: 1\n---\nb\n---\n", "a: 1\n", "b\n---\n", true},
+		{"unterminated", "---\ntitle: A\n", "", "---\ntitle: A\n", false},
+		{"opening alone", "---", "", "---", false},
+		{"not at the start", "# A\n---\n", "", "# A\n---\n", false},
+		{"four dashes", "----\n---\n", "", "----\n---\n", false},
+		{"marker with trailing text", "---\na: 1\n--- x\n", "", "---\na: 1\n--- x\n", false},
+		{"lone carriage return", "---\ra: 1\r---\r", "", "---\ra: 1\r---\r", false},
+		{"empty", "", "", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			block, body, ok := Split([]byte(tt.doc))
+			if ok != tt.ok || string(block) != tt.block || string(body) != tt.body {
+				t.Errorf("Split(%q) = %q, %q, %v; want %q, %q, %v", tt.doc, block, body, ok, tt.block, tt.body, tt.ok)
+			}
+		})
+	}
+}
+
+// FuzzSplit checks that Split only cuts: the block and the body are the
+// document's own bytes, the body is its tail, and Parse agrees on where
+// the body starts.
+func FuzzSplit(f *testing.F) {
+	f.Add([]byte("---\ntitle: T\n---\nbody"))
+	f.Add([]byte("---\r\n...\r\n"))
+	f.Add([]byte("---\n"))
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		block, body, ok := Split(doc)
+		if !ok {
+			if block != nil || !bytes.Equal(body, doc) {
+				t.Fatalf("no block, yet Split(%q) = %q, %q", doc, block, body)
+			}
+			return
+		}
+		if !bytes.HasSuffix(doc, body) || !bytes.Contains(doc, block) || len(block)+len(body) >= len(doc) {
+			t.Fatalf("Split(%q) = %q, %q: not a cut of the document", doc, block, body)
+		}
+		if _, pbody, err := Parse(doc); err == nil && len(pbody) != len(body) {
+			t.Fatalf("Parse body %q, Split body %q", pbody, body)
+		}
+	})
+}

@@ -74,6 +74,7 @@ type cardPolicy struct {
 	UserInitiated string `json:"userInitiated,omitempty"`
 	ContentSignal string `json:"contentSignal,omitempty"`
 	Note          string `json:"note,omitempty"`
+	Enforce       string `json:"enforce,omitempty"`
 }
 
 // agentsJSON renders the capability card served at /agents.json and
@@ -211,6 +212,9 @@ func (r *resolved) cardPolicy() *cardPolicy {
 	p := &r.s.Policy
 	out := &cardPolicy{Training: string(p.Training), Search: string(p.Search), UserInitiated: string(p.User),
 		ContentSignal: r.contentSignal(), Note: p.Note}
+	if p.Enforce == EnforceClaimed || p.Enforce == EnforceVerified {
+		out.Enforce = string(p.Enforce)
+	}
 	if *out == (cardPolicy{}) {
 		return nil
 	}

@@ -25,20 +25,40 @@ type Env struct {
 	// the configuration file.
 	ConfigDir string
 	// SitemapURLs are page URLs read from the origin's sitemap (see
-	// ParseSitemap), listed in llms.txt when llms.auto_list is enabled.
+	// ParseSitemap), listed in llms.txt when llms.auto_list is enabled and
+	// Pages is empty.
 	SitemapURLs []string
-	// Sitemap is where the site's sitemap was found answering, when the
-	// caller looked (the origin's robots.txt Sitemap: lines, the locations
-	// CMSs use): a path, or an absolute URL on the origin. llms.txt,
-	// agents.json and the robots.txt Sitemap: line name it. "-" means none
-	// answers (/sitemap.xml redirects, say): no document names a sitemap.
-	// Default: the origin's /sitemap.xml (the origin's own, or the
-	// generated one when the origin has none).
-	Sitemap string
+	// Pages are the site's pages as discovery found them (package
+	// discover's Result.Pages, converted by the caller). When set, the
+	// generated sitemap lists exactly these, with lastmod where known, and
+	// llms.auto_list lists them with their titles and descriptions. Pages
+	// off the origin are ignored. Default: none (the sitemap lists the pages
+	// this file names).
+	Pages []PageInfo
+	// OriginSitemaps are the origin's own sitemaps that answered 200 at
+	// their URL (discover's Result.DirectSitemaps). When set, the robots.txt
+	// additions name them instead of the generated /sitemap.xml, so no
+	// Sitemap line points at a redirect or a 404, and llms.txt and
+	// agents.json name the first. Default: none.
+	OriginSitemaps []string
+	// NoSitemap says the caller looked and no sitemap answers at the
+	// origin: none of OriginSitemaps, and the origin's /sitemap.xml
+	// redirects or fails, so the generated one is never served there.
+	// llms.txt, agents.json and robots.txt then name no sitemap. Default:
+	// false.
+	NoSitemap bool
 }
 
-// NoSitemap is the Env.Sitemap of a site where no sitemap answers.
-const NoSitemap = "-"
+// PageInfo is one page of the site, as discovery found it.
+type PageInfo struct {
+	// URL is the page's canonical absolute URL on the origin.
+	URL string
+	// Title is the page's title; Description its meta description.
+	Title, Description string
+	// Lastmod is when the page last changed, zero when unknown (then the
+	// sitemap says nothing rather than guess).
+	Lastmod time.Time
+}
 
 // Bundle is every document generated from one Site for one Env.
 type Bundle struct {
@@ -50,8 +70,14 @@ type Bundle struct {
 	// documents.robots_txt is off.
 	Robots *RobotsAdditions
 	// Sitemap is served only when the origin answers 404 for /sitemap.xml;
-	// nil when documents.sitemap_xml is off.
+	// nil when documents.sitemap_xml is off. Past one file's limits
+	// (50,000 URLs or 50 MB) it is a sitemap index of SitemapParts.
 	Sitemap *Document
+	// SitemapParts are the child sitemaps a split Sitemap names
+	// (/sitemap-1.xml, /sitemap-2.xml…), served under the same condition
+	// and, like it, only when the origin has no file of that path. Empty
+	// when one file holds every URL.
+	SitemapParts []Document
 	// Inject is what the HTML rewriter adds to pages lacking it.
 	Inject Injection
 	// ContentSignal is the Content-Signal header value, "" when no policy.
@@ -141,13 +167,15 @@ type resolved struct {
 	now       time.Time
 	mdSuffix  string
 	configDir string
-	sitemap   []string
-	// sitemapURL is the absolute URL documents give for the sitemap, ""
-	// for none.
+	sitemap   []string        // Env.SitemapURLs on the origin
+	pages     []PageInfo      // Env.Pages on the origin
+	sitemaps  []string        // Env.OriginSitemaps on the origin
+	serve     map[string]bool // path -> published
+	mcp       *Interface      // interface behind the generated server card
+	a2a       *Interface      // interface behind the generated agent card
+	// sitemapURL is the sitemap the documents name: the origin's first,
+	// else the origin's /sitemap.xml; "" for none (Env.NoSitemap).
 	sitemapURL string
-	serve      map[string]bool // path -> published
-	mcp        *Interface      // interface behind the generated server card
-	a2a        *Interface      // interface behind the generated agent card
 }
 
 // Generate produces every document for env. It fails when no origin is
@@ -209,8 +237,16 @@ func (s *Site) Generate(env Env) (*Bundle, error) {
 	}
 	sort.Slice(b.Documents, func(i, j int) bool { return b.Documents[i].Path < b.Documents[j].Path })
 	if d.Sitemap.enabled() {
-		b.Sitemap = &Document{Path: PathSitemap, ContentType: "application/xml; charset=utf-8", Body: r.sitemapXML(),
-			CacheControl: d.CacheControl, OriginWins: true, ModTime: r.now}
+		index, parts := r.sitemapXML()
+		doc := func(path string, body []byte) Document {
+			return Document{Path: path, ContentType: "application/xml; charset=utf-8", Body: body,
+				CacheControl: d.CacheControl, OriginWins: true, ModTime: r.now}
+		}
+		sm := doc(PathSitemap, index)
+		b.Sitemap = &sm
+		for i, p := range parts {
+			b.SitemapParts = append(b.SitemapParts, doc(sitemapPartPath(i), p))
+		}
 	}
 	if d.Robots.enabled() {
 		b.Robots = r.robotsAdditions()
@@ -245,33 +281,33 @@ func (s *Site) resolve(env Env) (*resolved, error) {
 	if err := r.checkLinks(o); err != nil {
 		return nil, err
 	}
+	onSite := func(u string) bool {
+		p, err := url.Parse(u)
+		return err == nil && sameOrigin(p, o) && p.Fragment == ""
+	}
 	for _, u := range env.SitemapURLs {
-		if p, err := url.Parse(u); err == nil && sameOrigin(p, o) && p.Fragment == "" {
+		if onSite(u) {
 			r.sitemap = append(r.sitemap, u)
 		}
 	}
-	r.sitemapURL = sitemapURL(env.Sitemap, o)
+	for _, p := range env.Pages {
+		if onSite(p.URL) {
+			r.pages = append(r.pages, p)
+		}
+	}
+	for _, u := range env.OriginSitemaps {
+		if onSite(u) {
+			r.sitemaps = append(r.sitemaps, u)
+		}
+	}
+	switch {
+	case len(r.sitemaps) > 0:
+		r.sitemapURL = r.sitemaps[0]
+	case !env.NoSitemap:
+		r.sitemapURL = r.origin + PathSitemap
+	}
 	r.decide()
 	return r, nil
-}
-
-// sitemapURL resolves Env.Sitemap on the origin o: the default
-// /sitemap.xml when it is empty or names another origin, "" for
-// NoSitemap.
-func sitemapURL(found string, o *url.URL) string {
-	if found == NoSitemap {
-		return ""
-	}
-	def := o.String() + PathSitemap
-	ref, err := url.Parse(found)
-	if found == "" || err != nil || ref.Fragment != "" {
-		return def
-	}
-	u := o.ResolveReference(ref)
-	if !sameOrigin(u, o) || (u.Path == "" || u.Path == "/") {
-		return def
-	}
-	return u.String()
 }
 
 // checkLinks rejects llms.txt links and sitemap pages off the origin (Parse

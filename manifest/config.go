@@ -39,6 +39,9 @@ type Site struct {
 	// Connect configures the built-in read-only MCP endpoint and NLWeb /ask
 	// (key `connect`). Default: disabled.
 	Connect Connect `yaml:"connect"`
+	// Discovery bounds how the site's pages are found for the sitemap,
+	// llms.txt, the content index and the self-scan (key `discovery`).
+	Discovery Discovery `yaml:"discovery"`
 
 	file     string         // file name for messages
 	baseDir  string         // directory skill files are resolved against
@@ -284,7 +287,15 @@ type Policy struct {
 	// Note is a sentence on the policy for agents.json and llms.txt. Default: none.
 	Note string `yaml:"note"`
 	// ExtraAgents adds user-agent tokens to each kind's built-in table.
+	// Naming a user-initiated fetcher here is also what lets enforcement
+	// block it.
 	ExtraAgents CrawlerAgents `yaml:"extra_agents"`
+	// Enforce turns the declared policy into 403 answers: off (declare
+	// only), claimed (block clients whose User-Agent claims a disallowed
+	// kind) or verified (block verified members of a disallowed kind and
+	// clients that fail verification). User-initiated fetchers are blocked
+	// only when named in extra_agents. Default: off.
+	Enforce EnforceMode `yaml:"enforce"`
 }
 
 // CrawlerAgents lists user-agent tokens per crawler kind.
@@ -404,7 +415,9 @@ type Inject struct {
 	Lang *bool `yaml:"lang"`
 	// Canonical adds <link rel="canonical"> (origin + path). Default: true.
 	Canonical *bool `yaml:"canonical"`
-	// JSONLD adds the Organization and WebSite JSON-LD. Default: true.
+	// JSONLD adds the Organization and WebSite JSON-LD, when the YAML names
+	// the site or the organisation (site.name or site.organization.name):
+	// an identity is never made up from the host name. Default: true.
 	JSONLD *bool `yaml:"json_ld"`
 	// ARDLink adds <link rel="ard"> when ard.json is served. Default: true.
 	ARDLink *bool `yaml:"ard_link"`
@@ -427,6 +440,11 @@ type Connect struct {
 	MaxBytes int64 `yaml:"max_bytes"`
 	// Refresh is how often the index is rebuilt. Default: 1h.
 	Refresh time.Duration `yaml:"refresh"`
+	// RetryMin is the wait before the first retry of a failed index refresh
+	// (the origin down at start, say); it doubles with each further failure
+	// up to 5m or refresh, whichever is less, each wait jittered to between
+	// half and all of it. Default: 2s.
+	RetryMin time.Duration `yaml:"retry_min"`
 	// RateLimit is the requests per minute allowed per client. Default: 60.
 	RateLimit int `yaml:"rate_limit"`
 	// Auth is public (no token) or oauth (the authentication section).
@@ -443,3 +461,35 @@ type Connect struct {
 
 // ConnectTools are the tools of the built-in MCP endpoint (package connect).
 var ConnectTools = []string{"search_site", "get_page", "list_pages", "ask"}
+
+// Discovery says how the list of the site's pages is made (key
+// `discovery`): from the origin's sitemaps when they list pages (robots.txt
+// Sitemap lines, /sitemap.xml, /sitemap_index.xml, /wp-sitemap.xml), else by
+// a crawl of the site through its own server, from / and the pages this file
+// names. The defaults are those of package discover.
+type Discovery struct {
+	// Mode is auto (sitemaps when they list a page, else crawl), sitemap
+	// (sitemaps only) or crawl (always crawl, sitemap entries as extra
+	// starting points). Default: auto.
+	Mode DiscoveryMode `yaml:"mode"`
+	// MaxPages caps the pages listed. Default: 10000.
+	MaxPages int `yaml:"max_pages"`
+	// MaxDepth caps how many links away from / or a listed page the crawl
+	// goes. Default: 50.
+	MaxDepth int `yaml:"max_depth"`
+	// MaxBytes caps the bytes read in one discovery run. Default: 536870912
+	// (512 MiB).
+	MaxBytes int64 `yaml:"max_bytes"`
+	// MaxPageBytes caps the bytes read of one page; links past it are not
+	// followed. Default: 5242880 (5 MiB).
+	MaxPageBytes int64 `yaml:"max_page_bytes"`
+	// Concurrency caps the requests to the origin in flight at once.
+	// Default: 4.
+	Concurrency int `yaml:"concurrency"`
+	// Delay is the least time between the starts of two requests; a
+	// robots.txt Crawl-delay for agentready (or *), when longer, wins.
+	// Default: 0.
+	Delay time.Duration `yaml:"delay"`
+	// Timeout bounds each request. Default: 30s.
+	Timeout time.Duration `yaml:"timeout"`
+}

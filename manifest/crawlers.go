@@ -1,5 +1,7 @@
 package manifest
 
+import "github.com/agentready/caddy-agentready/traffic/agents"
+
 // CrawlerKind is one of the three kinds of AI crawler (STANDARD §5 rule 6).
 type CrawlerKind string
 
@@ -13,40 +15,16 @@ const (
 	KindUser CrawlerKind = "user"
 )
 
-// KnownCrawlers is the maintained table of AI crawler user-agent tokens per
-// kind, from the operators' own documentation. Extend it per site with
-// policy.extra_agents; send additions upstream when an operator documents a
-// new token.
+// KnownCrawlers is the table of AI crawler user-agent tokens per kind. It
+// is derived from the one data file of known agents (traffic/agents,
+// agents.yaml), which cites each operator's documentation, so that the
+// robots.txt groups name exactly the agents the traffic view counts and
+// enforcement governs: the robots tokens of the agents the AI policy
+// governs, in file order; autonomous agents fall under the user kind.
+// Extend it per site with policy.extra_agents; send additions upstream to
+// agents.yaml when an operator documents a new token.
 var KnownCrawlers = map[CrawlerKind][]string{
-	KindTraining: {
-		"GPTBot",                       // OpenAI, training
-		"ClaudeBot",                    // Anthropic, training
-		"anthropic-ai",                 // Anthropic, legacy training token
-		"Google-Extended",              // Google, Gemini training control token
-		"Applebot-Extended",            // Apple, training control token
-		"CCBot",                        // Common Crawl
-		"Meta-ExternalAgent",           // Meta, training
-		"Bytespider",                   // ByteDance
-		"cohere-training-data-crawler", // Cohere
-		"AI2Bot",                       // Allen Institute for AI
-		"Amazonbot",                    // Amazon
-		"Diffbot",                      // Diffbot
-		"PanguBot",                     // Huawei
-		"Timpibot",                     // Timpi
-		"omgili",                       // Webz.io
-	},
-	KindSearch: {
-		"OAI-SearchBot",    // OpenAI, ChatGPT search
-		"Claude-SearchBot", // Anthropic, search
-		"PerplexityBot",    // Perplexity, search index
-		"YouBot",           // You.com
-		"DuckAssistBot",    // DuckDuckGo, AI answers
-	},
-	KindUser: {
-		"ChatGPT-User",         // OpenAI, user-initiated fetch
-		"Claude-User",          // Anthropic, user-initiated fetch
-		"Perplexity-User",      // Perplexity, user-initiated fetch
-		"MistralAI-User",       // Mistral, user-initiated fetch
-		"Meta-ExternalFetcher", // Meta, user-initiated fetch
-	},
+	KindTraining: agents.RobotsTokens(agents.Training),
+	KindSearch:   agents.RobotsTokens(agents.Search),
+	KindUser:     agents.RobotsTokens(agents.User, agents.Autonomous),
 }

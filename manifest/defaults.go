@@ -16,7 +16,16 @@ const (
 	defaultMaxPages     = 1000
 	defaultMaxBytes     = 64 << 20
 	defaultRefresh      = time.Hour
+	defaultRetryMin     = 2 * time.Second
+	maxRetryMin         = 5 * time.Minute
 	defaultRateLimit    = 60
+	// Discovery defaults, the same as package discover's.
+	defaultDiscoveryPages       = 10000
+	defaultDiscoveryDepth       = 50
+	defaultDiscoveryBytes       = 512 << 20
+	defaultDiscoveryPageBytes   = 5 << 20
+	defaultDiscoveryConcurrency = 4
+	defaultDiscoveryTimeout     = 30 * time.Second
 	// llmsTxtLimit is the size llms.txt should stay under: agents truncate
 	// near 100k characters, and half of it leaves room for the page itself.
 	llmsTxtLimit = 50_000
@@ -75,11 +84,40 @@ func (s *Site) applyDefaults() {
 	if c.Refresh == 0 {
 		c.Refresh = defaultRefresh
 	}
+	if c.RetryMin == 0 {
+		c.RetryMin = defaultRetryMin
+	}
 	if c.RateLimit == 0 {
 		c.RateLimit = defaultRateLimit
 	}
 	if c.Auth == "" {
 		c.Auth = ConnectPublic
+	}
+	s.defaultDiscovery()
+}
+
+func (s *Site) defaultDiscovery() {
+	d := &s.Discovery
+	if d.Mode == "" {
+		d.Mode = DiscoveryAuto
+	}
+	if d.MaxPages == 0 {
+		d.MaxPages = defaultDiscoveryPages
+	}
+	if d.MaxDepth == 0 {
+		d.MaxDepth = defaultDiscoveryDepth
+	}
+	if d.MaxBytes == 0 {
+		d.MaxBytes = defaultDiscoveryBytes
+	}
+	if d.MaxPageBytes == 0 {
+		d.MaxPageBytes = defaultDiscoveryPageBytes
+	}
+	if d.Concurrency == 0 {
+		d.Concurrency = defaultDiscoveryConcurrency
+	}
+	if d.Timeout == 0 {
+		d.Timeout = defaultDiscoveryTimeout
 	}
 }
 

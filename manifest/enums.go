@@ -45,6 +45,21 @@ const (
 	Disallow Permission = "disallow"
 )
 
+// EnforceMode is how the crawler policy is enforced (policy.enforce).
+type EnforceMode string
+
+// The enforcement modes.
+const (
+	// EnforceOff only declares the policy; nothing is blocked (the default).
+	EnforceOff EnforceMode = "off"
+	// EnforceClaimed answers 403 to clients that claim to be a disallowed
+	// AI crawler by their User-Agent.
+	EnforceClaimed EnforceMode = "claimed"
+	// EnforceVerified answers 403 only to verified disallowed crawlers and
+	// to clients that fail verification (spoofers).
+	EnforceVerified EnforceMode = "verified"
+)
+
 // Serve says how a generated document is served.
 type Serve string
 
@@ -65,6 +80,16 @@ type ConnectAuth string
 const (
 	ConnectPublic ConnectAuth = "public"
 	ConnectOAuth  ConnectAuth = "oauth"
+)
+
+// DiscoveryMode is where the list of pages comes from.
+type DiscoveryMode string
+
+// The discovery modes.
+const (
+	DiscoveryAuto    DiscoveryMode = "auto"
+	DiscoverySitemap DiscoveryMode = "sitemap"
+	DiscoveryCrawl   DiscoveryMode = "crawl"
 )
 
 // oneOf checks value against the allowed spellings (case-insensitive) and
@@ -111,6 +136,17 @@ func (p *Permission) setScalar(s string) error {
 	return err
 }
 
+func (e *EnforceMode) setScalar(s string) error {
+	// YAML 1.1 reads an unquoted off as false: accept it (and no) as off.
+	if b, err := parseBool(s); err == nil && !b {
+		*e = EnforceOff
+		return nil
+	}
+	v, err := oneOf(s, string(EnforceOff), string(EnforceClaimed), string(EnforceVerified))
+	*e = EnforceMode(v)
+	return err
+}
+
 func (m *Serve) setScalar(s string) error {
 	if b, err := parseBool(s); err == nil {
 		*m = ServeOff
@@ -127,6 +163,12 @@ func (m *Serve) setScalar(s string) error {
 func (a *ConnectAuth) setScalar(s string) error {
 	v, err := oneOf(s, string(ConnectPublic), string(ConnectOAuth))
 	*a = ConnectAuth(v)
+	return err
+}
+
+func (m *DiscoveryMode) setScalar(s string) error {
+	v, err := oneOf(s, string(DiscoveryAuto), string(DiscoverySitemap), string(DiscoveryCrawl))
+	*m = DiscoveryMode(v)
 	return err
 }
 

@@ -215,18 +215,29 @@ func (r *resolved) defaultLinks() []Link {
 	return links
 }
 
-// autoList writes up to llms.auto_list.max sitemap pages not listed yet.
+// autoList writes up to llms.auto_list.max discovered (or sitemap) pages
+// not listed yet, with their own titles and descriptions when known.
 func (r *resolved) autoList(b *strings.Builder, listed map[string]bool) {
+	candidates := r.pages
+	if len(candidates) == 0 {
+		for _, u := range r.sitemap {
+			candidates = append(candidates, PageInfo{URL: u})
+		}
+	}
 	var links []Link
-	for _, u := range r.sitemap {
+	for _, p := range candidates {
 		if len(links) >= r.s.LLMs.AutoList.Max || b.Len() > llmsTxtLimit {
 			break
 		}
-		if listed[u] {
+		if listed[p.URL] {
 			continue
 		}
-		listed[u] = true
-		links = append(links, Link{Title: pageTitle(u, r.origin), URL: u})
+		listed[p.URL] = true
+		title := p.Title
+		if oneLine(title) == "" {
+			title = pageTitle(p.URL, r.origin)
+		}
+		links = append(links, Link{Title: title, URL: p.URL, Note: p.Description})
 	}
 	if len(links) == 0 {
 		return

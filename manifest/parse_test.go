@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentready/caddy-agentready/discover"
 )
 
 // TestParseErrors gives each kind of bad input and the exact problems it
@@ -46,6 +48,8 @@ func TestParseErrors(t *testing.T) {
 			[]string{`site.yaml:2: connect.enabled: want true or false, got "maybe"`}},
 		{"bad duration", "connect:\n  refresh: hourly\n",
 			[]string{`site.yaml:2: connect.refresh: want a duration such as 30m or 1h, got "hourly"`}},
+		{"retry_min out of range", "connect:\n  retry_min: 10m\n",
+			[]string{"site.yaml:2: connect.retry_min: want a duration from 0 to 5m (the longest wait between retries), got 10m0s"}},
 		{"bad enum with suggestion", "interfaces:\n  - id: a\n    type: mpc\n    url: /mcp\n",
 			[]string{`site.yaml:3: interfaces[0].type: want one of mcp, openapi, graphql, a2a, cli, sdk, got "mpc" (did you mean "mcp"?)`}},
 		{"bad permission", "policy:\n  training: maybe\n",
@@ -110,6 +114,17 @@ func TestParseErrors(t *testing.T) {
 			[]string{`site.yaml:5: connect.tool_scopes.get_page: scope "pages:read" is not listed in authentication.scopes`}},
 		{"connect paths", "connect:\n  mcp_path: mcp\n  ask_path: /mcp\n",
 			[]string{`site.yaml:2: connect.mcp_path: want a path starting with /, got "mcp"`}},
+		{"bad enforce", "policy:\n  enforce: strict\n",
+			[]string{`site.yaml:2: policy.enforce: want one of off, claimed, verified, got "strict"`}},
+		{"discovery out of range", "discovery:\n  mode: spider\n  max_pages: -1\n  max_depth: 5000\n  concurrency: 100\n  max_page_bytes: 1000\n  max_bytes: 2000\n  delay: 2m\n  timeout: 10ms\n",
+			[]string{`site.yaml:2: discovery.mode: want one of auto, sitemap, crawl, got "spider"`,
+				"site.yaml:3: discovery.max_pages: want between 1 and 1000000, got -1",
+				"site.yaml:4: discovery.max_depth: want between 1 and 1000, got 5000",
+				"site.yaml:5: discovery.concurrency: want between 1 and 32, got 100",
+				"site.yaml:6: discovery.max_page_bytes: want at least 65536, got 1000",
+				"site.yaml:7: discovery.max_bytes: want at least max_page_bytes (65536), got 2000",
+				"site.yaml:8: discovery.delay: want between 0s and 1m0s, got 2m0s",
+				"site.yaml:9: discovery.timeout: want between 1s and 10m0s, got 10ms"}},
 		{"bad content signal", "policy:\n  content_signal: train please\n",
 			[]string{`site.yaml:2: policy.content_signal: want comma-separated key=yes|no pairs such as "search=yes, ai-train=no", got "train please"`}},
 		{"bad email and language", "site:\n  language: english!\ncontacts:\n  email: \"Acme <hello@acme.example>\"\n",
@@ -168,6 +183,14 @@ func TestParseDefaults(t *testing.T) {
 	}
 	if it := s.Interfaces[0]; it.Transport != TransportStreamableHTTP || it.Version != "1.0.0" {
 		t.Errorf("interface defaults = %+v", it)
+	}
+	// The YAML's defaults are package discover's (the test may import it;
+	// manifest itself does not).
+	want := Discovery{Mode: DiscoveryMode(discover.ModeAuto), MaxPages: discover.DefaultMaxPages, MaxDepth: discover.DefaultMaxDepth,
+		MaxBytes: discover.DefaultMaxBytes, MaxPageBytes: discover.DefaultMaxPageBytes,
+		Concurrency: discover.DefaultConcurrency, Timeout: discover.DefaultTimeout}
+	if s.Discovery != want {
+		t.Errorf("discovery defaults = %+v, want %+v", s.Discovery, want)
 	}
 	if a := s.Authentication; !reflect.DeepEqual(a.Public, []string{"content"}) || a.Note != "" {
 		t.Errorf("oauth defaults = %+v", a)

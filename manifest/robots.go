@@ -18,6 +18,10 @@ type RobotsAdditions struct {
 	// Sitemap is the absolute sitemap URL for a Sitemap: line, "" for none.
 	// It is added only when the origin's robots.txt names no sitemap.
 	Sitemap string
+	// OriginSitemaps are the origin's own sitemaps (Env.OriginSitemaps);
+	// when set they are named instead of Sitemap, each one the origin's
+	// robots.txt does not name already.
+	OriginSitemaps []string
 	// Agentmap is the absolute ard.json URL for an Agentmap: line, "" for none.
 	Agentmap string
 	// ContentSignal is the Content-Signal: value, "" for none.
@@ -45,7 +49,10 @@ func (r *resolved) robotsAdditions() *RobotsAdditions {
 	p := &r.s.Policy
 	add := &RobotsAdditions{ContentSignal: r.contentSignal(), Agentmap: r.url(PathARD),
 		OriginWins: r.s.Documents.Robots == ServeOrigin}
-	if r.s.Documents.Sitemap.enabled() {
+	switch {
+	case len(r.sitemaps) > 0:
+		add.OriginSitemaps = r.sitemaps
+	case r.s.Documents.Sitemap.enabled() && r.sitemapURL != "":
 		add.Sitemap = r.sitemapURL
 	}
 	kinds := []struct {
@@ -140,9 +147,15 @@ func MergeRobots(origin []byte, add RobotsAdditions) (merged []byte, warnings []
 			warnings = append(warnings, fmt.Sprintf("robots.txt: the origin states Content-Signal %q; it is kept instead of %q", o.contentSignal, add.ContentSignal))
 		}
 	}
-	// The origin's own Sitemap: lines name its sitemap: a second one would
-	// send crawlers to the same pages twice, or to a redirect.
-	if add.Sitemap != "" && len(o.sitemaps) == 0 {
+	for _, sm := range add.OriginSitemaps {
+		if !o.sitemaps[sm] {
+			fmt.Fprintf(&out, "Sitemap: %s\n", sm)
+		}
+	}
+	// The generated sitemap is named only when the origin's robots.txt
+	// names none of its own: a second one would send crawlers to the same
+	// pages twice, or to a redirect (WordPress redirects /sitemap.xml).
+	if len(add.OriginSitemaps) == 0 && add.Sitemap != "" && len(o.sitemaps) == 0 {
 		fmt.Fprintf(&out, "Sitemap: %s\n", add.Sitemap)
 	}
 	if add.Agentmap != "" {

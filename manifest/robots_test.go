@@ -178,3 +178,19 @@ func BenchmarkMergeRobots(b *testing.B) {
 		}
 	}
 }
+
+func TestPolicyEnforce(t *testing.T) {
+	for yaml, want := range map[string]string{
+		"policy: {training: disallow}":                    "",
+		"policy: {training: disallow, enforce: off}":      "",
+		"policy: {training: disallow, enforce: no}":       "",
+		"policy: {training: disallow, enforce: claimed}":  `"enforce": "claimed"`,
+		"policy: {training: disallow, enforce: Verified}": `"enforce": "verified"`,
+	} {
+		b := generateYAML(t, yaml, "https://enforce.example")
+		card := string(b.Document(PathAgentsJSON).Body)
+		if want == "" && strings.Contains(card, `"enforce"`) || want != "" && !strings.Contains(card, want) {
+			t.Errorf("%s: agents.json %s", yaml, card)
+		}
+	}
+}

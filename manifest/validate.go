@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/andybalholm/cascadia"
 )
@@ -52,6 +53,7 @@ func (v *validator) validate() {
 	v.skills()
 	v.webmcp()
 	v.connect()
+	v.discovery()
 	if len(v.errs) == 0 {
 		v.s.applyDefaults()
 		v.s.checkSize()
@@ -427,6 +429,9 @@ func (v *validator) connect() {
 	if c.Refresh < 0 || (c.Refresh > 0 && c.Refresh.Minutes() < 1) {
 		v.errorf("connect.refresh", "want at least 1m, got %s", c.Refresh)
 	}
+	if c.RetryMin < 0 || c.RetryMin > maxRetryMin {
+		v.errorf("connect.retry_min", "want a duration from 0 to 5m (the longest wait between retries), got %s", c.RetryMin)
+	}
 	if c.RateLimit < 0 {
 		v.errorf("connect.rate_limit", "want a positive number, got %d", c.RateLimit)
 	}
@@ -456,6 +461,41 @@ func (v *validator) connect() {
 		}
 	}
 	v.queries("connect.queries", c.Queries)
+}
+
+// Discovery bounds: wide enough for any real site, narrow enough that a
+// typo cannot turn the crawl on the origin into a flood.
+const (
+	maxDiscoveryPages       = 1_000_000
+	maxDiscoveryDepth       = 1000
+	maxDiscoveryConcurrency = 32
+	maxDiscoveryDelay       = time.Minute
+	minDiscoveryPageBytes   = 64 << 10
+	maxDiscoveryTimeout     = 10 * time.Minute
+)
+
+func (v *validator) discovery() {
+	d := &v.s.Discovery
+	intRange := func(path string, n, lo, hi int64) {
+		if n != 0 && (n < lo || n > hi) {
+			v.errorf(path, "want between %d and %d, got %d", lo, hi, n)
+		}
+	}
+	intRange("discovery.max_pages", int64(d.MaxPages), 1, maxDiscoveryPages)
+	intRange("discovery.max_depth", int64(d.MaxDepth), 1, maxDiscoveryDepth)
+	intRange("discovery.concurrency", int64(d.Concurrency), 1, maxDiscoveryConcurrency)
+	if d.MaxPageBytes != 0 && d.MaxPageBytes < minDiscoveryPageBytes {
+		v.errorf("discovery.max_page_bytes", "want at least %d, got %d", minDiscoveryPageBytes, d.MaxPageBytes)
+	}
+	if d.MaxBytes != 0 && d.MaxBytes < max(d.MaxPageBytes, minDiscoveryPageBytes) {
+		v.errorf("discovery.max_bytes", "want at least max_page_bytes (%d), got %d", max(d.MaxPageBytes, minDiscoveryPageBytes), d.MaxBytes)
+	}
+	if d.Delay < 0 || d.Delay > maxDiscoveryDelay {
+		v.errorf("discovery.delay", "want between 0s and %s, got %s", maxDiscoveryDelay, d.Delay)
+	}
+	if d.Timeout != 0 && (d.Timeout < time.Second || d.Timeout > maxDiscoveryTimeout) {
+		v.errorf("discovery.timeout", "want between 1s and %s, got %s", maxDiscoveryTimeout, d.Timeout)
+	}
 }
 
 // anyURL accepts an absolute http(s) URL or a site-relative path.

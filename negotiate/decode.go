@@ -27,14 +27,44 @@ var ErrTooLarge = errors.New("negotiate: body exceeds the size limit")
 // origin applies one.
 const maxCodings = 4
 
+// maxZstdWindow is the largest zstd window (RFC 8878 §3.1.1.1.2) Decode and
+// the head rewrite accept: 8 MiB, the most RFC 9659 §3 lets an encoder use
+// for the "zstd" content coding and what browsers decode (every zstd level
+// up to 19 stays within it). The decoder allocates the window up front,
+// whatever the page's size, so it is what one decode costs in memory; a
+// frame asking for more (zstd --long, levels 20-22, a hostile header) fails
+// to decode and the caller sends the origin's bytes untouched.
+const maxZstdWindow = 8 << 20
+
+// errZstdWindow reports a zstd frame whose window is over maxZstdWindow.
+var errZstdWindow = fmt.Errorf("zstd window over the %d MiB maximum (RFC 9659 §3)", maxZstdWindow>>20)
+
 // Decode undoes the content codings listed in contentEncoding (RFC 9110
 // §8.4: listed in the order they were applied, so they are undone right to
 // left) and returns at most limit decoded bytes. Supported: gzip (and
-// x-gzip), br, zstd, deflate (zlib-wrapped or raw, as both are seen in the
-// wild) and identity. A decoded size over limit gives ErrTooLarge, however
-// small the encoded input (decompression bombs stop there); corrupt or
-// truncated input gives an error; an unknown coding gives an error.
+// x-gzip), br, zstd (windows up to 8 MiB), deflate (zlib-wrapped or raw, as
+// both are seen in the wild) and identity. A decoded size over limit gives
+// ErrTooLarge, however small the encoded input (decompression bombs stop
+// there); corrupt or truncated input, a zstd window over 8 MiB and an
+// unknown coding give another error.
 func Decode(body io.Reader, contentEncoding string, limit int64) ([]byte, error) {
+	var buf bytes.Buffer
+	if _, err := decodeTo(&buf, body, contentEncoding, limit); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// decodedLen decodes body to nowhere and returns its decoded length: the
+// check, in constant memory, that a body too large to hold decoded decodes
+// in full within limit bytes before any of it is sent. Its errors are
+// Decode's.
+func decodedLen(body []byte, contentEncoding string, limit int64) (int64, error) {
+	return decodeTo(io.Discard, bytes.NewReader(body), contentEncoding, limit)
+}
+
+// decodeTo writes the decoded body to w, at most limit bytes.
+func decodeTo(w io.Writer, body io.Reader, contentEncoding string, limit int64) (int64, error) {
 	var codings []string
 	for _, c := range strings.Split(contentEncoding, ",") {
 		if c = strings.ToLower(trimOWS(c)); c != "" && c != "identity" {
@@ -42,7 +72,7 @@ func Decode(body io.Reader, contentEncoding string, limit int64) ([]byte, error)
 		}
 	}
 	if len(codings) > maxCodings {
-		return nil, fmt.Errorf("decoding body: %d stacked content codings", len(codings))
+		return 0, fmt.Errorf("decoding body: %d stacked content codings", len(codings))
 	}
 	r := body
 	var closers []io.Closer
@@ -52,53 +82,52 @@ func Decode(body io.Reader, contentEncoding string, limit int64) ([]byte, error)
 		}
 	}()
 	for i := len(codings) - 1; i >= 0; i-- {
-		dec, err := newDecoder(r, codings[i], limit)
+		dec, err := newDecoder(r, codings[i])
 		if err != nil {
-			return nil, fmt.Errorf("decoding %s body: %w", codings[i], err)
+			return 0, fmt.Errorf("decoding %s body: %w", codings[i], err)
 		}
 		if c, ok := dec.(io.Closer); ok {
 			closers = append(closers, c)
 		}
 		r = dec
 	}
-	out, err := readLimited(r, limit)
-	if errors.Is(err, zstd.ErrWindowSizeExceeded) || errors.Is(err, zstd.ErrDecoderSizeExceeded) {
-		return nil, ErrTooLarge // the frame announced more than we accept
+	n, err := io.Copy(w, io.LimitReader(r, limit+1))
+	switch {
+	case err != nil:
+		return 0, fmt.Errorf("decoding %s body: %w", contentEncoding, zstdError(err))
+	case n > limit:
+		return 0, ErrTooLarge
 	}
-	if err != nil && !errors.Is(err, ErrTooLarge) {
-		return nil, fmt.Errorf("decoding %s body: %w", contentEncoding, err)
-	}
-	return out, err
+	return n, nil
 }
 
-// readLimited reads r to the end, failing with ErrTooLarge past limit bytes.
-func readLimited(r io.Reader, limit int64) ([]byte, error) {
-	var buf bytes.Buffer
-	n, err := buf.ReadFrom(io.LimitReader(r, limit+1))
-	if err != nil {
-		return nil, err
+// zstdError names the window in the errors a zstd frame asking for too
+// large a window gives.
+func zstdError(err error) error {
+	if errors.Is(err, zstd.ErrWindowSizeExceeded) || errors.Is(err, zstd.ErrDecoderSizeExceeded) {
+		return fmt.Errorf("%w: %w", errZstdWindow, err)
 	}
-	if n > limit {
-		return nil, ErrTooLarge
-	}
-	return buf.Bytes(), nil
+	return err
 }
 
 // newDecoder returns a reader undoing one content coding.
-func newDecoder(r io.Reader, coding string, limit int64) (io.Reader, error) {
+func newDecoder(r io.Reader, coding string) (io.Reader, error) {
 	switch coding {
 	case "gzip", "x-gzip":
 		return gzip.NewReader(r)
 	case "br":
+		// RFC 7932 §9.1: at most a 16 MiB window (the large-window
+		// extension is off by default).
 		return brotli.NewReader(r), nil
 	case "zstd":
-		// Cap the window and the memory the decoder may take, so a frame
-		// header cannot make it allocate more than the body limit allows.
-		maxMem := uint64(max(limit, 1<<20)) * 2
+		// One synchronous decoder (no goroutines), whose window, and so
+		// memory, is capped: a frame header cannot make it allocate more.
+		// WithDecoderMaxMemory bounds the window of single-segment frames
+		// (their content size) the same way.
 		d, err := zstd.NewReader(r,
 			zstd.WithDecoderConcurrency(1),
-			zstd.WithDecoderMaxMemory(maxMem),
-			zstd.WithDecoderMaxWindow(min(maxMem, zstd.MaxWindowSize)))
+			zstd.WithDecoderMaxMemory(maxZstdWindow),
+			zstd.WithDecoderMaxWindow(maxZstdWindow))
 		if err != nil {
 			return nil, err
 		}

@@ -7,6 +7,7 @@ import (
 	"compress/zlib"
 	"errors"
 	"io"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -49,9 +50,69 @@ func encode(t testing.TB, data []byte, codings ...string) []byte {
 	return data
 }
 
+// zstdWindow compresses data as one zstd frame written in blocks, whose
+// header declares a window of window bytes (the frame a streaming encoder
+// writes: not single-segment, no content size). data must be longer than a
+// block (128 KiB) for the encoder to write it so.
+func zstdWindow(t testing.TB, data []byte, window int) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw, err := zstd.NewWriter(&buf, zstd.WithWindowSize(window), zstd.WithEncoderConcurrency(1),
+		zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithLowerEncoderMem(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p := data; len(p) > 0; p = p[min(len(p), 64<<10):] {
+		if _, err := zw.Write(p[:min(len(p), 64<<10)]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	wantWindow(t, buf.Bytes(), uint64(window))
+	return buf.Bytes()
+}
+
+// zstdLongWindow is zstdWindow with the header changed to declare a window
+// of 1<<log bytes, as `zstd --long=log` writes it (log 10 to 41), without
+// making the encoder allocate such a window: the frame decodes the same
+// with any window at least as large as the one it was written with.
+func zstdLongWindow(t testing.TB, data []byte, log int) []byte {
+	t.Helper()
+	frame := bytes.Clone(zstdWindow(t, data, 1<<20))
+	// RFC 8878 §3.1.1.1: magic (4 bytes), Frame_Header_Descriptor, then the
+	// Window_Descriptor (Exponent in the high 5 bits, window 1<<(10+E)).
+	if fhd := frame[4]; fhd&0x20 != 0 {
+		t.Fatalf("frame header descriptor %#x: a single-segment frame has no window descriptor", fhd)
+	}
+	frame[5] = byte(log-10) << 3
+	wantWindow(t, frame, 1<<log)
+	return frame
+}
+
+// wantWindow fails the test unless the zstd frame declares window bytes.
+func wantWindow(t testing.TB, frame []byte, window uint64) {
+	t.Helper()
+	var h zstd.Header
+	if err := h.Decode(frame); err != nil || h.SingleSegment || h.WindowSize != window {
+		t.Fatalf("zstd header %+v (%v), want a window of %d bytes", h, err, window)
+	}
+}
+
+// repetitive is a page of n bytes or more that compresses a thousandfold.
+func repetitive(n int) []byte {
+	p := []byte("<html><head><title>Bomb</title></head><body>")
+	for len(p) < n {
+		p = append(p, "<p>the same paragraph, again and again</p>\n"...)
+	}
+	return append(p, "</body></html>\n"...)
+}
+
 func TestDecode(t *testing.T) {
 	page := []byte(strings.Repeat("<p>Hello, agents.</p>\n", 200))
 	bomb := encode(t, make([]byte, 16<<20), "gzip")
+	long := repetitive(300 << 10) // longer than a zstd block: framed with its window
 	for _, tc := range []struct {
 		name     string
 		body     []byte
@@ -76,6 +137,14 @@ func TestDecode(t *testing.T) {
 		{"br bomb", encode(t, make([]byte, 16<<20), "br"), "br", 1 << 20, nil, ErrTooLarge},
 		{"zstd bomb", encode(t, make([]byte, 16<<20), "zstd"), "zstd", 1 << 20, nil, ErrTooLarge},
 		{"stacked bomb", encode(t, bomb, "gzip"), "gzip, gzip", 1 << 20, nil, ErrTooLarge},
+		{"deflate bomb", encode(t, make([]byte, 16<<20), "deflate"), "deflate", 1 << 20, nil, ErrTooLarge},
+		{"zstd window 1 MiB", zstdWindow(t, long, 1<<20), "zstd", 1 << 20, long, nil},
+		{"zstd window at the 8 MiB maximum", zstdWindow(t, long, maxZstdWindow), "zstd", 1 << 20, long, nil},
+		{"zstd window at the maximum, limit below it", zstdWindow(t, long, maxZstdWindow), "zstd", int64(len(long)), long, nil},
+		{"zstd window 16 MiB", zstdWindow(t, long, 16<<20), "zstd", 1 << 20, nil, errZstdWindow},
+		{"zstd window 128 MiB (--long=27)", zstdLongWindow(t, long, 27), "zstd", 1 << 20, nil, errZstdWindow},
+		{"zstd window 2 GiB (--long=31)", zstdLongWindow(t, long, 31), "zstd", 64 << 20, nil, errZstdWindow},
+		{"zstd window over the maximum, stacked", encode(t, zstdWindow(t, long, 16<<20), "gzip"), "zstd, gzip", 1 << 20, nil, errZstdWindow},
 		{"truncated gzip", cut(encode(t, page, "gzip")), "gzip", 1 << 20, nil, errAny},
 		{"truncated br", cut(encode(t, page, "br")), "br", 1 << 20, nil, errAny},
 		{"truncated zstd", cut(encode(t, page, "zstd")), "zstd", 1 << 20, nil, errAny},
@@ -96,11 +165,47 @@ func TestDecode(t *testing.T) {
 				t.Fatalf("Decode succeeded with %d bytes, want an error", len(got))
 			case tc.wantErr == ErrTooLarge && !errors.Is(err, ErrTooLarge):
 				t.Fatalf("Decode error = %v, want ErrTooLarge", err)
+			case tc.wantErr == errZstdWindow && (!errors.Is(err, errZstdWindow) || errors.Is(err, ErrTooLarge)):
+				t.Fatalf("Decode error = %v, want the window error", err)
 			case tc.wantErr == nil && !bytes.Equal(got, tc.want):
 				t.Fatalf("Decode = %d bytes, want %d", len(got), len(tc.want))
 			}
 			if err != nil && err != ErrTooLarge && strings.HasSuffix(err.Error(), ".") {
 				t.Errorf("error %q ends with a period", err)
+			}
+			// decodedLen agrees, without holding the output.
+			n, lerr := decodedLen(tc.body, tc.encoding, tc.limit)
+			if (lerr == nil) != (err == nil) || errors.Is(lerr, ErrTooLarge) != errors.Is(err, ErrTooLarge) || n != int64(len(got)) {
+				t.Errorf("decodedLen = %d, %v; Decode gave %d bytes, %v", n, lerr, len(got), err)
+			}
+		})
+	}
+}
+
+// TestDecodeZstdWindowMemory: a frame declaring a window over the maximum
+// is refused from its header, before the decoder allocates the window;
+// one within it costs about its window, whatever the page.
+func TestDecodeZstdWindowMemory(t *testing.T) {
+	long := repetitive(300 << 10)
+	for _, tc := range []struct {
+		name     string
+		frame    []byte
+		maxAlloc uint64
+	}{
+		{"2 GiB window refused", zstdLongWindow(t, long, 31), 1 << 20},
+		{"128 MiB window refused", zstdLongWindow(t, long, 27), 1 << 20},
+		{"8 MiB window decoded", zstdWindow(t, long, maxZstdWindow), maxZstdWindow + 4<<20},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			_, _ = Decode(bytes.NewReader(tc.frame), "zstd", 1<<20)
+			runtime.ReadMemStats(&after)
+			got := after.TotalAlloc - before.TotalAlloc
+			t.Logf("%d bytes allocated", got)
+			if got > tc.maxAlloc {
+				t.Errorf("decoding allocated %d bytes, want at most %d", got, tc.maxAlloc)
 			}
 		})
 	}

@@ -47,9 +47,17 @@
 //
 // # Failing open
 //
-// Any failure in decoding, charset conversion or conversion (error or panic)
-// sends the origin's bytes, still encoded, with the origin's headers plus
-// Vary and Link, and reports it to Observer.FailOpen. An error returned by
-// next is returned unchanged; a buffered body is then dropped unwritten, so
-// an error handler can still answer.
+// Any failure in decoding, charset conversion or conversion (error, panic,
+// or a conversion over its budget: Options.ConvertTimeout,
+// Options.MaxMarkdownSize) sends the origin's bytes, still encoded, with the
+// origin's headers plus Vary and Link, and reports it to Observer.FailOpen.
+// A conversion whose client went away stops (its context is the request's)
+// and nothing is written. A response is never
+// cut short or emptied: a compressed page is decoded in full before any of
+// it is sent (the Markdown form, an HTML page of known length up to 256
+// KiB), or, streamed through the head rewrite, held until its first
+// decoded byte; a streamed page that stops decoding after that is aborted
+// (panic(http.ErrAbortHandler)), never ended as if complete. An error
+// returned by next is returned unchanged; a buffered body is then dropped
+// unwritten, so an error handler can still answer.
 package negotiate

@@ -23,8 +23,10 @@ type Page struct {
 	URL *url.URL
 	// Header is the origin's response header; read it, do not change it.
 	Header http.Header
-	// Context is the request's context: a converter that waits (for a
-	// share of memory, say) gives up when the client does.
+	// Context is the conversion's context: the request's, with the time
+	// budget (Options.ConvertTimeout) as its deadline. A converter checks
+	// it between its stages and in its long loops and stops when it is
+	// done: the client went away, or the budget ran out.
 	Context context.Context
 	// Request is the client's request header (read only): a converter that
 	// caches across clients needs it to apply RFC 9111 §3.5 (responses to
@@ -52,10 +54,15 @@ type Observer interface {
 	// HTML size, the Markdown size and the token count.
 	Converted(r *http.Request, d time.Duration, in, out, tokens int)
 	// FailOpen reports a Markdown request answered with the original HTML
-	// (reason "too_large", "decode", "charset", "convert", "panic" or
-	// "busy"), or an HTML page sent as the origin sent it, without its
-	// annotations, because its content coding did not decode
-	// ("rewrite_decode").
+	// (reason "too_large", "decode", "charset", "convert", "panic",
+	// "busy", or a conversion over its budget: "budget_time",
+	// "budget_size"), a Markdown request whose client went away during the
+	// conversion, which was stopped and nothing sent ("canceled"), an
+	// HTML page sent as the origin sent it, without its annotations,
+	// because its content coding did not decode in full within the bounds
+	// ("rewrite_decode"), or a streamed HTML page that stopped decoding
+	// after part of it went out, whose response is then aborted, never
+	// ended as if complete ("rewrite_abort").
 	FailOpen(r *http.Request, reason string, err error)
 	// Rewrote reports an HTML page rewritten whole (a Content-Length up to
 	// 256 KiB): from the rewrite plan of an earlier identical page, or by
@@ -187,6 +194,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next Next) e
 	returned = true
 	if err != nil {
 		rw.abort()
+		rw.abortIfCut() // not a short page that an error handler ends cleanly
 		return err
 	}
 	rw.finish()

@@ -2,10 +2,11 @@ package negotiate
 
 import (
 	"bytes"
-	"container/list"
 	"encoding/binary"
 	"hash/maphash"
 	"sync"
+
+	"github.com/agentready/caddy-agentready/internal/lru"
 )
 
 // A rewrite plan is where the rewriter inserted bytes into one page. The
@@ -37,7 +38,6 @@ type plan struct {
 	n     int // the page's length
 	edits []edit
 	size  int64 // memory the plan holds, for the cache bound
-	elem  *list.Element
 }
 
 // edit inserts ins at offset off of the page. before holds the page bytes
@@ -93,66 +93,44 @@ func (p *plan) apply(dst, page []byte) (out []byte, ok bool) {
 // recently used. It is safe for concurrent use.
 type planCache struct {
 	mu    sync.Mutex
-	max   int64
-	size  int64
-	plans map[planKey]*plan
-	lru   list.List // of *plan, most recent first
+	plans *lru.Cache[planKey, *plan]
 }
 
 func newPlanCache(maxBytes int64) *planCache {
-	return &planCache{max: maxBytes, plans: make(map[planKey]*plan)}
+	return &planCache{plans: lru.New[planKey, *plan](maxBytes)}
 }
 
 // get returns the plan for k, or nil.
 func (c *planCache) get(k planKey) *plan {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	p := c.plans[k]
-	if p != nil {
-		c.lru.MoveToFront(p.elem)
-	}
+	p, _ := c.plans.Get(k)
 	return p
 }
 
 // put stores p, replacing any plan of the same key; a plan larger than the
 // whole bound is not kept.
 func (c *planCache) put(p *plan) {
-	if p.size > c.max {
-		return
-	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if old := c.plans[p.key]; old != nil {
-		c.remove(old)
-	}
-	p.elem = c.lru.PushFront(p)
-	c.plans[p.key] = p
-	c.size += p.size
-	for c.size > c.max {
-		c.remove(c.lru.Back().Value.(*plan))
-	}
+	c.plans.Add(p.key, p, p.size)
 }
 
-// drop removes the plan of k, if it is p (a plan that no longer applies).
+// drop removes the plan of p's key, if it is p (a plan that no longer
+// applies), and not a plan recorded since.
 func (c *planCache) drop(p *plan) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.plans[p.key] == p {
-		c.remove(p)
+	if cur, _ := c.plans.Peek(p.key); cur == p {
+		c.plans.Remove(p.key)
 	}
-}
-
-func (c *planCache) remove(p *plan) {
-	c.lru.Remove(p.elem)
-	delete(c.plans, p.key)
-	c.size -= p.size
 }
 
 // len is the number of plans kept.
 func (c *planCache) len() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return len(c.plans)
+	return c.plans.Len()
 }
 
 // rewritePage returns page rewritten with inj, in buf (from pageBufPool):

@@ -87,7 +87,7 @@ func onlyPlan(t *testing.T, h *Handler) *plan {
 	if n := h.plans.len(); n != 1 {
 		t.Fatalf("%d plans, want 1", n)
 	}
-	for _, p := range h.plans.plans {
+	for _, p := range h.plans.plans.All() {
 		return p
 	}
 	return nil
@@ -127,8 +127,8 @@ func TestPlanCacheBound(t *testing.T) {
 		p.add(0, make([]byte, 1000))
 		p.seal([]byte("<p>"))
 		c.put(p)
-		if c.size > c.max {
-			t.Fatalf("after %d plans the cache holds %d bytes, bound %d", i+1, c.size, c.max)
+		if c.plans.Cost() > c.plans.MaxCost() {
+			t.Fatalf("after %d plans the cache holds %d bytes, bound %d", i+1, c.plans.Cost(), c.plans.MaxCost())
 		}
 		if c.get(planKey{page: 0}) == nil && i < 5 {
 			t.Fatalf("the plan used most recently was evicted after %d plans", i+1)

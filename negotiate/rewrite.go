@@ -143,10 +143,13 @@ func (r *rewriter) release() {
 
 // newDecodingRewriter is NewRewriter for input in one content coding
 // (gzip, br, zstd, deflate), undone on the way: the output is identity.
-// Corrupt input ends the output where the decoder stopped; Write and Close
-// then report the error. maxDecoded bounds the decoded bytes (0: no bound),
-// so a decompression bomb cannot make the response a thousand times the
-// size the origin sent: past it the output ends and the error is reported.
+// When the decoder fails (corrupt or truncated input, a zstd window over
+// maxZstdWindow), the output stops where it was, without what the rewriter
+// held back, and Write or Close return a *decodeError: the output is then a
+// prefix of the page that the caller must not let pass for the whole page.
+// maxDecoded bounds the decoded bytes (0: no bound), so a decompression
+// bomb cannot make the response a thousand times the size the origin sent:
+// past it the decoder fails with ErrTooLarge.
 func newDecodingRewriter(w io.Writer, inj *Injection, coding string, maxDecoded int64) io.WriteCloser {
 	rw := newRewriter(w, inj)
 	if coding == "" {
@@ -526,7 +529,7 @@ func (d *decodingWriter) Close() error {
 	}
 	d.closed = true
 	if d.done == nil {
-		return d.next.Close()
+		d.start() // an empty body is decoded too: for gzip it is an error
 	}
 	close(d.in)
 	<-d.done
@@ -554,29 +557,39 @@ func (d *decodingWriter) Read(b []byte) (int, error) {
 	return n, nil
 }
 
-// run is the goroutine: decode, then rewrite.
+// run is the goroutine: decode, then rewrite. When the decoder fails, the
+// rewriter is dropped without writing what it holds: the caller decides
+// what the client gets (the origin's bytes when nothing went out yet).
 func (d *decodingWriter) run() {
 	defer close(d.done)
 	defer func() {
 		if v := recover(); v != nil {
-			d.err = fmt.Errorf("decoding %s html: panic: %v", d.coding, v)
+			d.err = &decodeError{coding: d.coding, err: fmt.Errorf("panic: %v", v)}
 		}
 	}()
-	dec, err := newDecoder(d, d.coding, streamWindow)
+	dec, err := newDecoder(d, d.coding)
 	if err != nil {
-		d.err = fmt.Errorf("decoding %s html: %w", d.coding, err)
+		d.err = &decodeError{coding: d.coding, err: err}
 		return
 	}
 	if c, ok := dec.(io.Closer); ok {
 		defer c.Close()
 	}
-	var src io.Reader = dec
+	src := &readErr{r: dec}
 	if d.maxDecoded > 0 {
-		src = &boundedReader{r: dec, left: d.maxDecoded}
+		src.r = &boundedReader{r: dec, left: d.maxDecoded}
 	}
 	buf := copyBufPool.Get().(*[]byte)
 	defer copyBufPool.Put(buf)
-	_, err = io.CopyBuffer(onlyWriter{d.next}, onlyReader{src}, *buf)
+	_, err = io.CopyBuffer(onlyWriter{d.next}, src, *buf)
+	if src.err != nil {
+		d.err = &decodeError{coding: d.coding, err: zstdError(src.err)}
+		if r, ok := d.next.(*rewriter); ok {
+			r.closed = true
+			r.release()
+		}
+		return
+	}
 	if cerr := d.next.Close(); err == nil {
 		err = cerr
 	}
@@ -585,13 +598,39 @@ func (d *decodingWriter) run() {
 	}
 }
 
-// streamWindow bounds the memory a zstd decoder may take when HTML is
-// decoded on the fly (RFC 8878 §3.1.1.1.2 asks decoders to support 8 MB
-// windows).
-const streamWindow = 8 << 20
+// decodeError is an error of the decoder in front of the rewriter (corrupt
+// input, a zstd window too large, the bound on the decoded bytes passed),
+// as opposed to one writing the output.
+type decodeError struct {
+	coding string
+	err    error
+}
+
+func (e *decodeError) Error() string { return "decoding " + e.coding + " html: " + e.err.Error() }
+func (e *decodeError) Unwrap() error { return e.err }
+
+// isDecodeError reports whether err is the decoder's.
+func isDecodeError(err error) bool {
+	var de *decodeError
+	return errors.As(err, &de)
+}
+
+// readErr records the first error of r other than io.EOF.
+type readErr struct {
+	r   io.Reader
+	err error
+}
+
+func (e *readErr) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if err != nil && err != io.EOF && e.err == nil {
+		e.err = err
+	}
+	return n, err
+}
 
 // boundedReader reads at most left bytes from r, then fails with
-// ErrTooLarge.
+// ErrTooLarge unless r ends there (the bound is inclusive, as Decode's).
 type boundedReader struct {
 	r    io.Reader
 	left int64
@@ -599,6 +638,10 @@ type boundedReader struct {
 
 func (b *boundedReader) Read(p []byte) (int, error) {
 	if b.left <= 0 {
+		var one [1]byte
+		if n, err := io.ReadAtLeast(b.r, one[:], 1); n == 0 {
+			return 0, err // io.EOF, or the decoder's error
+		}
 		return 0, ErrTooLarge
 	}
 	if int64(len(p)) > b.left {
@@ -611,7 +654,5 @@ func (b *boundedReader) Read(p []byte) (int, error) {
 
 var copyBufPool = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
 
-// onlyReader and onlyWriter hide any ReadFrom/WriteTo so io.CopyBuffer uses
-// the given buffer.
-type onlyReader struct{ io.Reader }
+// onlyWriter hides any ReadFrom so io.CopyBuffer uses the given buffer.
 type onlyWriter struct{ io.Writer }

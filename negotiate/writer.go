@@ -52,6 +52,15 @@ type responseWriter struct {
 	html   *[]byte
 	inj    *Injection
 	coding string
+
+	// modeRewrite: whether the rewritten page's headers went out (an
+	// encoded page's go with its first decoded bytes); until then the
+	// origin's bytes so far, so that a page that does not decode goes out
+	// as it came; the decoder's error after they went out, which aborts
+	// the response (see abortIfCut).
+	sent bool
+	held []byte
+	cut  error
 }
 
 func (h *Handler) newResponseWriter(w http.ResponseWriter, r *http.Request) *responseWriter {
@@ -197,7 +206,7 @@ func (rw *responseWriter) Unwrap() http.ResponseWriter { return rw.w }
 // must not wait) and decides the form on the final status.
 func (rw *responseWriter) WriteHeader(status int) {
 	if rw.mode != modeUndecided {
-		if rw.mode == modePass || rw.mode == modeRewrite {
+		if rw.mode == modePass || rw.mode == modeRewrite && rw.sent {
 			rw.w.WriteHeader(status) // superfluous: let net/http report it
 		}
 		return
@@ -225,7 +234,7 @@ func (rw *responseWriter) Write(p []byte) (int, error) {
 	}
 	switch rw.mode {
 	case modeRewrite:
-		return rw.rewriter.Write(p)
+		return rw.writeRewrite(p)
 	case modeDiscard:
 		return len(p), nil
 	case modeBuffer:
@@ -241,12 +250,12 @@ func (rw *responseWriter) Write(p []byte) (int, error) {
 		}
 		// Longer than its Content-Length said: stream it after all.
 		rw.startRewrite(rw.inj, rw.coding)
-		_, err := rw.rewriter.Write(*rw.html)
+		_, err := rw.writeRewrite(*rw.html)
 		rw.dropPage()
 		if err != nil {
 			return 0, err
 		}
-		return rw.rewriter.Write(p)
+		return rw.Write(p) // rewritten, or passed on if it did not decode
 	}
 	if rw.headGet {
 		return len(p), nil // the GET's body, which the HEAD does not get
@@ -269,8 +278,8 @@ func (rw *responseWriter) FlushError() error {
 		}
 		rw.decide(http.StatusOK)
 	}
-	if rw.mode != modePass && rw.mode != modeRewrite {
-		return nil
+	if rw.mode != modePass && (rw.mode != modeRewrite || !rw.sent) {
+		return nil // a flush would commit headers not yet decided on
 	}
 	if rw.rc == nil {
 		rw.rc = http.NewResponseController(rw.w)
@@ -417,13 +426,120 @@ func (rw *responseWriter) startHTML() {
 	rw.pass(http.StatusOK, "html")
 }
 
-// startRewrite commits a 200 HTML page that streams through the rewriter.
+// startRewrite begins a 200 HTML page that streams through the rewriter.
+// An identity page is committed at once. An encoded one is committed when
+// the rewriter writes its first bytes, or once maxPlannedPage bytes of
+// input gave none: until then the origin's bytes are held, so a page whose
+// start does not decode (a zstd window too large, a corrupt header) goes
+// out as the origin sent it; a decoding failure after the commit aborts
+// the response instead (abortIfCut).
 func (rw *responseWriter) startRewrite(inj *Injection, coding string) {
-	rw.rewriteHeaders()
-	rw.rewriter = newDecodingRewriter(rw.w, inj, coding, maxDecodedRatio*rw.h.Options.MaxSize)
+	rw.rewriter = newDecodingRewriter(rewriteSink{rw}, inj, coding, maxDecodedRatio*rw.h.Options.MaxSize)
 	rw.mode = modeRewrite
-	rw.w.WriteHeader(http.StatusOK)
 	rw.h.Observer.Served(rw.r, "html")
+	if coding == "" {
+		rw.commitRewrite()
+	}
+}
+
+// commitRewrite sends the headers of the rewritten page.
+func (rw *responseWriter) commitRewrite() {
+	rw.sent, rw.held = true, nil
+	rw.rewriteHeaders()
+	rw.w.WriteHeader(http.StatusOK)
+}
+
+// rewriteSink is where the rewriter writes: the client, the headers going
+// first. Once the response has left modeRewrite (the page went out as the
+// origin sent it, or next failed before anything was sent), what the
+// rewriter still writes is dropped.
+type rewriteSink struct{ rw *responseWriter }
+
+func (s rewriteSink) Write(p []byte) (int, error) {
+	rw := s.rw
+	if rw.mode != modeRewrite {
+		return len(p), nil
+	}
+	if !rw.sent {
+		rw.commitRewrite()
+	}
+	return rw.w.Write(p)
+}
+
+// writeRewrite passes p through the rewriter.
+func (rw *responseWriter) writeRewrite(p []byte) (int, error) {
+	if rw.cut != nil {
+		return 0, rw.cut
+	}
+	if !rw.sent {
+		rw.held = append(rw.held, p...)
+	}
+	n, err := rw.rewriter.Write(p)
+	if err != nil {
+		return rw.rewriteFailed(err, len(p))
+	}
+	if !rw.sent && len(rw.held) > maxPlannedPage {
+		// This much input and no output yet: stop holding it. From here
+		// a decoding failure can only abort the response.
+		rw.commitRewrite()
+	}
+	return n, nil
+}
+
+// closeRewrite ends the rewrite after the last byte of the page.
+func (rw *responseWriter) closeRewrite() {
+	if rw.cut != nil {
+		return // reported already
+	}
+	if err := rw.rewriter.Close(); err != nil {
+		_, _ = rw.rewriteFailed(err, 0)
+		return
+	}
+	if !rw.sent {
+		rw.commitRewrite() // a page that rewrote to nothing
+	}
+}
+
+// rewriteFailed handles an error of the rewriter. One writing to the client
+// (gone, say) is returned as it is. When the page stopped decoding: if
+// nothing of the rewritten page went out, the origin's bytes go out as
+// they came, with their headers, and what follows passes through (n is
+// reported written); otherwise the response is cut and must be aborted.
+// Both are reported to the Observer.
+func (rw *responseWriter) rewriteFailed(err error, n int) (int, error) {
+	if !isDecodeError(err) {
+		return 0, err
+	}
+	if rw.sent {
+		rw.h.Observer.FailOpen(rw.r, "rewrite_abort", err)
+		rw.cut = err
+		return 0, err
+	}
+	rw.h.Observer.FailOpen(rw.r, "rewrite_decode", err)
+	rw.mode = modePass
+	_ = rw.rewriter.Close()
+	rw.rewriter = nil
+	held := rw.held
+	rw.held = nil
+	rw.w.WriteHeader(http.StatusOK)
+	if _, werr := rw.w.Write(held); werr != nil {
+		return 0, werr
+	}
+	return n, nil
+}
+
+// abortIfCut ends a response whose rewritten page stopped decoding after
+// part of it went out: it flushes that part and panics with
+// http.ErrAbortHandler, so that net/http breaks the connection (HTTP/1.1:
+// no last chunk) or resets the stream (HTTP/2) and the client sees a
+// failed transfer, never a short page that looks complete. Caddy's
+// reverse_proxy ends a body its upstream breaks the same way.
+func (rw *responseWriter) abortIfCut() {
+	if rw.cut == nil {
+		return
+	}
+	_ = http.NewResponseController(rw.w).Flush()
+	panic(http.ErrAbortHandler)
 }
 
 // rewriteHeaders adapts the origin's headers to a rewritten page.
@@ -446,22 +562,27 @@ func (rw *responseWriter) rewriteHeaders() {
 }
 
 // finishHTML rewrites the collected page and sends it with its exact
-// length. A page that does not decode is sent as the origin sent it; one
-// that decodes to more than max_size is not held decoded but streams
-// through the rewriter (with its own bound on the decoded bytes).
+// length. A page that does not decode is sent as the origin sent it, with
+// its headers. One that decodes to more than max_size is not held decoded:
+// it is decoded once to nowhere, and streams through the rewriter only if
+// that decode ends within the rewriter's bound, so a decompression bomb or
+// a stream corrupt past max_size goes out as the origin sent it too, never
+// cut short.
 func (rw *responseWriter) finishHTML() {
 	defer rw.dropPage()
 	page := *rw.html
 	if rw.coding != "" {
 		decoded, err := Decode(bytes.NewReader(page), rw.coding, rw.h.Options.MaxSize)
-		switch {
-		case err == ErrTooLarge:
-			rw.startRewrite(rw.inj, rw.coding)
-			if _, err := rw.rewriter.Write(page); err == nil {
-				_ = rw.rewriter.Close()
+		if err == ErrTooLarge {
+			if _, err = decodedLen(page, rw.coding, maxDecodedRatio*rw.h.Options.MaxSize); err == nil {
+				rw.startRewrite(rw.inj, rw.coding)
+				if _, err := rw.writeRewrite(page); err == nil {
+					rw.closeRewrite()
+				}
+				return
 			}
-			return
-		case err != nil:
+		}
+		if err != nil {
 			rw.h.Observer.FailOpen(rw.r, "rewrite_decode", err)
 			rw.pass(http.StatusOK, "html")
 			_, _ = rw.w.Write(page)
@@ -504,11 +625,16 @@ func (rw *responseWriter) failOpen(reason string, err error) {
 }
 
 // abort drops the response after next returned an error: a buffered body is
-// discarded unwritten so an error handler can still answer.
+// discarded unwritten so an error handler can still answer, and so is an
+// encoded page the rewriter has not written any of yet.
 func (rw *responseWriter) abort() {
 	if rw.rewriter != nil {
+		if rw.mode == modeRewrite && !rw.sent {
+			rw.mode = modeDiscard
+		}
 		_ = rw.rewriter.Close()
 	}
+	rw.held = nil
 	rw.buf = bytes.Buffer{}
 	rw.dropPage()
 	rw.releaseAdmission()
@@ -520,11 +646,12 @@ func (rw *responseWriter) finish() {
 	case modeBuffer:
 		rw.convert()
 	case modeRewrite:
-		_ = rw.rewriter.Close()
+		rw.closeRewrite()
 	case modeBufferHTML:
 		rw.finishHTML()
 	}
 	rw.releaseAdmission()
+	rw.abortIfCut()
 	// modeUndecided: next wrote neither status nor body; like Caddy's encode
 	// (issue #5059) we leave the default response to the server.
 }
@@ -542,5 +669,7 @@ func isMarkdown(ct string) bool {
 
 // maxDecodedRatio × MaxSize bounds what decoding a compressed HTML page for
 // the head rewrite may produce (64 MiB by default): far above any real page,
-// far below what a decompression bomb inflates to.
+// far below what a decompression bomb inflates to. A page of known length
+// is checked against it before anything is sent and goes out untouched
+// past it; a streamed one is aborted there.
 const maxDecodedRatio = 32

@@ -2,7 +2,6 @@ package convert
 
 import (
 	"bytes"
-	"container/list"
 	"crypto/sha256"
 	"encoding/hex"
 	"hash/maphash"
@@ -10,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/agentready/caddy-agentready/internal/lru"
 )
 
 // Cache keeps recent conversions so that repeated agent requests for an
@@ -24,14 +25,15 @@ import (
 // to, and fill the cache, and the heap with it, with pages nobody asks
 // for again. A page requested twice is converted twice, then served from
 // the cache.
+//
+// The doorkeeper is this cache's own admission rule, in front of the
+// shared byte-bounded LRU (internal/lru) that holds the entries.
 type Cache struct {
 	max          int64
 	mu           sync.Mutex
-	bytes        int64
-	order        *list.List // of *cacheEntry, most recently used first
-	items        map[string]*list.Element
-	seen         []uint64 // doorkeeper: hashes of keys put once, two places each
-	evict        uint64   // which of its two places a new hash takes when both are full
+	entries      *lru.Cache[string, *Result] // cost: entrySize
+	seen         []uint64                    // doorkeeper: hashes of keys put once, two places each
+	evict        uint64                      // which of its two places a new hash takes when both are full
 	hits, misses atomic.Uint64
 	skipped      atomic.Uint64 // puts the doorkeeper turned away
 }
@@ -41,19 +43,13 @@ type Cache struct {
 // other pages.
 const doorkeeperSlots = 16384
 
-type cacheEntry struct {
-	key  string
-	res  *Result
-	size int64
-}
-
 // entryOverhead approximates the bookkeeping bytes of one entry.
 const entryOverhead = 256
 
 // NewCache returns a cache holding at most maxBytes of conversions
 // (Markdown plus metadata). maxBytes <= 0 disables it.
 func NewCache(maxBytes int64) *Cache {
-	c := &Cache{max: maxBytes, order: list.New(), items: make(map[string]*list.Element)}
+	c := &Cache{max: maxBytes, entries: lru.New[string, *Result](maxBytes)}
 	if maxBytes > 0 {
 		c.seen = make([]uint64, doorkeeperSlots)
 	}
@@ -146,17 +142,14 @@ func (c *Cache) Get(key string) (*Result, bool) {
 		return nil, false
 	}
 	c.mu.Lock()
-	el, ok := c.items[key]
-	if ok {
-		c.order.MoveToFront(el)
-	}
+	r, ok := c.entries.Get(key)
 	c.mu.Unlock()
 	if !ok {
 		c.misses.Add(1)
 		return nil, false
 	}
 	c.hits.Add(1)
-	return el.Value.(*cacheEntry).res, true
+	return r, true
 }
 
 // Put stores r under key, evicting the least recently used entries to stay
@@ -166,18 +159,13 @@ func (c *Cache) Put(key string, r *Result) {
 	if c == nil || c.max <= 0 || r == nil {
 		return
 	}
-	m := r.Meta
-	size := int64(len(key)+len(r.Markdown)+len(r.Extraction)+entryOverhead) +
-		int64(len(m.Title)+len(m.Description)+len(m.Canonical)+len(m.Updated)+len(m.Published)+
-			len(m.Language)+len(m.Author)+len(m.Image)+len(m.SiteName))
+	size := entrySize(key, r)
 	if size > c.max {
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if el, ok := c.items[key]; ok {
-		c.remove(el)
-	} else if !c.admit(key) {
+	if _, held := c.entries.Peek(key); !held && !c.admit(key) {
 		c.skipped.Add(1)
 		return
 	}
@@ -188,18 +176,16 @@ func (c *Cache) Put(key string, r *Result) {
 		cp.Markdown = bytes.Clone(r.Markdown)
 		r = &cp
 	}
-	for c.bytes+size > c.max {
-		c.remove(c.order.Back())
-	}
-	c.items[key] = c.order.PushFront(&cacheEntry{key, r, size})
-	c.bytes += size
+	c.entries.Add(key, r, size)
 }
 
-// remove drops one entry; c.mu is held.
-func (c *Cache) remove(el *list.Element) {
-	e := c.order.Remove(el).(*cacheEntry)
-	delete(c.items, e.key)
-	c.bytes -= e.size
+// entrySize is what an entry counts against the bound: its key, Markdown,
+// extraction name and metadata, and entryOverhead.
+func entrySize(key string, r *Result) int64 {
+	m := r.Meta
+	return int64(len(key)+len(r.Markdown)+len(r.Extraction)+entryOverhead) +
+		int64(len(m.Title)+len(m.Description)+len(m.Canonical)+len(m.Updated)+len(m.Published)+
+			len(m.Language)+len(m.Author)+len(m.Image)+len(m.SiteName))
 }
 
 // Stats returns the hit and miss counts since the cache was made, and the
@@ -210,5 +196,5 @@ func (c *Cache) Stats() (hits, misses uint64, bytes int64, entries int) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.hits.Load(), c.misses.Load(), c.bytes, len(c.items)
+	return c.hits.Load(), c.misses.Load(), c.entries.Cost(), c.entries.Len()
 }

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"math"
 )
 
 // Options configure a Converter. The zero value is usable: default pruning,
@@ -44,6 +45,24 @@ type Options struct {
 	// (<html lang>) nor the origin (Content-Language) names one.
 	// Default: "" (the field is omitted).
 	DefaultLanguage string `json:"default_language,omitempty"`
+
+	// MaxMarkdownSize is the output budget, in bytes: a conversion whose
+	// Markdown grows past it stops and fails with ErrTooLarge (the caller
+	// sends the HTML). It does not change the Markdown of the pages within
+	// it, so it is not part of Hash. Default DefaultMaxMarkdownSize
+	// (8 MiB); negative means no limit.
+	MaxMarkdownSize int64 `json:"max_markdown_size,omitempty"`
+}
+
+// maxMarkdownSize returns the effective output budget, 0 for none.
+func (o Options) maxMarkdownSize() int {
+	switch {
+	case o.MaxMarkdownSize == 0:
+		return DefaultMaxMarkdownSize
+	case o.MaxMarkdownSize < 0:
+		return 0
+	}
+	return int(min(o.MaxMarkdownSize, int64(math.MaxInt)))
 }
 
 // DefaultPrune returns the prune selectors used when Options.Prune is nil:
@@ -111,6 +130,7 @@ const formatVersion = "convert/3"
 // Hash produce the same Markdown. It keys the conversion cache.
 func (o Options) Hash() string {
 	o.Prune = o.prune()
+	o.MaxMarkdownSize = 0 // a budget, not a format
 	b, _ := json.Marshal(struct {
 		V string
 		O Options

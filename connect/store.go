@@ -1,0 +1,120 @@
+package connect
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+)
+
+// Store holds what a [Server] answers from: the pages, their full-text index,
+// the site's llms.txt and the state of the refreshes that fill them. [New]
+// creates one for its Server unless [Options.Store] hands it one to share. A
+// host that replaces its Server (a configuration reload) passes the old
+// Server's Store to the new one, which then answers from the last good pages
+// at once and refreshes them with the validators they were fetched with;
+// closing a Server never closes a Store it was handed.
+//
+// Refreshes of the Servers sharing a Store never overlap, and the count of
+// failed refreshes carries over, so a reload during an outage does not reset
+// the retry backoff.
+type Store struct {
+	x *index
+
+	refreshMu sync.Mutex // held by a refresh; guards closed
+	closed    bool
+
+	progress progress
+
+	llmsMu sync.Mutex
+	llms   Page // last /llms.txt the Source served; empty when none
+}
+
+// errClosed refuses a refresh of a closed Server or Store.
+var errClosed = errors.New("connect: refresh after close")
+
+// NewStore creates an empty Store, in memory or on disk under dir (see
+// [Options.IndexDir]).
+func NewStore(dir string) (*Store, error) {
+	x, err := openIndex(dir)
+	if err != nil {
+		return nil, err
+	}
+	return &Store{x: x}, nil
+}
+
+// Close waits for a running refresh to end and releases the index (removing
+// its on-disk copy). Servers still using the Store fail their requests.
+func (st *Store) Close() error {
+	st.refreshMu.Lock()
+	defer st.refreshMu.Unlock()
+	if st.closed {
+		return nil
+	}
+	st.closed = true
+	if err := st.x.close(); err != nil {
+		return fmt.Errorf("connect: closing index: %v", err)
+	}
+	return nil
+}
+
+// Stats returns the index size, its state and the progress of the current
+// or last refresh.
+func (st *Store) Stats() Stats {
+	s := st.progress.snapshot()
+	s.Pages, s.Bytes = st.x.counts()
+	s.State = s.state()
+	return s
+}
+
+// llmsTxt returns the llms.txt held.
+func (st *Store) llmsTxt() Page {
+	st.llmsMu.Lock()
+	defer st.llmsMu.Unlock()
+	return st.llms
+}
+
+// States of the content index, as [Stats.State] reports them.
+const (
+	// StateOK: the last refresh succeeded.
+	StateOK = "ok"
+	// StateStale: pages are served, but the last refresh failed; they are
+	// the last good ones and retries are scheduled.
+	StateStale = "stale"
+	// StateEmpty: no page is held, because no refresh has succeeded yet (see
+	// LastError and NextAttempt) or because the site lists none.
+	StateEmpty = "empty"
+	// StateRefreshing: no page is held yet and the first refresh runs.
+	StateRefreshing = "refreshing"
+)
+
+// state derives State from the other fields.
+func (s *Stats) state() string {
+	switch {
+	case s.Pages == 0 && s.Refreshing && s.LastSuccess.IsZero():
+		return StateRefreshing
+	case s.Pages == 0:
+		return StateEmpty
+	case s.Failures > 0:
+		return StateStale
+	}
+	return StateOK
+}
+
+// Ready reports whether the index can answer: a refresh has succeeded (even
+// one that found no page) or pages are held. Until then search_site, ask and
+// /ask say that the index is not ready rather than that nothing matches.
+func (s *Stats) Ready() bool { return !s.LastSuccess.IsZero() || s.Pages > 0 }
+
+// clock is the time source of refreshes and their schedule; tests replace it
+// so that no test sleeps through a backoff.
+type clock interface {
+	Now() time.Time
+	// After waits for d, as time.After does.
+	After(d time.Duration) <-chan time.Time
+}
+
+type realClock struct{}
+
+func (realClock) Now() time.Time                         { return time.Now() }
+func (realClock) After(d time.Duration) <-chan time.Time { return time.After(d) }

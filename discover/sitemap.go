@@ -1,0 +1,295 @@
+package discover
+
+import (
+	"bufio"
+	"compress/gzip"
+	"context"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Sitemap limits of the sitemaps.org protocol: 50,000 URLs and 50 MB
+// (uncompressed) per file; a loc is at most 2,048 characters.
+const (
+	MaxSitemapURLs  = 50000
+	maxSitemapBytes = 50 << 20
+	maxLocLen       = 2048
+)
+
+// sitemapEntry is one <url> of a urlset or one <sitemap> of an index.
+type sitemapEntry struct {
+	loc     string
+	lastmod time.Time // zero when absent or unparsable
+}
+
+// sitemapDoc is one parsed sitemap file.
+type sitemapDoc struct {
+	kind      string // "urlset" or "sitemapindex"
+	entries   []sitemapEntry
+	truncated bool // more than MaxSitemapURLs entries: the rest is ignored
+}
+
+// parseSitemap reads a sitemaps.org urlset or sitemapindex from r, gzip
+// compressed or not (sitemap.xml.gz is detected by its magic bytes, whatever
+// the Content-Type), reading at most limit bytes uncompressed. Element
+// names are matched by local name, so a missing or odd namespace is
+// tolerated. encoding/xml expands no custom entities, so an entity bomb is a
+// syntax error. It never panics.
+func parseSitemap(r io.Reader, limit int64) (*sitemapDoc, error) {
+	br := bufio.NewReader(r)
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, fmt.Errorf("gzip: %v", err)
+		}
+		defer zr.Close()
+		r = zr
+	} else {
+		r = br
+	}
+	lr := &io.LimitedReader{R: r, N: limit + 1}
+	dec := xml.NewDecoder(lr)
+	dec.Strict = true
+	doc := &sitemapDoc{}
+	var (
+		depth         int
+		field         string // "loc" or "lastmod" while inside one, at depth 3
+		loc, lastmod  strings.Builder
+		inEntry       bool
+		entryElement  string
+		overLongEntry bool
+	)
+	for {
+		tok, err := dec.Token()
+		if lr.N <= 0 {
+			return nil, fmt.Errorf("larger than %d bytes", limit)
+		}
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			depth++
+			switch depth {
+			case 1:
+				switch t.Name.Local {
+				case "urlset":
+					doc.kind, entryElement = "urlset", "url"
+				case "sitemapindex":
+					doc.kind, entryElement = "sitemapindex", "sitemap"
+				default:
+					return nil, fmt.Errorf("root element is <%s>, want <urlset> or <sitemapindex>", t.Name.Local)
+				}
+			case 2:
+				inEntry = t.Name.Local == entryElement
+				loc.Reset()
+				lastmod.Reset()
+				overLongEntry = false
+			case 3:
+				if inEntry && (t.Name.Local == "loc" || t.Name.Local == "lastmod") {
+					field = t.Name.Local
+				}
+			}
+		case xml.CharData:
+			switch field {
+			case "loc":
+				if loc.Len()+len(t) > maxLocLen {
+					overLongEntry = true
+				} else {
+					loc.Write(t)
+				}
+			case "lastmod":
+				if lastmod.Len() < 64 {
+					lastmod.Write(t)
+				}
+			}
+		case xml.EndElement:
+			if depth == 3 {
+				field = ""
+			}
+			if depth == 2 && inEntry {
+				inEntry = false
+				u := strings.TrimSpace(loc.String())
+				if u != "" && !overLongEntry {
+					if len(doc.entries) >= MaxSitemapURLs {
+						doc.truncated = true
+						return doc, nil
+					}
+					doc.entries = append(doc.entries, sitemapEntry{loc: u, lastmod: parseW3CDate(lastmod.String())})
+				}
+			}
+			depth--
+		}
+	}
+	if doc.kind == "" {
+		return nil, errors.New("no root element")
+	}
+	return doc, nil
+}
+
+// w3cLayouts are the W3C Datetime forms sitemaps.org allows for lastmod.
+var w3cLayouts = []string{
+	time.RFC3339Nano,
+	"2006-01-02T15:04Z07:00",
+	"2006-01-02",
+	"2006-01",
+	"2006",
+}
+
+// parseW3CDate parses a sitemap lastmod; anything else is unknown (zero),
+// never guessed.
+func parseW3CDate(s string) time.Time {
+	s = strings.TrimSpace(s)
+	for _, l := range w3cLayouts {
+		if t, err := time.Parse(l, s); err == nil {
+			return t.UTC()
+		}
+	}
+	return time.Time{}
+}
+
+// wellKnownSitemaps are probed, in order, when robots.txt names no sitemap
+// that lists a page: the sitemaps.org default, Yoast and other plugins'
+// index, and WordPress core's.
+var wellKnownSitemaps = []string{"/sitemap.xml", "/sitemap_index.xml", "/wp-sitemap.xml"}
+
+// acceptXML is the Accept of sitemap requests.
+const acceptXML = "application/xml, text/xml;q=0.9, */*;q=0.1"
+
+// sitemapJob is one sitemap file to read.
+type sitemapJob struct {
+	key   string
+	found string
+}
+
+// readSitemaps reads the sitemaps robots.txt names, else the well-known
+// locations until one lists a page, descending into sitemap indexes, and
+// returns the keys of the same-site pages they list, in document order,
+// each once. Every file tried is recorded in Result.Sitemaps.
+func (c *crawler) readSitemaps(ctx context.Context) []string {
+	var pages []string
+	seenPage := map[string]bool{}
+	seenMap := map[string]bool{}
+	var queue []sitemapJob
+	add := func(raw, found string, base *url.URL) {
+		k, kind := c.s.resolve(base, raw)
+		switch {
+		case kind == linkInvalid:
+			c.res.Sitemaps = append(c.res.Sitemaps, Sitemap{URL: raw, Found: found, Error: "not an http(s) URL"})
+		case kind == linkOffSite:
+			c.res.Sitemaps = append(c.res.Sitemaps, Sitemap{URL: raw, Found: found, Error: "on another origin"})
+		case !seenMap[k]:
+			seenMap[k] = true
+			queue = append(queue, sitemapJob{key: k, found: found})
+		}
+	}
+	for _, raw := range c.robots.sitemaps {
+		add(raw, "robots.txt", c.s.fetch)
+	}
+	probe := 0
+	for len(queue) > 0 || (len(pages) == 0 && probe < len(wellKnownSitemaps)) {
+		if ctx.Err() != nil {
+			return pages
+		}
+		if len(queue) == 0 {
+			add(wellKnownSitemaps[probe], "well-known", c.s.fetch)
+			probe++
+			continue
+		}
+		job := queue[0]
+		queue = queue[1:]
+		if len(c.res.Sitemaps) >= c.o.MaxSitemaps {
+			c.res.Sitemaps = append(c.res.Sitemaps, Sitemap{URL: c.s.publicURL(job.key), Found: job.found,
+				Error: fmt.Sprintf("over max_sitemaps (%d)", c.o.MaxSitemaps)})
+			continue
+		}
+		sm, doc, base := c.readSitemap(ctx, job)
+		if sm.Location != "" {
+			add(sm.Location, "redirect", base)
+			sm.Location = c.publicLocation(base, sm.Location)
+		}
+		c.res.Sitemaps = append(c.res.Sitemaps, sm)
+		if doc == nil {
+			continue
+		}
+		for _, e := range doc.entries {
+			if doc.kind == "sitemapindex" {
+				add(e.loc, "index", base)
+				continue
+			}
+			k, kind := c.s.resolve(base, e.loc)
+			switch {
+			case kind == linkInvalid:
+				c.skip(e.loc, SkipInvalid, "sitemap loc")
+			case kind == linkOffSite:
+				c.skip(e.loc, SkipOffSite, "sitemap loc")
+			case !seenPage[k]:
+				seenPage[k] = true
+				pages = append(pages, k)
+				if !e.lastmod.IsZero() {
+					c.lastmods[k] = e.lastmod
+				}
+			}
+		}
+	}
+	return pages
+}
+
+// readSitemap fetches and parses one sitemap file without following a
+// redirect, and says what it answered.
+func (c *crawler) readSitemap(ctx context.Context, job sitemapJob) (Sitemap, *sitemapDoc, *url.URL) {
+	sm := Sitemap{URL: c.s.publicURL(job.key), Found: job.found}
+	base := c.s.fetch.ResolveReference(&url.URL{Path: keyPath(job.key)})
+	if !c.robots.allowed(job.key) {
+		sm.Error = "disallowed by robots.txt"
+		return sm, nil, base
+	}
+	if c.res.Bytes >= c.o.MaxBytes {
+		sm.Error = "over max_bytes"
+		return sm, nil, base
+	}
+	ctx, cancel := context.WithTimeout(ctx, c.o.Timeout)
+	defer cancel()
+	resp, err := c.get(ctx, job.key, acceptXML, nil)
+	if err != nil {
+		sm.Error = errText(err)
+		return sm, nil, base
+	}
+	defer resp.Body.Close()
+	base = resp.Request.URL
+	sm.Status = resp.StatusCode
+	switch {
+	case resp.StatusCode >= 300 && resp.StatusCode < 400:
+		sm.Location = resp.Header.Get("Location")
+		sm.Error = "redirects"
+		return sm, nil, base
+	case resp.StatusCode != http.StatusOK:
+		sm.Error = "status " + strconv.Itoa(resp.StatusCode)
+		return sm, nil, base
+	}
+	cr := &countingReader{r: resp.Body, left: maxSitemapBytes}
+	doc, err := parseSitemap(cr, maxSitemapBytes)
+	c.res.Bytes += cr.n
+	if err != nil {
+		sm.Error = "parsing: " + err.Error()
+		return sm, nil, base
+	}
+	sm.Direct, sm.Kind, sm.Entries = true, doc.kind, len(doc.entries)
+	if doc.truncated {
+		sm.Error = fmt.Sprintf("more than %d entries; the rest ignored", MaxSitemapURLs)
+	}
+	if c.o.Progress != nil {
+		c.o.Progress(Progress{Requests: int(c.requests.Load()), Bytes: c.res.Bytes, URL: sm.URL})
+	}
+	return sm, doc, base
+}

@@ -1,0 +1,246 @@
+package traffic
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Form is the representation a request was answered with.
+type Form uint8
+
+// The forms.
+const (
+	// FormOther is anything else (assets, redirects to elsewhere…).
+	FormOther Form = iota
+	// FormHTML is an HTML page.
+	FormHTML
+	// FormMarkdown is the Markdown form of a page.
+	FormMarkdown
+	// FormDiscovery is a generated discovery document (llms.txt,
+	// agents.json, robots.txt, ard.json, sitemap…).
+	FormDiscovery
+	// FormMCP is the MCP endpoint.
+	FormMCP
+	// FormAsk is the /ask endpoint.
+	FormAsk
+	numForms
+)
+
+var formNames = [numForms]string{"other", "html", "markdown", "discovery", "mcp", "ask"}
+
+// String is the form's name, as used in labels and JSON.
+func (f Form) String() string {
+	if f < numForms {
+		return formNames[f]
+	}
+	return "other"
+}
+
+func parseForm(s string) (Form, bool) {
+	for i, n := range formNames {
+		if n == s {
+			return Form(i), true
+		}
+	}
+	return 0, false
+}
+
+// Status classes: 0 holds statuses outside 100–599 (0 when unknown).
+const numStatus = 6
+
+var statusNames = [numStatus]string{"other", "1xx", "2xx", "3xx", "4xx", "5xx"}
+
+func statusClass(code int) int {
+	if code >= 100 && code <= 599 {
+		return code / 100
+	}
+	return 0
+}
+
+func parseStatus(s string) (int, bool) {
+	for i, n := range statusNames {
+		if n == s {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+const numVerif = 3
+
+// An Event is one answered request, as the glue reports it. It carries no
+// client address and no query string.
+type Event struct {
+	// Time is when the request was answered. Default: now.
+	Time time.Time
+	// Client is the request's classification.
+	Client Classification
+	// Verification is the verifier's answer for the client.
+	Verification Verification
+	// Form is the representation served.
+	Form Form
+	// Status is the response status code.
+	Status int
+	// Path is the request path; a query or fragment is cut off here too.
+	Path string
+	// Bytes is the size of the body served.
+	Bytes int64
+	// Tokens is the Markdown token count served (x-markdown-tokens), for
+	// FormMarkdown.
+	Tokens int64
+	// HTMLBytes is the size of the HTML page the Markdown was made from, for
+	// FormMarkdown: the tokens saved are estimated from Tokens and the two
+	// sizes, without a second tokenisation.
+	HTMLBytes int64
+	// Blocked is true when enforcement answered 403.
+	Blocked bool
+}
+
+// TokensSaved estimates the tokens an agent did not have to read because
+// it took the Markdown: the Markdown's tokens scaled by the HTML/Markdown
+// size ratio, less the Markdown's tokens. Zero unless the HTML was larger.
+func TokensSaved(tokens, markdownBytes, htmlBytes int64) uint64 {
+	if tokens <= 0 || markdownBytes <= 0 || htmlBytes <= markdownBytes {
+		return 0
+	}
+	return uint64(float64(tokens)*float64(htmlBytes)/float64(markdownBytes)) - uint64(tokens)
+}
+
+// StoreConfig configures a Store. Zero fields take their defaults.
+type StoreConfig struct {
+	// TopPages is how many pages each client row tracks (Space-Saving
+	// counters). Default: 64.
+	TopPages int
+	// MaxRows bounds the client rows (agent and purpose pairs); clients
+	// past it are counted under "other". Default: 512.
+	MaxRows int
+	// Now is the clock. Default: time.Now.
+	Now func() time.Time
+}
+
+// cell holds the counters of one (row, form, status class, verification).
+type cell struct {
+	requests, bytes, tokens, saved, blocked atomic.Uint64
+}
+
+// rowKey identifies a row: the client name and its purpose.
+type rowKey struct {
+	name, purpose string
+}
+
+// row is the counters of one client.
+type row struct {
+	key      rowKey
+	operator string
+	label    string
+	cells    [numForms][numStatus][numVerif]cell
+	pages    *sketch
+}
+
+// A Store counts requests by client, purpose, form, status class and
+// verification, keeps each client's top pages in a Space-Saving sketch and
+// a per-minute (one day) and per-hour (30 days) series. Its memory is
+// bounded by MaxRows × TopPages whatever the traffic: no client addresses,
+// no query strings, no unbounded maps. Record is lock-free on its counters
+// (one short lock for the client's page sketch). Safe for concurrent use;
+// meant to live in a usage pool across config reloads, and to be saved to
+// a file on shutdown and periodically (Save, Load).
+type Store struct {
+	cfg     StoreConfig
+	since   atomic.Int64 // unix nanoseconds of the first count
+	rows    atomic.Pointer[map[rowKey]*row]
+	rowsMu  sync.Mutex
+	minutes *series
+	hours   *series
+}
+
+// NewStore makes an empty store.
+func NewStore(cfg StoreConfig) *Store {
+	if cfg.TopPages <= 0 {
+		cfg.TopPages = 64
+	}
+	if cfg.MaxRows <= 0 {
+		cfg.MaxRows = 512
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	s := &Store{cfg: cfg, minutes: newSeries(time.Minute, minuteBuckets), hours: newSeries(time.Hour, hourBuckets)}
+	s.rows.Store(&map[rowKey]*row{})
+	s.since.Store(cfg.Now().UnixNano())
+	return s
+}
+
+// row returns the row of a client, creating it (or, past MaxRows, the
+// "other" row of its purpose).
+func (s *Store) row(k rowKey, operator, label string) *row {
+	if r := (*s.rows.Load())[k]; r != nil {
+		return r
+	}
+	s.rowsMu.Lock()
+	defer s.rowsMu.Unlock()
+	old := *s.rows.Load()
+	if r := old[k]; r != nil {
+		return r
+	}
+	if len(old) >= s.cfg.MaxRows && k.name != OtherLabel {
+		k, operator, label = rowKey{OtherLabel, k.purpose}, "", OtherLabel
+		if r := old[k]; r != nil {
+			return r
+		}
+	}
+	r := &row{key: k, operator: operator, label: label, pages: newSketch(s.cfg.TopPages)}
+	m := make(map[rowKey]*row, len(old)+1)
+	for kk, rr := range old {
+		m[kk] = rr
+	}
+	m[k] = r
+	s.rows.Store(&m)
+	return r
+}
+
+// Record counts one answered request.
+func (s *Store) Record(e Event) {
+	if e.Time.IsZero() {
+		e.Time = s.cfg.Now()
+	}
+	c := e.Client
+	operator := ""
+	if c.Agent != nil {
+		operator = c.Agent.Operator
+	}
+	purpose := c.Purpose()
+	r := s.row(rowKey{c.Name(), purpose}, operator, c.Label())
+	f := e.Form
+	if f >= numForms {
+		f = FormOther
+	}
+	v := e.Verification
+	if v >= numVerif {
+		v = Unverified
+	}
+	var saved, tokens, markdown, blocked uint64
+	if f == FormMarkdown {
+		markdown = 1
+		if e.Tokens > 0 {
+			tokens = uint64(e.Tokens)
+		}
+		saved = TokensSaved(e.Tokens, e.Bytes, e.HTMLBytes)
+	}
+	if e.Blocked {
+		blocked = 1
+	}
+	cl := &r.cells[f][statusClass(e.Status)][v]
+	cl.requests.Add(1)
+	if e.Bytes > 0 {
+		cl.bytes.Add(uint64(e.Bytes))
+	}
+	cl.tokens.Add(tokens)
+	cl.saved.Add(saved)
+	cl.blocked.Add(blocked)
+	r.pages.add(PagePath(e.Path), 1, 0)
+	p := purposeIndex(purpose)
+	s.minutes.add(e.Time, p, 1, markdown, saved, blocked)
+	s.hours.add(e.Time, p, 1, markdown, saved, blocked)
+}
