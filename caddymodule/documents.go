@@ -2,6 +2,7 @@ package caddymodule
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/base64"
 	"fmt"
@@ -54,6 +55,41 @@ type documents struct {
 	// noSitemap is true once no sitemap was found answering, not even the
 	// generated one at /sitemap.xml (manifest.Env.NoSitemap).
 	noSitemap bool
+
+	// findSitemap, when set, looks for the origin's own sitemap and calls
+	// setSitemap (AgentReady.findSitemap). It runs once, on the first
+	// request for a generated document: those name the sitemap.
+	findSitemap func(context.Context)
+	sitemapOnce sync.Once
+	sitemapDone chan struct{}
+}
+
+// maxSitemapWait bounds how long a request for a generated document waits
+// for the sitemap discovery; past it, the documents name /sitemap.xml and
+// robots.txt adds no Sitemap: line where the origin names one.
+const maxSitemapWait = 10 * time.Second
+
+// awaitSitemap starts the sitemap discovery on first use and waits for it
+// to finish, for at most maxSitemapWait or until the client leaves. The
+// discovery itself runs on its own context: a client that leaves does not
+// stop it for the next one.
+func (d *documents) awaitSitemap(ctx context.Context) {
+	if d.findSitemap == nil {
+		return
+	}
+	d.sitemapOnce.Do(func() {
+		go func() {
+			defer close(d.sitemapDone)
+			d.findSitemap(context.Background())
+		}()
+	})
+	t := time.NewTimer(maxSitemapWait)
+	defer t.Stop()
+	select {
+	case <-d.sitemapDone:
+	case <-ctx.Done():
+	case <-t.C:
+	}
 }
 
 // bundle is a manifest.Bundle with each document's validators computed once.
@@ -81,6 +117,8 @@ func newDocuments(site *manifest.Site, suffix, baseDir string) (*documents, erro
 		baseDir: baseDir,
 		bundles: make(map[string]*bundle),
 		paths:   map[string]bool{"/robots.txt": true, "/sitemap.xml": true},
+
+		sitemapDone: make(chan struct{}),
 	}
 	origin := site.Info.Origin
 	if origin == "" {
@@ -178,6 +216,9 @@ func (d *documents) serve(w http.ResponseWriter, r *http.Request, next caddyhttp
 	path := r.URL.Path
 	if !d.paths[path] || originOnly(r) {
 		return false, nil
+	}
+	if path != manifest.PathSitemap {
+		d.awaitSitemap(r.Context())
 	}
 	b := d.bundleFor(r)
 	if b.err != nil {

@@ -366,7 +366,7 @@ func (ar *AgentReady) provisionBackground(ctx caddy.Context) error {
 	if err := ar.provisionConnect(ctx, srv, origin); err != nil {
 		return err
 	}
-	app.onStart(func(ctx context.Context) { go ar.findSitemap(ctx, srv, origin) })
+	ar.docs.findSitemap = func(ctx context.Context) { ar.findSitemap(ctx, srv, origin) }
 	if ar.site.LLMs.AutoList.Enabled {
 		// llms.auto_list: read the sitemap through the site itself once the
 		// server runs (the origin's, or ours when it has none).

@@ -157,11 +157,11 @@ func (f sitemapFound) none(oursServed bool) bool {
 	return f.path == "" && !(f.defaultStatus == http.StatusNotFound && oursServed)
 }
 
-// findSitemap runs the sitemap discovery once the config runs and tells the
-// documents where the site's sitemap answers. Until it has, they name the
-// origin's /sitemap.xml, and robots.txt gains no Sitemap: line where the
-// origin names its own. (Package discover finds the pages too; this reads
-// only robots.txt and the sitemaps' first bytes, at every start.)
+// findSitemap runs the sitemap discovery and tells the documents where the
+// site's sitemap answers. It runs once per config, on the first request for
+// a generated document (see documents.awaitSitemap), so a site nobody asks
+// is not read. (Package discover finds the pages too; this reads only
+// robots.txt and the candidate sitemaps.)
 func (ar *AgentReady) findSitemap(ctx context.Context, srv *caddyhttp.Server, origin string) {
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
