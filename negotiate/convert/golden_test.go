@@ -33,6 +33,10 @@ var goldenExtraction = map[string]string{
 	// a landing page readability judges an article: only its one-field
 	// call-back form goes
 	"landing-sections": "landmark:main+pruned",
+	"inline-marks":     "landmark:main",
+	"empty":            "body",
+	"empty-body":       "body",
+	"hidden-only":      "body",
 }
 
 // goldenHeader is the origin response every golden page is converted with.

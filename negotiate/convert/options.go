@@ -107,7 +107,7 @@ func (o Options) prune() []string {
 
 // formatVersion changes whenever the Markdown this package writes for the
 // same input changes, so cached conversions of an older build are not served.
-const formatVersion = "convert/2"
+const formatVersion = "convert/3"
 
 // Hash returns a short stable digest of the options (with the default prune
 // list spelled out) and the output format version: two Options with the same
