@@ -169,10 +169,15 @@ func (cl *cleaner) rewrite(n *html.Node) bool {
 		if p := tableCaption(n); p != nil {
 			cl.clean(p, false) // it now lies before the walk
 		}
+		blockTable(n)
 	case atom.Figure:
 		figure(n)
 	case atom.Select, atom.Label:
 		return formControl(n)
+	case atom.Div, atom.Aside, atom.Section:
+		if isAdmonition(n) {
+			admonition(n)
+		}
 	case atom.B, atom.Strong, atom.I, atom.Em:
 		separateMarks(n)
 	case atom.Dialog:

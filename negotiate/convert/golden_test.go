@@ -37,6 +37,7 @@ var goldenExtraction = map[string]string{
 	"empty":            "body",
 	"empty-body":       "body",
 	"hidden-only":      "body",
+	"docs-blocks":      "landmark:role-main",
 }
 
 // goldenHeader is the origin response every golden page is converted with.

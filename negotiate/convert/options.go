@@ -71,7 +71,9 @@ func (o Options) maxMarkdownSize() int {
 // related-post and ad widgets, skip links.
 func DefaultPrune() []string {
 	return []string{
-		"nav", "footer:not(blockquote footer)", "aside",
+		// an <aside> is chrome unless it is a note or a footnote (docutils
+		// writes footnotes as aside.footnote in aside.footnote-list)
+		"nav", "footer:not(blockquote footer)", "aside:not([role=note]):not([class*=footnote]):not(.admonition)",
 		"[role=navigation]", "[role=contentinfo]", "[role=complementary]", "[role=search]",
 		"[aria-hidden=true]", "[hidden]", `[style*="display:none"]`, `[style*="display: none"]`,
 		`[style*="visibility:hidden"]`, `[style*="visibility: hidden"]`,
