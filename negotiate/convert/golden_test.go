@@ -38,6 +38,7 @@ var goldenExtraction = map[string]string{
 	"empty-body":       "body",
 	"hidden-only":      "body",
 	"docs-blocks":      "landmark:role-main",
+	"landmark-nav":     "landmark:main+pruned",
 }
 
 // goldenHeader is the origin response every golden page is converted with.
