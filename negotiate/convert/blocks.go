@@ -216,11 +216,13 @@ func findAny(n *html.Node, set map[atom.Atom]bool) bool {
 	return false
 }
 
-// admonition turns a note, warning or tip box (Sphinx and MkDocs
-// div.admonition, <aside role=note>, GitHub's markdown-alert) into a
-// quote that starts with its title in bold: "> **Warning**". The title
-// is the box's title element (p.admonition-title, .markdown-alert-title),
-// else its aria-label.
+// admonition writes a note, warning or tip box (Sphinx and MkDocs
+// div.admonition, <aside role=note>, GitHub's markdown-alert) as its
+// title in bold on a line of its own, then its content: "**Warning**".
+// The title is the box's title element (p.admonition-title,
+// .markdown-alert-title), else its aria-label. It is not made a quote:
+// html-to-markdown prefixes only the first line of a code block inside a
+// quote with ">", which breaks the fence.
 func admonition(n *html.Node) {
 	var title *html.Node
 	for _, c := range childElements(n) {
@@ -236,7 +238,7 @@ func admonition(n *html.Node) {
 	} else {
 		label = strings.Join(strings.Fields(attr(n, "aria-label")), " ")
 	}
-	n.Data, n.DataAtom, n.Attr = "blockquote", atom.Blockquote, nil
+	n.Data, n.DataAtom, n.Attr = "div", atom.Div, nil
 	if label == "" {
 		return
 	}
