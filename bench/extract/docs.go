@@ -117,7 +117,8 @@ func mdBlocks(md []byte) (fences, tables int) {
 	sc.Buffer(make([]byte, 1<<20), 1<<26)
 	var fence string
 	for sc.Scan() {
-		t := strings.TrimSpace(sc.Text())
+		// the line's text, out of any quote and list indentation
+		t := strings.TrimLeft(strings.TrimSpace(sc.Text()), "> ")
 		if fence != "" {
 			if strings.HasPrefix(t, fence) && strings.Trim(t, fence[:1]) == "" {
 				fence = ""

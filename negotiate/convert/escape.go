@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"bytes"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -149,3 +150,50 @@ func isMark(n *html.Node) bool {
 
 // isBold reports whether n is a bold element.
 func isBold(n *html.Node) bool { return n.DataAtom == atom.B || n.DataAtom == atom.Strong }
+
+// quotePlugin renders <blockquote> so that a code block inside it stays
+// one: html-to-markdown's own renderer writes the lines of a code block
+// with a placeholder for their line breaks (replaced only at the very
+// end), so it prefixes only the first line of the block with "> " and
+// CommonMark ends the quote, and the code block, there (section 5.1: a
+// fenced code block is not a paragraph, so no lazy continuation). This
+// renderer turns the placeholders into line breaks before it prefixes
+// every line.
+type quotePlugin struct{}
+
+func (quotePlugin) Name() string { return "agent-ready-quote" }
+
+func (quotePlugin) Init(conv *converter.Converter) error {
+	// Before commonmark's renderer (PriorityStandard).
+	conv.Register.RendererFor("blockquote", converter.TagTypeBlock, renderQuote, converter.PriorityEarly)
+	return nil
+}
+
+// codeNewline is html-to-markdown's placeholder for a line break inside a
+// code block.
+var codeNewline = marker.BytesMarkerCodeBlockNewline
+
+func renderQuote(ctx converter.Context, w converter.Writer, n *html.Node) converter.RenderStatus {
+	var buf bytes.Buffer
+	ctx.RenderChildNodes(ctx, &buf, n)
+	content := bytes.TrimSpace(buf.Bytes())
+	if len(content) == 0 {
+		return converter.RenderSuccess
+	}
+	// At most one blank line in a row (code lines are still joined by
+	// placeholders, so their blank lines are safe), then the code's line
+	// breaks, then the prefix on every line.
+	for bytes.Contains(content, []byte("\n\n\n")) {
+		content = bytes.ReplaceAll(content, []byte("\n\n\n"), []byte("\n\n"))
+	}
+	content = bytes.ReplaceAll(content, codeNewline, []byte("\n"))
+	w.WriteString("\n\n> ")
+	for _, b := range content {
+		w.WriteByte(b)
+		if b == '\n' {
+			w.WriteString("> ")
+		}
+	}
+	w.WriteString("\n\n")
+	return converter.RenderSuccess
+}

@@ -73,3 +73,22 @@ func TestMinimalEscapesPlaceholders(t *testing.T) {
 		}
 	}
 }
+
+// TestCodeInQuote: a code block inside a quote keeps every line in the
+// quote, so CommonMark reads it back as one code block.
+func TestCodeInQuote(t *testing.T) {
+	c := mustNew(t, Options{})
+	in := "<blockquote><p>As an example:</p><pre><code>class Base:\n    a: int = 3\n\nprint(Base)</code></pre><p>after</p></blockquote>"
+	res, err := c.Convert([]byte(in), testURL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back bytes.Buffer
+	if err := goldmark.Convert(res.Markdown, &back); err != nil {
+		t.Fatal(err)
+	}
+	want := "<blockquote>\n<p>As an example:</p>\n<pre><code>class Base:\n    a: int = 3\n\nprint(Base)\n</code></pre>\n<p>after</p>\n</blockquote>\n"
+	if back.String() != want {
+		t.Errorf("Markdown %q reads back as\n%s\nwant\n%s", res.Markdown, back.String(), want)
+	}
+}
