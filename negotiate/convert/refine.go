@@ -45,7 +45,7 @@ func refine(lm content, base *url.URL, cl *cleaner) content {
 	doc.AppendChild(htmlEl)
 	htmlEl.AppendChild(element(atom.Head))
 	htmlEl.AppendChild(bodyEl)
-	bodyEl.AppendChild(cloneTree(root))
+	bodyEl.AppendChild(cloneForOracle(root))
 	art, err := parser.ParseAndMutate(doc, base)
 	if err != nil || art.Node == nil {
 		return lm
@@ -169,6 +169,25 @@ func textKept(n *html.Node, kept map[string]bool) (keptLen, total int) {
 		keptLen, total = keptLen+k, total+t
 	}
 	return keptLen, total
+}
+
+// cloneForOracle is cloneTree for readability's copy of the landmark, with
+// each <pre> reduced to one text node: refine never removes a block that
+// holds code, so readability need not score the code's highlighting spans
+// (thousands of elements on a documentation page, most of its work there).
+func cloneForOracle(n *html.Node) *html.Node {
+	m := &html.Node{Type: n.Type, DataAtom: n.DataAtom, Data: n.Data, Namespace: n.Namespace}
+	if len(n.Attr) > 0 {
+		m.Attr = append([]html.Attribute(nil), n.Attr...)
+	}
+	if n.Type == html.ElementNode && n.DataAtom == atom.Pre {
+		m.AppendChild(&html.Node{Type: html.TextNode, Data: textOf(n)})
+		return m
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		m.AppendChild(cloneForOracle(c))
+	}
+	return m
 }
 
 // cloneTree returns a deep copy of n: readability's preparation mutates
