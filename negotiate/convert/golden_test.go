@@ -37,6 +37,12 @@ var goldenExtraction = map[string]string{
 	// and reply form go), a category archive (its teasers stay, dated)
 	"wordpress-post":    "landmark:main",
 	"wordpress-archive": "landmark:main",
+	"inline-marks":      "landmark:main",
+	"empty":             "body",
+	"empty-body":        "body",
+	"hidden-only":       "body",
+	"docs-blocks":       "landmark:role-main",
+	"landmark-nav":      "landmark:main+pruned",
 }
 
 // goldenHeader is the origin response every golden page is converted with.

@@ -72,7 +72,9 @@ func (o Options) maxMarkdownSize() int {
 // post meta.
 func DefaultPrune() []string {
 	return []string{
-		"nav", "footer:not(blockquote footer)", "aside",
+		// an <aside> is chrome unless it is a note or a footnote (docutils
+		// writes footnotes as aside.footnote in aside.footnote-list)
+		"nav", "footer:not(blockquote footer)", "aside:not([role=note]):not([class*=footnote]):not(.admonition)",
 		"[role=navigation]", "[role=contentinfo]", "[role=complementary]", "[role=search]",
 		"[aria-hidden=true]", "[hidden]", `[style*="display:none"]`, `[style*="display: none"]`,
 		`[style*="visibility:hidden"]`, `[style*="visibility: hidden"]`,
@@ -123,7 +125,7 @@ func (o Options) prune() []string {
 
 // formatVersion changes whenever the Markdown this package writes for the
 // same input changes, so cached conversions of an older build are not served.
-const formatVersion = "convert/3"
+const formatVersion = "convert/4"
 
 // Hash returns a short stable digest of the options (with the default prune
 // list spelled out) and the output format version: two Options with the same
