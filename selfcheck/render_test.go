@@ -3,16 +3,14 @@ package selfcheck
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
+	"github.com/agentready/caddy-agentready/selfcheck/internal/golden"
+)
 
 // goldenScan scans the agent-ready site with one change of each kind of
 // verdict, and returns the report and the origin to normalise.
@@ -45,20 +43,7 @@ func TestRenderGolden(t *testing.T) {
 	}
 	for name, out := range map[string][]byte{"report.json": j, "report.md": r.Markdown(), "report.html": r.HTML()} {
 		got := normalise(out, origin)
-		path := filepath.Join("testdata", "golden", name)
-		if *update {
-			if err := os.WriteFile(path, got, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%v (run go test -update)", err)
-		}
-		if !bytes.Equal(got, want) {
-			t.Errorf("%s differs from the golden file (run go test -update and review the diff)", name)
-		}
+		golden.Check(t, filepath.Join("testdata", "golden", name), got)
 	}
 }
 
