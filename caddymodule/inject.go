@@ -23,6 +23,16 @@ var (
 // its own for the rewrite plans (negotiate.Injection.Key).
 var templates atomic.Uint64
 
+// injection is the negotiate handler's Inject hook: the per-request set of
+// HTML annotations of the site.
+func (ar *AgentReady) injection(r *http.Request) *negotiate.Injection {
+	b := ar.docs.bundleFor(r)
+	if b.err != nil || b.Bundle == nil {
+		return nil
+	}
+	return b.injection(r)
+}
+
 // injectionTemplate turns the site's annotations into the rewriter's terms,
 // once per bundle; only the canonical link differs between pages.
 func injectionTemplate(mi manifest.Injection) *negotiate.Injection {

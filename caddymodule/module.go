@@ -409,6 +409,14 @@ func (ar *AgentReady) Validate() error {
 	return nil
 }
 
+func mustURL(s string) *url.URL {
+	u, err := url.Parse(s)
+	if err != nil {
+		panic(err)
+	}
+	return u
+}
+
 // ServeHTTP answers generated documents from memory and negotiates every
 // other response of the next handler.
 func (ar *AgentReady) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyhttp.Handler) error {
