@@ -168,7 +168,7 @@ func (d *documents) serve(w http.ResponseWriter, r *http.Request, next caddyhttp
 		return false, nil
 	}
 	path := r.URL.Path
-	if !d.paths[path] {
+	if !d.paths[path] || originOnly(r) {
 		return false, nil
 	}
 	b := d.bundleFor(r)

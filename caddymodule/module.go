@@ -265,25 +265,8 @@ func (ar *AgentReady) provisionBackground(ctx caddy.Context) error {
 		return fmt.Errorf("loading agent_ready app: %v", err)
 	}
 	app := appAny.(*App)
-	if err := ar.provisionConnect(ctx, srv, origin); err != nil {
+	if err := ar.provisionPages(app, srv, origin); err != nil {
 		return err
-	}
-	if ar.site.LLMs.AutoList.Enabled {
-		// llms.auto_list: read the sitemap through the site itself once the
-		// server runs (the origin's, or ours when it has none).
-		src := &siteSource{origin: origin, client: internalClient(srv)}
-		app.onStart(func(ctx context.Context) {
-			go func() {
-				ctx, cancel := context.WithTimeout(ctx, time.Minute)
-				defer cancel()
-				urls, err := src.Pages(ctx)
-				if err != nil {
-					ar.logger.Warn("llms.auto_list: reading the sitemap", zap.Error(err))
-					return
-				}
-				ar.docs.setSitemapURLs(urls)
-			}()
-		})
 	}
 	if ar.connect != nil {
 		app.onStart(ar.connect.Start)
@@ -291,6 +274,40 @@ func (ar *AgentReady) provisionBackground(ctx caddy.Context) error {
 		metrics.index.add(origin, ar.connect)
 	}
 	return ar.provisionSelfScan(app, srv, origin)
+}
+
+// provisionPages sets up what reads the site's pages when the YAML asks
+// for it: the content index of the built-in MCP endpoint and
+// llms.auto_list, both over one discovery of the site (see pageSource).
+func (ar *AgentReady) provisionPages(app *App, srv *caddyhttp.Server, origin string) error {
+	if !ar.site.Connect.Enabled && !ar.site.LLMs.AutoList.Enabled {
+		return nil
+	}
+	pages, err := ar.pageSource(srv, origin)
+	if err != nil {
+		return fmt.Errorf("discovery: %v", err)
+	}
+	if err := ar.provisionConnect(pages, origin); err != nil {
+		return err
+	}
+	if !ar.site.LLMs.AutoList.Enabled {
+		return nil
+	}
+	// llms.auto_list: the site's pages as discovery finds them through the
+	// site itself, once the server runs.
+	app.onStart(func(ctx context.Context) {
+		go func() {
+			ctx, cancel := context.WithTimeout(ctx, time.Minute)
+			defer cancel()
+			urls, err := pages.Pages(ctx)
+			if err != nil {
+				ar.logger.Warn("llms.auto_list: discovering the site's pages", zap.Error(err))
+				return
+			}
+			ar.docs.setSitemapURLs(urls)
+		}()
+	})
+	return nil
 }
 
 // ownOrigin is the address the module reaches its own site at: the
