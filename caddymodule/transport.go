@@ -80,9 +80,9 @@ func (t inProcessTransport) RoundTrip(req *http.Request) (*http.Response, error)
 }
 
 // originOnlyKey marks, in a request's context, a request of the site's
-// discovery: agent_ready hands it to the next handler without answering it
-// from its generated documents, so discovery reads the origin's own
-// robots.txt and sitemaps. It lives in the context only: no client can set
+// discovery (of its pages, or of its sitemap): agent_ready hands it to the
+// next handler without answering it from its generated documents, so
+// discovery reads the origin's own robots.txt and sitemaps. It lives in the context only: no client can set
 // it.
 type originOnlyKey struct{}
 
