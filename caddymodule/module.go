@@ -19,6 +19,7 @@ import (
 	"golang.org/x/sync/semaphore"
 
 	"github.com/agentready/caddy-agentready/connect"
+	"github.com/agentready/caddy-agentready/documents"
 	"github.com/agentready/caddy-agentready/manifest"
 	"github.com/agentready/caddy-agentready/negotiate"
 	"github.com/agentready/caddy-agentready/negotiate/convert"
@@ -88,7 +89,7 @@ type AgentReady struct {
 
 	site     *manifest.Site
 	scanKey  string
-	docs     *documents
+	docs     *documents.Set
 	conv     *convert.Converter
 	cache    *convert.Cache
 	optsHash string
@@ -158,7 +159,7 @@ func (ar *AgentReady) Provision(ctx caddy.Context) error {
 	for _, w := range site.Warnings() {
 		ar.logger.Warn("site configuration", zap.String("warning", w))
 	}
-	if ar.docs, err = newDocuments(site, ar.Suffix(), ar.configDir()); err != nil {
+	if err := ar.provisionDocuments(site); err != nil {
 		return err
 	}
 	if err := ar.provisionConverter(); err != nil {
@@ -223,7 +224,7 @@ func newConverter(s convert.Settings, maxMarkdown int64) (*convert.Converter, er
 func (ar *AgentReady) provisionNegotiation() error {
 	opts := ar.Options
 	if opts.ContentSignal == "" {
-		opts.ContentSignal = ar.docs.contentSignal
+		opts.ContentSignal = ar.docs.ContentSignal()
 	}
 	ar.neg = &negotiate.Handler{
 		Options:   opts,
@@ -237,7 +238,7 @@ func (ar *AgentReady) provisionNegotiation() error {
 	}
 	ar.neg.Admit = ar.admit
 	if ar.Inject == nil || *ar.Inject {
-		ar.neg.Inject = ar.injection
+		ar.neg.Inject = ar.docs.Injection
 	}
 	if err := ar.neg.Provision(); err != nil {
 		return fmt.Errorf("negotiation: %w", err)
@@ -270,7 +271,7 @@ func (ar *AgentReady) provisionBackground(ctx caddy.Context) error {
 	if err := ar.provisionPages(app, srv, origin); err != nil {
 		return err
 	}
-	ar.docs.findSitemap = func(ctx context.Context) { ar.findSitemap(ctx, srv, origin) }
+	ar.docs.SetSitemapFinder(func(ctx context.Context) { ar.findSitemap(ctx, srv, origin) })
 	if ar.connect != nil {
 		app.onStart(ar.connect.Start)
 		ar.connectSite = origin
@@ -307,7 +308,7 @@ func (ar *AgentReady) provisionPages(app *App, srv *caddyhttp.Server, origin str
 				ar.logger.Warn("llms.auto_list: discovering the site's pages", zap.Error(err))
 				return
 			}
-			ar.docs.setSitemapURLs(urls)
+			ar.docs.SetSitemapURLs(urls)
 		}()
 	})
 	return nil
@@ -422,8 +423,11 @@ func (ar *AgentReady) ServeHTTP(w http.ResponseWriter, r *http.Request, next cad
 		ar.connect.ServeHTTP(w, r)
 		return nil
 	}
-	if handled, err := ar.docs.serve(w, r, next, ar.logger); handled {
-		return err
+	if !originOnly(r) { // discovery reads the origin's own robots.txt and sitemaps
+		if handled, err := ar.docs.Serve(w, r, next.ServeHTTP); handled {
+			countDocument(r, r.URL.Path)
+			return err
+		}
 	}
 	return ar.neg.ServeHTTP(w, r, next.ServeHTTP)
 }

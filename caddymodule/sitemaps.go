@@ -163,5 +163,5 @@ func (ar *AgentReady) findSitemap(ctx context.Context, srv *caddyhttp.Server, or
 		zap.String("sitemap", found.path),
 		zap.Bool("none", none),
 		zap.Strings("tried", found.tried))
-	ar.docs.setSitemap(found.path, none)
+	ar.docs.SetSitemap(found.path, none)
 }

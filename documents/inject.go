@@ -63,15 +63,18 @@ func injectionTemplate(mi manifest.Injection) *negotiate.Injection {
 	return inj
 }
 
-// injection returns what the HTML form of the page at u gains: the
-// bundle's template plus, when configured, the page's canonical link (its
-// path on the canonical origin, without query or fragment).
-func (b *bundle) injection(page *url.URL) *negotiate.Injection {
-	if !b.Inject.Canonical || page == nil {
+// injection returns what the HTML form of the page the client asked for at
+// u gains: the bundle's template plus, when configured, the page's
+// canonical link, u's path on the canonical origin. A path rewritten inside
+// the server (php_fastcgi's /index.php, try_files) is never the page's
+// public URL, and a query may or may not be part of it (a search, a
+// filter, a tracking parameter): a page whose public URL is not known this
+// way (u nil, or with a query) gets no canonical.
+func (b *bundle) injection(u *url.URL) *negotiate.Injection {
+	if !b.Inject.Canonical || u == nil || u.RawQuery != "" || u.ForceQuery {
 		return b.inject
 	}
-	u := url.URL{Path: page.Path}
-	href := html.EscapeString(b.Inject.Origin + u.EscapedPath())
+	href := html.EscapeString(b.Inject.Origin + (&url.URL{Path: u.Path, RawPath: u.RawPath}).EscapedPath())
 	canonical := negotiate.HeadElement{
 		HTML:   `<link rel="canonical" href="` + href + `">`,
 		SkipIf: skipCanonical,

@@ -24,7 +24,7 @@ func TestInjection(t *testing.T) {
 		t.Fatal(err)
 	}
 	rewritten := httptest.NewRequest("GET", "http://acme.example/index.php?p=1", nil)
-	asked[rewritten], _ = url.Parse("/a%20page?utm=x")
+	asked[rewritten], _ = url.Parse("/a%20page")
 	inj := s.Injection(rewritten)
 	if inj == nil || inj.Lang != "en" || len(inj.Head) == 0 {
 		t.Fatalf("injection = %+v", inj)
@@ -37,8 +37,13 @@ func TestInjection(t *testing.T) {
 	if o := s.Injection(other); o.Key == inj.Key || !strings.Contains(o.Head[0].HTML, `href="https://acme.example/b"`) {
 		t.Errorf("two pages share a plan key or a canonical: %q %q", o.Key, o.Head[0].HTML)
 	}
-	// Where the client's URL is not known, no canonical is guessed.
-	if o := s.Injection(httptest.NewRequest("GET", "http://acme.example/c", nil)); strings.Contains(o.Head[0].HTML, "canonical") {
-		t.Errorf("a canonical without the client's URL: %s", o.Head[0].HTML)
+	// Where the client's URL is not known, or has a query, no canonical is
+	// guessed.
+	query := httptest.NewRequest("GET", "http://acme.example/search?q=x", nil)
+	asked[query] = query.URL
+	for _, r := range []*http.Request{httptest.NewRequest("GET", "http://acme.example/c", nil), query} {
+		if o := s.Injection(r); strings.Contains(o.Head[0].HTML, "canonical") {
+			t.Errorf("%s: a canonical where the public URL is not known: %s", r.URL, o.Head[0].HTML)
+		}
 	}
 }

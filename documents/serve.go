@@ -42,6 +42,9 @@ func (s *Set) Serve(w http.ResponseWriter, r *http.Request, next negotiate.Next)
 	if !s.paths[path] {
 		return false, nil
 	}
+	if path != manifest.PathSitemap {
+		s.awaitSitemap(r.Context())
+	}
 	b := s.bundleFor(r)
 	if b.err != nil {
 		s.opts.Logger.Error("generating documents", "origin", originOf(r), "error", b.err)

@@ -1,11 +1,13 @@
 package documents
 
 import (
+	"context"
 	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/agentready/caddy-agentready/manifest"
@@ -185,5 +187,35 @@ func TestSetSitemapURLs(t *testing.T) {
 	}
 	if !strings.Contains(rec.Body.String(), "https://acme.example/guides/billing") {
 		t.Errorf("llms.txt does not list the recorded page:\n%s", rec.Body.String())
+	}
+}
+
+// TestSitemapFinder: the first request for a document that names the
+// sitemap waits for the sitemap discovery, which runs once; the sitemap's
+// own request does not start it.
+func TestSitemapFinder(t *testing.T) {
+	s := newSet(t, siteYAML)
+	var calls atomic.Int32
+	s.SetSitemapFinder(func(context.Context) {
+		calls.Add(1)
+		s.SetSitemap("/wp-sitemap.xml", false)
+	})
+	serve := func(path string) string {
+		rec := httptest.NewRecorder()
+		if _, err := s.Serve(rec, httptest.NewRequest("GET", "http://acme.example"+path, nil), origin(404, "", nil)); err != nil {
+			t.Fatal(err)
+		}
+		return rec.Body.String()
+	}
+	serve("/sitemap.xml")
+	if n := calls.Load(); n != 0 {
+		t.Errorf("the sitemap's request ran the discovery %d times", n)
+	}
+	if body := serve("/robots.txt"); !strings.Contains(body, "Sitemap: https://acme.example/wp-sitemap.xml") {
+		t.Errorf("robots.txt does not name the origin's sitemap found:\n%s", body)
+	}
+	serve("/llms.txt")
+	if n := calls.Load(); n != 1 {
+		t.Errorf("the discovery ran %d times, want once", n)
 	}
 }

@@ -1,6 +1,7 @@
 package documents
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -35,8 +36,9 @@ type Options struct {
 	// that the generated one is served. Default: no error does.
 	NotFound func(error) bool
 	// ClientURL returns the URL the client asked for, before any rewrite
-	// inside the server, for the canonical link of a page. Default: the
-	// request's URL.
+	// inside the server, for the canonical link of a page; nil when it is
+	// not known (the page then gets no canonical). Default: the request's
+	// URL.
 	ClientURL func(*http.Request) *url.URL
 }
 
@@ -59,7 +61,24 @@ type Set struct {
 	// sitemapURLs are the site's pages, for llms.auto_list (see
 	// SetSitemapURLs).
 	sitemapURLs []string
+	// sitemap is the path of the origin's own sitemap, "" when none was
+	// found, or not yet (see SetSitemap); noSitemap is true once no sitemap
+	// was found answering, not even the generated one at /sitemap.xml
+	// (manifest.Env.NoSitemap).
+	sitemap   string
+	noSitemap bool
+
+	// findSitemap, when set, looks for the origin's own sitemap and calls
+	// SetSitemap (see SetSitemapFinder).
+	findSitemap func(context.Context)
+	sitemapOnce sync.Once
+	sitemapDone chan struct{}
 }
+
+// maxSitemapWait bounds how long a request for a generated document waits
+// for the sitemap discovery; past it, the documents name /sitemap.xml and
+// robots.txt adds no Sitemap: line where the origin names one.
+const maxSitemapWait = 10 * time.Second
 
 // bundle is a manifest.Bundle with each document's validators computed once.
 type bundle struct {
@@ -89,6 +108,8 @@ func New(site *manifest.Site, opts Options) (*Set, error) {
 		loaded:  time.Now().UTC().Truncate(time.Second),
 		bundles: make(map[string]*bundle),
 		paths:   map[string]bool{manifest.PathRobots: true, manifest.PathSitemap: true},
+
+		sitemapDone: make(chan struct{}),
 	}
 	origin := site.Info.Origin
 	if origin == "" {
@@ -155,6 +176,8 @@ func (s *Set) generate(origin string) *bundle {
 		Now:            s.loaded,
 		ConfigDir:      s.opts.ConfigDir,
 		SitemapURLs:    s.sitemapURLs,
+		OriginSitemaps: originSitemaps(origin, s.sitemap),
+		NoSitemap:      s.noSitemap,
 	})
 	if err != nil {
 		return &bundle{err: err}
@@ -181,4 +204,58 @@ func (s *Set) SetSitemapURLs(urls []string) {
 	s.sitemapURLs = urls
 	clear(s.bundles)
 	s.order = s.order[:0]
+}
+
+// SetSitemapFinder sets find, which looks for the origin's own sitemap and
+// calls SetSitemap. It runs once, on the first request for a generated
+// document other than the sitemap (those name the sitemap), which waits for
+// it; set it before the Set serves.
+func (s *Set) SetSitemapFinder(find func(context.Context)) {
+	s.findSitemap = find
+}
+
+// awaitSitemap starts the sitemap discovery on first use and waits for it
+// to finish, for at most maxSitemapWait or until the client leaves. The
+// discovery itself runs on its own context: a client that leaves does not
+// stop it for the next one.
+func (s *Set) awaitSitemap(ctx context.Context) {
+	if s.findSitemap == nil {
+		return
+	}
+	s.sitemapOnce.Do(func() {
+		go func() {
+			defer close(s.sitemapDone)
+			s.findSitemap(context.Background())
+		}()
+	})
+	t := time.NewTimer(maxSitemapWait)
+	defer t.Stop()
+	select {
+	case <-s.sitemapDone:
+	case <-ctx.Done():
+	case <-t.C:
+	}
+}
+
+// SetSitemap records the path of the origin's own sitemap ("" for none)
+// and whether no sitemap answers at all, and drops the generated bundles,
+// so the next request regenerates the documents that name it.
+func (s *Set) SetSitemap(path string, none bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.sitemap == path && s.noSitemap == none {
+		return
+	}
+	s.sitemap, s.noSitemap = path, none
+	clear(s.bundles)
+	s.order = s.order[:0]
+}
+
+// originSitemaps is manifest.Env.OriginSitemaps for a bundle of origin:
+// the origin's sitemap found at path, on that origin.
+func originSitemaps(origin, path string) []string {
+	if path == "" {
+		return nil
+	}
+	return []string{origin + path}
 }
