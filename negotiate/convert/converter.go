@@ -44,23 +44,16 @@ type Result struct {
 	Extraction string
 }
 
-// New compiles the options' selectors (an error names the bad selector),
-// builds the html-to-markdown converter and checks it with a dry run.
+// New fills in the defaults of the options' Settings, compiles their
+// selectors (an error names the setting and the bad selector) and builds
+// the html-to-markdown converter.
 func New(opts Options) (*Converter, error) {
-	c := &Converter{opts: opts}
-	var err error
-	if c.content, err = compile("content", opts.ContentSelectors); err != nil {
-		return nil, err
-	}
-	prune, err := compile("prune", opts.prune())
+	sel, err := opts.Settings.provision()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("convert: %w", err)
 	}
-	keep, err := compile("keep", opts.Keep)
-	if err != nil {
-		return nil, err
-	}
-	c.pruneGroup, c.keepGroup = group(prune), group(keep)
+	c := &Converter{opts: opts, content: sel.content}
+	c.pruneGroup, c.keepGroup = group(sel.prune), group(sel.keep)
 	if c.md, err = newMarkdownConverter(table.SpanBehaviorMirror); err != nil {
 		return nil, err
 	}
@@ -70,7 +63,8 @@ func New(opts Options) (*Converter, error) {
 	return c, nil
 }
 
-// Options returns the options the Converter was built with.
+// Options returns the options the Converter was built with, defaults
+// filled in.
 func (c *Converter) Options() Options { return c.opts }
 
 // Convert converts one HTML page with no deadline; see ConvertContext.
@@ -170,7 +164,7 @@ func (c *Converter) ConvertContext(ctx context.Context, htmlUTF8 []byte, pageURL
 		front = meta.Marshal()
 	}
 	size := len(front) + len(body) + 1
-	if c.opts.JSONLD {
+	if *c.opts.JSONLDBlock {
 		for _, b := range jsonld {
 			size += 2*len(b) + 64 // indented, fenced
 		}
@@ -182,7 +176,7 @@ func (c *Converter) ConvertContext(ctx context.Context, htmlUTF8 []byte, pageURL
 		// scripts converts to its front matter and an empty body.
 		return nil, ErrNoContent
 	}
-	if c.opts.JSONLD && len(jsonld) > 0 {
+	if *c.opts.JSONLDBlock && len(jsonld) > 0 {
 		buf := bytes.NewBuffer(out)
 		for _, b := range jsonld {
 			jsonFence(buf, b)

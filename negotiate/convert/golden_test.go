@@ -14,7 +14,7 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden .md files from the current output")
 
 // goldenOptions are the options every golden page is converted with.
-var goldenOptions = Options{FrontMatter: true, JSONLD: true, DefaultLanguage: "en"}
+var goldenOptions = Options{FrontMatter: true, Settings: Settings{DefaultLanguage: "en"}}
 
 // goldenExtraction is how each golden page's content must be chosen.
 var goldenExtraction = map[string]string{
