@@ -19,6 +19,7 @@ import (
 	"golang.org/x/sync/semaphore"
 
 	"github.com/agentready/caddy-agentready/connect"
+	"github.com/agentready/caddy-agentready/discover"
 	"github.com/agentready/caddy-agentready/documents"
 	"github.com/agentready/caddy-agentready/manifest"
 	"github.com/agentready/caddy-agentready/negotiate"
@@ -294,24 +295,29 @@ func (ar *AgentReady) provisionPages(app *App, srv *caddyhttp.Server, origin str
 	if err := ar.provisionConnect(pages, origin); err != nil {
 		return err
 	}
-	if !ar.site.LLMs.AutoList.Enabled {
-		return nil
-	}
-	// llms.auto_list: the site's pages as discovery finds them through the
-	// site itself, once the server runs.
+	// The generated sitemap and llms.auto_list list what discovery finds,
+	// each time it runs (at start, then with every refresh of the index).
+	pages.Found = func(res *discover.Result) { ar.docs.SetPages(pageInfos(res)) }
 	app.onStart(func(ctx context.Context) {
 		go func() {
 			ctx, cancel := context.WithTimeout(ctx, time.Minute)
 			defer cancel()
-			urls, err := pages.Pages(ctx)
-			if err != nil {
-				ar.logger.Warn("llms.auto_list: discovering the site's pages", zap.Error(err))
-				return
+			if _, err := pages.Pages(ctx); err != nil {
+				ar.logger.Warn("discovering the site's pages", zap.Error(err))
 			}
-			ar.docs.SetSitemapURLs(urls)
 		}()
 	})
 	return nil
+}
+
+// pageInfos are the pages of a discovery as the generated documents list
+// them.
+func pageInfos(res *discover.Result) []manifest.PageInfo {
+	out := make([]manifest.PageInfo, 0, len(res.Pages))
+	for _, p := range res.Pages {
+		out = append(out, manifest.PageInfo{URL: p.URL, Title: p.Title, Description: p.Description, Lastmod: p.Lastmod})
+	}
+	return out
 }
 
 // provisionSelfScan registers the site's self-score with the agent_ready app,

@@ -34,6 +34,10 @@ type HTTPSource struct {
 	// MaxPageMarkdown bounds the Markdown read of one page, in bytes; a
 	// larger page is not indexed. Default: DefaultMaxPageMarkdown (4 MiB).
 	MaxPageMarkdown int64
+	// Found, when set, receives every successful discovery's result, so
+	// that what else lists the site's pages (the generated sitemap,
+	// llms.auto_list) stays in step with the index. Default: none.
+	Found func(*discover.Result)
 }
 
 // Pages runs the discovery (conditionally on its last result) and returns
@@ -43,6 +47,9 @@ func (s *HTTPSource) Pages(ctx context.Context) ([]string, error) {
 	res, err := s.Discoverer.Run(ctx)
 	if err != nil {
 		return nil, err
+	}
+	if s.Found != nil {
+		s.Found(res)
 	}
 	return res.URLs(), nil
 }

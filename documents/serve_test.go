@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/agentready/caddy-agentready/manifest"
 	"github.com/agentready/caddy-agentready/negotiate"
@@ -176,17 +177,30 @@ func TestBundlesPerOrigin(t *testing.T) {
 	}
 }
 
-// TestSetSitemapURLs: the pages recorded for llms.auto_list reach llms.txt
-// at the next request.
-func TestSetSitemapURLs(t *testing.T) {
+// TestSetPages: the pages discovery found reach llms.txt (with their
+// titles) and the generated sitemap (with lastmod only where known) at the
+// next request.
+func TestSetPages(t *testing.T) {
 	s := newSet(t, "site:\n  name: Acme\n  origin: https://acme.example\nllms:\n  auto_list:\n    enabled: true\n")
-	s.SetSitemapURLs([]string{"https://acme.example/guides/billing"})
+	s.SetPages([]manifest.PageInfo{
+		{URL: "https://acme.example/guides/billing", Title: "Billing guide", Lastmod: time.Date(2026, 11, 2, 0, 0, 0, 0, time.UTC)},
+		{URL: "https://acme.example/guides/teams", Title: "Teams"},
+	})
 	rec := httptest.NewRecorder()
 	if _, err := s.Serve(rec, httptest.NewRequest("GET", "http://acme.example/llms.txt", nil), origin(404, "", nil)); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(rec.Body.String(), "https://acme.example/guides/billing") {
-		t.Errorf("llms.txt does not list the recorded page:\n%s", rec.Body.String())
+	if !strings.Contains(rec.Body.String(), "[Billing guide](https://acme.example/guides/billing)") {
+		t.Errorf("llms.txt does not list the discovered page with its title:\n%s", rec.Body.String())
+	}
+	rec = httptest.NewRecorder()
+	if _, err := s.Serve(rec, httptest.NewRequest("GET", "http://acme.example/sitemap.xml", nil), origin(404, "", nil)); err != nil {
+		t.Fatal(err)
+	}
+	body := rec.Body.String()
+	if !strings.Contains(body, "<loc>https://acme.example/guides/teams</loc>") ||
+		!strings.Contains(body, "<lastmod>2026-11-02") || strings.Count(body, "<lastmod>") != 1 {
+		t.Errorf("generated sitemap does not list the discovered pages with only the known lastmod:\n%s", body)
 	}
 }
 

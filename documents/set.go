@@ -58,9 +58,9 @@ type Set struct {
 	mu      sync.RWMutex
 	bundles map[string]*bundle // by origin
 	order   []string           // insertion order, for eviction
-	// sitemapURLs are the site's pages, for llms.auto_list (see
-	// SetSitemapURLs).
-	sitemapURLs []string
+	// pages are the site's pages as discovery found them, for the
+	// generated sitemap and llms.auto_list (see SetPages).
+	pages []manifest.PageInfo
 	// sitemap is the path of the origin's own sitemap, "" when none was
 	// found, or not yet (see SetSitemap); noSitemap is true once no sitemap
 	// was found answering, not even the generated one at /sitemap.xml
@@ -175,7 +175,7 @@ func (s *Set) generate(origin string) *bundle {
 		MarkdownSuffix: s.opts.MarkdownSuffix,
 		Now:            s.loaded,
 		ConfigDir:      s.opts.ConfigDir,
-		SitemapURLs:    s.sitemapURLs,
+		Pages:          s.pages,
 		OriginSitemaps: originSitemaps(origin, s.sitemap),
 		NoSitemap:      s.noSitemap,
 	})
@@ -195,13 +195,14 @@ func (s *Set) generate(origin string) *bundle {
 	return b
 }
 
-// SetSitemapURLs records the site's pages, for llms.auto_list, and drops
-// the generated bundles, so the next request regenerates llms.txt with
-// them.
-func (s *Set) SetSitemapURLs(urls []string) {
+// SetPages records the site's pages as discovery found them (URL, title,
+// description, lastmod when known) and drops the generated bundles, so the
+// next request regenerates the sitemap (when the origin has none) and
+// llms.auto_list with them.
+func (s *Set) SetPages(pages []manifest.PageInfo) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.sitemapURLs = urls
+	s.pages = pages
 	clear(s.bundles)
 	s.order = s.order[:0]
 }
