@@ -2,7 +2,6 @@ package selfcheck
 
 import (
 	"bytes"
-	"fmt"
 	"html/template"
 	"math"
 	"strings"
@@ -66,7 +65,7 @@ func (r *Report) HTML() []byte {
 			Class: strings.ToLower(strings.ReplaceAll(string(c.Verdict), "_", "-")), Text: receiptText(c)}
 	}
 	for _, s := range r.Sections {
-		hs := htmlSection{ID: string(s.ID), Title: s.Title, Label: fmt.Sprintf("%s / %s", num(s.Earned), num(s.Applicable))}
+		hs := htmlSection{ID: string(s.ID), Title: s.Title, Label: s.label()}
 		if s.Applicable > 0 {
 			hs.Width = round2(200 * s.Earned / s.Applicable)
 		} else {

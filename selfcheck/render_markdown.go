@@ -24,6 +24,11 @@ func (r *Report) Markdown() []byte {
 	for _, s := range r.Sections {
 		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", s.Title, num(s.Earned), num(s.Applicable), num(s.Points))
 	}
+	for _, s := range r.Sections {
+		if len(s.Unverified) > 0 {
+			fmt.Fprintf(&b, "\n%s is never a perfect score here: %s stays UNVERIFIED (rule 3); its points are not withheld.\n", s.Title, strings.Join(s.Unverified, ", "))
+		}
+	}
 	b.WriteString("\n## Could not check\n\n")
 	if len(r.CouldNotCheck) == 0 {
 		b.WriteString("None.\n")
@@ -38,7 +43,7 @@ func (r *Report) Markdown() []byte {
 	}
 	titles := map[Section]string{SectionOptional: "Optional (unscored)"}
 	for _, s := range r.Sections {
-		titles[s.ID] = fmt.Sprintf("%s (%s / %s)", s.Title, num(s.Earned), num(s.Applicable))
+		titles[s.ID] = fmt.Sprintf("%s (%s)", s.Title, s.label())
 	}
 	for _, sec := range append(sectionIDs(), SectionOptional) {
 		fmt.Fprintf(&b, "\n## %s\n", titles[sec])

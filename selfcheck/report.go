@@ -1,6 +1,9 @@
 package selfcheck
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // SchemaVersion is the version of the JSON report schema documented in
 // docs/report-schema.md. It changes only when a field changes meaning or
@@ -83,6 +86,28 @@ type SectionResult struct {
 	Earned float64 `json:"earned"`
 	// Applicable is the sum of weights of its checks that apply.
 	Applicable float64 `json:"applicable"`
+	// Unverified lists what the section cannot prove without credentials
+	// (Connect: execution_tested whenever a backend interface applies).
+	// Rule 3: such a section is never presented as perfect, even when it
+	// earns every applicable point; the points themselves are never
+	// withheld (an UNVERIFIED line is never held against the site, §3).
+	Unverified []string `json:"unverified,omitempty"`
+}
+
+// Perfect reports a section that earned every applicable point and has
+// nothing left unverified.
+func (s SectionResult) Perfect() bool {
+	return s.Applicable > 0 && s.Earned >= s.Applicable && len(s.Unverified) == 0
+}
+
+// label is the section's points as the Markdown and HTML reports print
+// them: "earned / applicable", with the unverified part named.
+func (s SectionResult) label() string {
+	l := num(s.Earned) + " / " + num(s.Applicable)
+	if len(s.Unverified) > 0 {
+		l += ", not perfect: " + strings.Join(s.Unverified, ", ") + " UNVERIFIED"
+	}
+	return l
 }
 
 // CheckResult is one check's verdict with its receipt.

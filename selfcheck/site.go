@@ -39,6 +39,7 @@ type site struct {
 	llmsDoc     lazy[*response]
 	openapiDoc  lazy[openapiResult]
 	mcpDoc      lazy[mcpEndpoint]
+	backendDoc  lazy[backendResult]
 
 	jsonMu   sync.Mutex
 	jsonDocs map[string]*lazy[jsonResult]
