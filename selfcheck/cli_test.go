@@ -30,7 +30,7 @@ func TestRunCLI(t *testing.T) {
 		noStderr string // must not appear on stderr
 	}{
 		{name: "markdown to stdout", args: CLIArgs{Target: ready.URL}, code: ExitOK, stdout: "**Score: 100 / 100**", stderr: "score 100 / 100"},
-		{name: "json", args: CLIArgs{Target: ready.URL, Format: "json", Quiet: true}, code: ExitOK, stdout: `"schema_version": "1.0"`},
+		{name: "json", args: CLIArgs{Target: ready.URL, Format: "json", Quiet: true}, code: ExitOK, stdout: `"schema_version": "1.1"`},
 		{name: "progress on a TTY", args: CLIArgs{Target: bareSrv.URL}, tty: true, code: ExitOK, stderr: "checks 35 / 35"},
 		{name: "no progress when quiet", args: CLIArgs{Target: bareSrv.URL, Quiet: true}, tty: true, code: ExitOK, noStderr: "checks"},
 		{name: "no progress without a TTY", args: CLIArgs{Target: bareSrv.URL}, code: ExitOK, noStderr: "checks "},

@@ -54,7 +54,7 @@ func runChecks(ctx context.Context, s *site, opts Options) []CheckResult {
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			out[i] = result(c, runOne(ctx, s, c))
+			out[i] = result(c, s.scored(ctx, c.ID))
 			n := done.Add(1)
 			if opts.Progress != nil {
 				opts.Progress(int(n), len(catalogue))
@@ -99,17 +99,22 @@ func result(c CheckInfo, o outcome) CheckResult {
 	}
 	// Every free-text field passes the redactor once more: whatever a
 	// check wrote, no credential reaches a report.
-	rc := o.receipt
+	o.receipt = redactReceipt(o.receipt)
+	return CheckResult{
+		ID: c.ID, Title: c.Title, Section: c.Section, Requirement: c.Requirement,
+		Weight: c.Weight, Verdict: v, Fraction: o.fraction, Missing: redactText(o.missing),
+		Found: o.found, Scope: redactAll(o.scope), Receipt: o.receipt,
+	}
+}
+
+// redactReceipt passes a receipt's free text through the redactor once
+// more, copying what it changes (outcomes are shared between lenses).
+func redactReceipt(rc Receipt) Receipt {
 	rc.Note = redactText(rc.Note)
 	rc.Routes = append([]RouteFinding(nil), rc.Routes...)
 	for i := range rc.Routes {
 		f := &rc.Routes[i]
 		f.Route, f.Received, f.Missing = redactURL(f.Route), redactText(f.Received), redactText(f.Missing)
 	}
-	o.receipt = rc
-	return CheckResult{
-		ID: c.ID, Title: c.Title, Section: c.Section, Requirement: c.Requirement,
-		Weight: c.Weight, Verdict: v, Fraction: o.fraction, Missing: redactText(o.missing),
-		Found: o.found, Scope: redactAll(o.scope), Receipt: o.receipt,
-	}
+	return rc
 }

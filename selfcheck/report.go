@@ -8,7 +8,7 @@ import (
 // SchemaVersion is the version of the JSON report schema documented in
 // docs/report-schema.md. It changes only when a field changes meaning or
 // disappears; added fields keep it.
-const SchemaVersion = "1.0"
+const SchemaVersion = "1.1"
 
 // StandardName and StandardRevision name the standard the report scores under.
 const (
@@ -56,6 +56,11 @@ type Report struct {
 	// Unverified lists what the scanner cannot measure without credentials
 	// (always execution_tested); never counted for or against the site.
 	Unverified []UnverifiedLine `json:"unverified"`
+	// Checkpoints is the second lens (STANDARD.md §11): the 28 agent-protocol
+	// checkpoints in catalogue order. Never changes the score. (Schema 1.1.)
+	Checkpoints []CheckpointResult `json:"checkpoints"`
+	// CheckpointSummary counts the checkpoints per verdict. (Schema 1.1.)
+	CheckpointSummary CheckpointSummary `json:"checkpoint_summary"`
 }
 
 // StandardRef names a standard and its revision.

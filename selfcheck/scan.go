@@ -85,6 +85,7 @@ func (r *Report) finish(now time.Time) {
 		r.DurationMS = 0
 	}
 	r.score()
+	r.CheckpointSummary = r.checkpointSummary()
 }
 
 // redactAll redacts a list of URLs.
