@@ -15,12 +15,25 @@ type scoreLens struct{}
 // run runs the catalogue into r.Checks.
 func (scoreLens) run(ctx context.Context, s *site, r *Report) {
 	r.Checks = runChecks(ctx, s, s.opts)
+	if s.opts.Only != "" {
+		// --check ID: just that check (none when ID names another lens's).
+		var kept []CheckResult
+		for _, c := range r.Checks {
+			if c.ID == s.opts.Only {
+				kept = append(kept, c)
+			}
+		}
+		r.Checks = kept
+	}
 }
 
 // unreachable records every check as COULD_NOT_CHECK with the home page's
 // receipt.
 func (scoreLens) unreachable(s *site, home *response, r *Report) {
 	for _, c := range catalogue {
+		if s.opts.Only != "" && s.opts.Only != c.ID {
+			continue
+		}
 		o := s.couldNotCheck(home, "the home page answers")
 		o.scope = []string{s.home}
 		r.Checks = append(r.Checks, result(c, o))
@@ -49,6 +62,9 @@ func runChecks(ctx context.Context, s *site, opts Options) []CheckResult {
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, opts.Concurrency)
 	for i, c := range catalogue {
+		if opts.Only != "" && opts.Only != c.ID {
+			continue
+		}
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {

@@ -42,6 +42,14 @@ type htmlView struct {
 	Optional         []htmlCheck
 	Legend           []htmlCheck
 	CouldNotCheckIDs []htmlCheck
+	Checkpoints      []htmlCheckpoint
+	CheckpointLine   string
+}
+
+// htmlCheckpoint is a checkpoint as the HTML template shows it.
+type htmlCheckpoint struct {
+	CheckpointResult
+	Icon, Colour, Class, Text string
 }
 
 // HTML renders the report as one self-contained page: inline CSS and SVG, no
@@ -82,6 +90,11 @@ func (r *Report) HTML() []byte {
 	for _, id := range r.CouldNotCheck {
 		v.CouldNotCheckIDs = append(v.CouldNotCheckIDs, wrap(*r.checkByID(id)))
 	}
+	for _, c := range r.Checkpoints {
+		v.Checkpoints = append(v.Checkpoints, htmlCheckpoint{CheckpointResult: c, Icon: verdictIcon(c.Verdict), Colour: verdictColours[c.Verdict],
+			Class: strings.ToLower(strings.ReplaceAll(string(c.Verdict), "_", "-")), Text: checkpointText(c)})
+	}
+	v.CheckpointLine = r.checkpointCounts()
 	for _, vd := range []Verdict{Pass, Partial, Fail, CouldNotCheck, NotApplicable, Optional, Unverified} {
 		v.Legend = append(v.Legend, htmlCheck{CheckResult: CheckResult{Verdict: vd}, Icon: verdictIcon(vd), Colour: verdictColours[vd]})
 	}
@@ -105,8 +118,8 @@ body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0 auto;m
 h1{font-size:1.4rem;word-break:break-all}h2{font-size:1.15rem;margin-top:2rem;border-bottom:1px solid #ddd}
 .summary{display:flex;gap:2rem;align-items:center;flex-wrap:wrap}
 .bars{display:grid;grid-template-columns:8rem 210px auto;gap:.3rem .6rem;align-items:center}
-details.check{border:1px solid #ddd;border-left:6px solid var(--c);border-radius:4px;margin:.4rem 0;padding:.2rem .6rem}
-details.check summary{cursor:pointer;list-style-position:inside}
+details.check,details.checkpoint{border:1px solid #ddd;border-left:6px solid var(--c);border-radius:4px;margin:.4rem 0;padding:.2rem .6rem}
+details.check summary,details.checkpoint summary{cursor:pointer;list-style-position:inside}
 .verdict{display:inline-block;min-width:10.5rem;font-weight:600}
 .icon{display:inline-block;width:1.3em;text-align:center;font-weight:700;color:var(--c)}
 pre{white-space:pre-wrap;word-break:break-word;background:#f6f6f6;padding:.6rem;font-size:13px}
@@ -141,7 +154,13 @@ pre{white-space:pre-wrap;word-break:break-word;background:#f6f6f6;padding:.6rem;
 {{range .Checks}}{{template "check" .}}{{end}}{{end}}
 <h2 id="section-heading-optional">Optional (unscored)</h2>
 {{range .Optional}}{{template "check" .}}{{end}}
-</body>
+{{if .Checkpoints}}<h2 id="checkpoints">Agent-protocol checkpoints <span class="muted">(STANDARD.md §11, not scored)</span></h2>
+<p id="checkpoint-summary">{{.CheckpointLine}}</p>
+{{range .Checkpoints}}<details class="checkpoint {{.Class}}" id="checkpoint-{{.ID}}" data-verdict="{{.Verdict}}" style="--c:{{.Colour}}">
+<summary><span class="icon" aria-hidden="true">{{.Icon}}</span><span class="verdict">{{.Verdict}}</span> <code>{{.ID}}</code> — {{.Title}} <span class="muted">({{.Strength}})</span></summary>
+<pre>{{.Text}}</pre>
+</details>
+{{end}}{{end}}</body>
 </html>
 {{define "check"}}<details class="check {{.Class}}" id="check-{{.ID}}" data-verdict="{{.Verdict}}" style="--c:{{.Colour}}">
 <summary><span class="icon" aria-hidden="true">{{.Icon}}</span><span class="verdict">{{.Verdict}}</span> <code>{{.ID}}</code> — {{.Title}}{{if gt .Weight 0.0}} <span class="muted">({{.Earned}} / {{.Weight}})</span>{{end}}</summary>

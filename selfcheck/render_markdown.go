@@ -58,7 +58,37 @@ func (r *Report) Markdown() []byte {
 			fmt.Fprintf(&b, "%s\n%s%s\n", fence, text, fence)
 		}
 	}
+	r.markdownCheckpoints(&b)
 	return b.Bytes()
+}
+
+// markdownCheckpoints writes the second lens: a table, then each
+// checkpoint's receipt, fix and verification command.
+func (r *Report) markdownCheckpoints(b *bytes.Buffer) {
+	if len(r.Checkpoints) == 0 {
+		return
+	}
+	b.WriteString("\n## Agent-protocol checkpoints (STANDARD.md §11, not scored)\n\n")
+	b.WriteString(r.checkpointCounts() + ".\n\n| Checkpoint | Legacy | Strength | Verdict | Missing |\n|---|---|---|---|---|\n")
+	for _, c := range r.Checkpoints {
+		fmt.Fprintf(b, "| `%s` | %s | %s | %s %s | %s |\n", c.ID, c.Legacy, c.Strength, verdictIcon(c.Verdict), c.Verdict, mdCell(c.Missing))
+	}
+	for _, c := range r.Checkpoints {
+		fmt.Fprintf(b, "\n### %s %s — %s (%s)\n\n", verdictIcon(c.Verdict), c.ID, c.Verdict, c.Strength)
+		text := checkpointText(c)
+		fence := fenceFor(text)
+		fmt.Fprintf(b, "%s\n%s%s\n", fence, text, fence)
+	}
+}
+
+// mdCell makes text safe inside a Markdown table cell.
+func mdCell(s string) string {
+	s = strings.ReplaceAll(s, "|", "\\|")
+	s = strings.ReplaceAll(s, "\n", " ")
+	if len(s) > 160 {
+		s = s[:160] + " …"
+	}
+	return s
 }
 
 // sectionIDs lists the scored sections in order.

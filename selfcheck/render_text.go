@@ -123,3 +123,33 @@ func (r *Report) checkByID(id string) *CheckResult {
 	}
 	return nil
 }
+
+// checkpointText renders a checkpoint's receipt like a check's, then its
+// strength, fix and verification command.
+func checkpointText(c CheckpointResult) string {
+	t := receiptText(CheckResult{ID: c.ID, Verdict: c.Verdict, Missing: c.Missing, Scope: c.Scope, Receipt: c.Receipt})
+	t += "strength: " + string(c.Strength) + "\n"
+	if c.Agrees != "" {
+		t += "agrees with: " + c.Agrees + "\n"
+	}
+	if c.Fix != "" {
+		t += "fix: " + c.Fix + "\n"
+	}
+	return t + "verify: " + c.Verify + "\n"
+}
+
+// checkpointCounts is the one-line summary of the checkpoint lens.
+func (r *Report) checkpointCounts() string {
+	cs := r.CheckpointSummary
+	var parts []string
+	for _, v := range []Verdict{Pass, Partial, Fail, NotApplicable, CouldNotCheck} {
+		if n := cs.ByVerdict[v]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, v))
+		}
+	}
+	line := fmt.Sprintf("%d checkpoints: %s", cs.Total, strings.Join(parts, ", "))
+	if len(cs.MustFailing) > 0 {
+		line += "; MUST failing: " + strings.Join(cs.MustFailing, ", ")
+	}
+	return line
+}
