@@ -118,8 +118,8 @@ body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0 auto;m
 h1{font-size:1.4rem;word-break:break-all}h2{font-size:1.15rem;margin-top:2rem;border-bottom:1px solid #ddd}
 .summary{display:flex;gap:2rem;align-items:center;flex-wrap:wrap}
 .bars{display:grid;grid-template-columns:8rem 210px auto;gap:.3rem .6rem;align-items:center}
-details.check,details.checkpoint{border:1px solid #ddd;border-left:6px solid var(--c);border-radius:4px;margin:.4rem 0;padding:.2rem .6rem}
-details.check summary,details.checkpoint summary{cursor:pointer;list-style-position:inside}
+details.check,details.cp{border:1px solid #ddd;border-left:6px solid var(--c);border-radius:4px;margin:.4rem 0;padding:.2rem .6rem}
+details.check summary,details.cp summary{cursor:pointer;list-style-position:inside}
 .verdict{display:inline-block;min-width:10.5rem;font-weight:600}
 .icon{display:inline-block;width:1.3em;text-align:center;font-weight:700;color:var(--c)}
 pre{white-space:pre-wrap;word-break:break-word;background:#f6f6f6;padding:.6rem;font-size:13px}
@@ -156,7 +156,7 @@ pre{white-space:pre-wrap;word-break:break-word;background:#f6f6f6;padding:.6rem;
 {{range .Optional}}{{template "check" .}}{{end}}
 {{if .Checkpoints}}<h2 id="checkpoints">Agent-protocol checkpoints <span class="muted">(STANDARD.md §11, not scored)</span></h2>
 <p id="checkpoint-summary">{{.CheckpointLine}}</p>
-{{range .Checkpoints}}<details class="checkpoint {{.Class}}" id="checkpoint-{{.ID}}" data-verdict="{{.Verdict}}" style="--c:{{.Colour}}">
+{{range .Checkpoints}}<details class="cp {{.Class}}" id="checkpoint-{{.ID}}" data-verdict="{{.Verdict}}" style="--c:{{.Colour}}">
 <summary><span class="icon" aria-hidden="true">{{.Icon}}</span><span class="verdict">{{.Verdict}}</span> <code>{{.ID}}</code> — {{.Title}} <span class="muted">({{.Strength}})</span></summary>
 <pre>{{.Text}}</pre>
 </details>
