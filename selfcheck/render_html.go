@@ -44,6 +44,14 @@ type htmlView struct {
 	CouldNotCheckIDs []htmlCheck
 	Checkpoints      []htmlCheckpoint
 	CheckpointLine   string
+	Lint             []htmlLint
+	LintLine         string
+}
+
+// htmlLint is a lint rule as the HTML template shows it.
+type htmlLint struct {
+	LintResult
+	Icon, Colour, Class, Text string
 }
 
 // htmlCheckpoint is a checkpoint as the HTML template shows it.
@@ -95,6 +103,13 @@ func (r *Report) HTML() []byte {
 			Class: strings.ToLower(strings.ReplaceAll(string(c.Verdict), "_", "-")), Text: checkpointText(c)})
 	}
 	v.CheckpointLine = r.checkpointCounts()
+	if r.Lint != nil {
+		v.LintLine = r.Lint.lintLine()
+		for _, l := range r.Lint.Rules {
+			v.Lint = append(v.Lint, htmlLint{LintResult: l, Icon: verdictIcon(l.Verdict), Colour: verdictColours[l.Verdict],
+				Class: strings.ToLower(strings.ReplaceAll(string(l.Verdict), "_", "-")), Text: lintText(l)})
+		}
+	}
 	for _, vd := range []Verdict{Pass, Partial, Fail, CouldNotCheck, NotApplicable, Optional, Unverified} {
 		v.Legend = append(v.Legend, htmlCheck{CheckResult: CheckResult{Verdict: vd}, Icon: verdictIcon(vd), Colour: verdictColours[vd]})
 	}
@@ -158,6 +173,13 @@ pre{white-space:pre-wrap;word-break:break-word;background:#f6f6f6;padding:.6rem;
 <p id="checkpoint-summary">{{.CheckpointLine}}</p>
 {{range .Checkpoints}}<details class="cp {{.Class}}" id="checkpoint-{{.ID}}" data-verdict="{{.Verdict}}" style="--c:{{.Colour}}">
 <summary><span class="icon" aria-hidden="true">{{.Icon}}</span><span class="verdict">{{.Verdict}}</span> <code>{{.ID}}</code> — {{.Title}} <span class="muted">({{.Strength}})</span></summary>
+<pre>{{.Text}}</pre>
+</details>
+{{end}}{{end}}
+{{if .Lint}}<h2 id="lint">Agent-compatibility lint <span class="muted">(STANDARD.md §12, not scored)</span></h2>
+<p id="lint-summary">{{.LintLine}}</p>
+{{range .Lint}}<details class="cp lint {{.Class}}" id="lint-{{.ID}}" data-verdict="{{.Verdict}}" data-kind="{{.Kind}}" style="--c:{{.Colour}}">
+<summary><span class="icon" aria-hidden="true">{{.Icon}}</span><span class="verdict">{{.Verdict}}</span> <code>{{.ID}}</code> — {{.Title}} <span class="muted">({{.Kind}})</span></summary>
 <pre>{{.Text}}</pre>
 </details>
 {{end}}{{end}}</body>

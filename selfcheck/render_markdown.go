@@ -59,6 +59,7 @@ func (r *Report) Markdown() []byte {
 		}
 	}
 	r.markdownCheckpoints(&b)
+	r.markdownLint(&b)
 	return b.Bytes()
 }
 
@@ -78,6 +79,37 @@ func (r *Report) markdownCheckpoints(b *bytes.Buffer) {
 		text := checkpointText(c)
 		fence := fenceFor(text)
 		fmt.Fprintf(b, "%s\n%s%s\n", fence, text, fence)
+	}
+}
+
+// markdownLint writes the third lens.
+func (r *Report) markdownLint(b *bytes.Buffer) {
+	if r.Lint == nil || len(r.Lint.Rules) == 0 {
+		return
+	}
+	b.WriteString("\n## Agent-compatibility lint (STANDARD.md §12, not scored)\n\n")
+	b.WriteString(r.Lint.lintLine() + ".\n\n| Rule | Kind | Verdict | Where |\n|---|---|---|---|\n")
+	for _, l := range r.Lint.Rules {
+		where := ""
+		if len(l.Findings) > 0 {
+			f := l.Findings[0]
+			where = f.Document
+			if f.Line > 0 {
+				where += fmt.Sprintf(":%d", f.Line)
+			}
+			if f.Field != "" {
+				where += " " + f.Field
+			}
+		}
+		fmt.Fprintf(b, "| `%s` | %s | %s %s | %s |\n", l.ID, l.Kind, verdictIcon(l.Verdict), l.Verdict, mdCell(where))
+	}
+	for _, l := range r.Lint.Rules {
+		if l.Verdict != Fail {
+			continue
+		}
+		text := lintText(l)
+		fence := fenceFor(text)
+		fmt.Fprintf(b, "\n### %s %s — %s\n\n%s\n%s%s\n", verdictIcon(l.Verdict), l.ID, l.Kind, fence, text, fence)
 	}
 }
 

@@ -153,3 +153,36 @@ func (r *Report) checkpointCounts() string {
 	}
 	return line
 }
+
+// lintText renders one rule's outcome: verdict, findings, fix.
+func lintText(l LintResult) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "rule: %s (%s)\nstatus: %s\n", l.ID, l.Kind, strings.ToLower(string(l.Verdict)))
+	for _, f := range l.Findings {
+		where := f.Document
+		if f.Line > 0 {
+			where += fmt.Sprintf(":%d", f.Line)
+		}
+		if f.Field != "" {
+			where += " " + f.Field
+		}
+		fmt.Fprintf(&b, "finding: %s — %s", where, f.Message)
+		if f.Excerpt != "" {
+			fmt.Fprintf(&b, " — %s", strconv.Quote(f.Excerpt))
+		}
+		b.WriteString("\n")
+	}
+	if l.Note != "" {
+		fmt.Fprintf(&b, "note: %s\n", l.Note)
+	}
+	if l.Fix != "" {
+		fmt.Fprintf(&b, "fix: %s\n", l.Fix)
+	}
+	return b.String()
+}
+
+// lintLine is the one-line summary of the lint lens.
+func (lr *LintReport) lintLine() string {
+	return fmt.Sprintf("%d rules: %d failure(s), %d warning(s); highest executability level the guidance supports: %s (%s)",
+		len(lr.Rules), lr.Failures, lr.Warnings, lr.LevelName, lr.LevelReason)
+}

@@ -61,6 +61,9 @@ type Report struct {
 	Checkpoints []CheckpointResult `json:"checkpoints"`
 	// CheckpointSummary counts the checkpoints per verdict. (Schema 1.1.)
 	CheckpointSummary CheckpointSummary `json:"checkpoint_summary"`
+	// Lint is the third lens (STANDARD.md §12): the 20 UAIX rules and the
+	// executability level. Never changes the score. (Schema 1.1.)
+	Lint *LintReport `json:"lint"`
 }
 
 // StandardRef names a standard and its revision.
