@@ -16,6 +16,7 @@ func (r *Report) Markdown() []byte {
 		num(r.Score), num(r.Earned), num(r.Applicable), r.Standard.Name, r.Standard.Revision)
 	fmt.Fprintf(&b, "Scanned by %s %s on %s in %d ms. A diagnostic to act on, not a certificate.\n\n",
 		r.Scanner.Name, r.Scanner.Version, r.Started.Format("2006-01-02 15:04:05 UTC"), r.DurationMS)
+	r.markdownPlan(&b)
 	b.WriteString("Routes read (page-level findings describe these and no others):\n\n")
 	for _, rt := range r.Routes {
 		fmt.Fprintf(&b, "- %s\n", rt)
@@ -80,6 +81,43 @@ func (r *Report) markdownCheckpoints(b *bytes.Buffer) {
 		fence := fenceFor(text)
 		fmt.Fprintf(b, "%s\n%s%s\n", fence, text, fence)
 	}
+}
+
+// markdownPlan writes the fix-first plan and the three lenses' one-line
+// summaries.
+func (r *Report) markdownPlan(b *bytes.Buffer) {
+	fmt.Fprintf(b, "Three lenses: **%s / 100**; %s; ", num(r.Score), r.checkpointCounts())
+	if r.Lint != nil {
+		b.WriteString(r.Lint.lintLine())
+	}
+	b.WriteString(".\n\n## Fix first\n\n")
+	if len(r.Plan) == 0 {
+		b.WriteString("Nothing to fix.\n\n")
+		return
+	}
+	for _, p := range r.Plan {
+		fmt.Fprintf(b, "%d. **%s** `%s` (%s", p.Rank, p.Lens, p.ID, p.Verdict)
+		if p.Points > 0 {
+			fmt.Fprintf(b, ", +%s points", num(p.Points))
+		}
+		fmt.Fprintf(b, ", effort %d): %s\n", p.Effort, mdCell(p.Change))
+		if p.SiteYAML != "" {
+			fmt.Fprintf(b, "\n   Add to site.yaml:\n\n   ```yaml\n%s   ```\n\n", indent(p.SiteYAML, "   "))
+		}
+		fmt.Fprintf(b, "   Check again: `%s`\n", p.Verify)
+	}
+	b.WriteString("\n")
+}
+
+// indent prefixes every line of s.
+func indent(s, prefix string) string {
+	var out strings.Builder
+	for _, l := range strings.SplitAfter(s, "\n") {
+		if l != "" {
+			out.WriteString(prefix + l)
+		}
+	}
+	return out.String()
 }
 
 // markdownLint writes the third lens.

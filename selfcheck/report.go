@@ -61,6 +61,9 @@ type Report struct {
 	Checkpoints []CheckpointResult `json:"checkpoints"`
 	// CheckpointSummary counts the checkpoints per verdict. (Schema 1.1.)
 	CheckpointSummary CheckpointSummary `json:"checkpoint_summary"`
+	// Plan is the fix-first plan: fixes ranked by score points recovered
+	// per unit of effort, then by strength and kind. (Schema 1.1.)
+	Plan []PlanItem `json:"plan"`
 	// Lint is the third lens (STANDARD.md §12): the 20 UAIX rules and the
 	// executability level. Never changes the score. (Schema 1.1.)
 	Lint *LintReport `json:"lint"`

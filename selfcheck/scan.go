@@ -86,6 +86,10 @@ func (r *Report) finish(now time.Time) {
 	}
 	r.score()
 	r.CheckpointSummary = r.checkpointSummary()
+	if r.Lint != nil {
+		r.Lint.count()
+	}
+	r.Plan = r.plan()
 }
 
 // redactAll redacts a list of URLs.
