@@ -178,6 +178,7 @@ var (
 	toolFallRe   = regexp.MustCompile(`(?i)(if (a |the )?tools? (is|are) (unavailable|not available|missing)|without (the )?tools?|cannot (use|call) (a |the )?tools?)`)
 	noOpRe       = regexp.MustCompile(`(?i)(\bno-?op\b|stop and do nothing|do nothing|stop safely|stop,? (and )?(do not|don't))`)
 	contactURLRe = regexp.MustCompile(`(?i)(mailto:|/contact|contact|support)`)
+	linkItemRe   = regexp.MustCompile(`^\s*[-*+]\s*\[`)
 )
 
 // exampleURLs lists the URLs the guidance shows, with where they are.
@@ -421,7 +422,14 @@ func init() {
 		return Fail, []LintFinding{posts[0].finding("POST instruction without a visible form or a page to open in a browser")}, ""
 	}
 	lintFuncs["restore_readback_required"] = func(g *guidance) (Verdict, []LintFinding, string) {
-		creates := g.all(createRe)
+		// Instructions only: llms.txt lines that are not entries of a link
+		// list (a link's note describes a page, it does not instruct).
+		var creates []gText
+		for _, t := range g.all(createRe) {
+			if t.doc == "/llms.txt" && !linkItemRe.MatchString(t.text) {
+				creates = append(creates, t)
+			}
+		}
 		if len(creates) == 0 {
 			return na("no create or update instruction")
 		}
