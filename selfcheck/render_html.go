@@ -158,6 +158,11 @@ pre{white-space:pre-wrap;word-break:break-word;background:#f6f6f6;padding:.6rem;
 <span>{{.Label}}</span>
 {{end}}</div>
 </div>
+<p id="lenses">Three lenses: <strong>{{.Score}} / 100</strong>; {{.CheckpointLine}}{{if .LintLine}}; {{.LintLine}}{{end}}.</p>
+<h2 id="plan">Fix first</h2>
+{{if .R.Plan}}<ol class="plan">{{range .R.Plan}}<li class="plan-item" data-id="{{.ID}}" data-lens="{{.Lens}}"><strong>{{.Lens}}</strong> <code>{{.ID}}</code> ({{.Verdict}}{{if gt .Points 0.0}}, +{{.Points}} points{{end}}, effort {{.Effort}}): {{.Change}}
+{{if .SiteYAML}}<br>Add to site.yaml:<pre>{{.SiteYAML}}</pre>{{end}}<br>Check again: <code>{{.Verify}}</code></li>
+{{end}}</ol>{{else}}<p>Nothing to fix.</p>{{end}}
 <p>{{.R.Earned}} of {{.R.Applicable}} applicable points. Routes read (page-level findings describe these and no others):</p>
 <ul id="routes">{{range .R.Routes}}<li>{{.}}</li>{{end}}</ul>
 <p class="legend">{{range .Legend}}<span style="--c:{{.Colour}}"><span class="icon" aria-hidden="true">{{.Icon}}</span>{{.Verdict}}</span>{{end}}</p>
