@@ -137,7 +137,10 @@ func checkpointResult(s *site, c CheckpointInfo, o outcome) CheckpointResult {
 	if o.verdict == Partial || o.verdict == Fail {
 		res.Fix = c.Fix
 	}
-	res.Receipt = redactReceipt(o.receipt)
+	// Route findings come from s.scored, redacted there; the note passes
+	// the redactor once more.
+	res.Receipt = o.receipt
+	res.Receipt.Note = redactText(res.Receipt.Note)
 	return res
 }
 

@@ -115,7 +115,9 @@ func result(c CheckInfo, o outcome) CheckResult {
 	}
 	// Every free-text field passes the redactor once more: whatever a
 	// check wrote, no credential reaches a report.
-	o.receipt = redactReceipt(o.receipt)
+	// Outcomes from s.scored are redacted already; the note of one made
+	// here (COULD_NOT_CHECK) passes the redactor again, which is cheap.
+	o.receipt.Note = redactText(o.receipt.Note)
 	return CheckResult{
 		ID: c.ID, Title: c.Title, Section: c.Section, Requirement: c.Requirement,
 		Weight: c.Weight, Verdict: v, Fraction: o.fraction, Missing: redactText(o.missing),

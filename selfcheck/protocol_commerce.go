@@ -1,6 +1,7 @@
 package selfcheck
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -212,8 +213,12 @@ func cpAP2(ctx context.Context, s *site, _ *Report) outcome {
 	return cp(Fail, rec, fmt.Sprintf("no AP2 extension among %d extension(s)", len(uris)), scope...)
 }
 
-// checkoutRe matches Stripe Link or shared-payment-token markers.
-var checkoutRe = regexp.MustCompile(`(?i)(js\.stripe\.com|stripe[-_ ]?link|shared[-_ ]payment[-_ ]token|\bspt_[a-z0-9])`)
+// checkoutMarkers are Stripe Link and shared-payment-token markers, looked
+// for in lower-cased page bodies.
+var checkoutMarkers = [][]byte{[]byte("js.stripe.com"), []byte("stripe-link"), []byte("stripe_link"), []byte("link.com/"), []byte("shared_payment_token"), []byte("shared-payment-token"), []byte("spt_")}
+
+// checkoutPath matches the routes that look like a checkout page.
+var checkoutPath = regexp.MustCompile(`(?i)(checkout|cart|basket|pay|order|buy)`)
 
 // cpAgentCheckout: a checkout page carries Stripe Link / shared payment
 // token markers, or the ACP document has a checkout_sessions endpoint.
@@ -228,12 +233,19 @@ func cpAgentCheckout(ctx context.Context, s *site, _ *Report) outcome {
 			return cp(Pass, rec, "", "/.well-known/acp.json")
 		}
 	}
-	for _, r := range s.routes {
+	// The home page and the scanned routes that look like a checkout.
+	for i, r := range s.routes {
+		if i > 0 && !checkoutPath.MatchString(pathOf(r)) {
+			continue
+		}
 		p := s.page(ctx, r)
-		if m := checkoutRe.Find(p.resp.body); m != nil {
-			rec := s.receiptOf(p.resp, expected)
-			rec.Note = fmt.Sprintf("marker %q", m)
-			return cp(Pass, rec, "", redactURL(r))
+		body := bytes.ToLower(p.resp.body)
+		for _, m := range checkoutMarkers {
+			if bytes.Contains(body, m) {
+				rec := s.receiptOf(p.resp, expected)
+				rec.Note = fmt.Sprintf("marker %q", m)
+				return cp(Pass, rec, "", redactURL(r))
+			}
 		}
 	}
 	if !isCommerce {

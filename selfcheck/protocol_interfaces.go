@@ -40,7 +40,12 @@ func (s *site) scored(ctx context.Context, id string) outcome {
 		s.scoredOutcomes[id] = l
 	}
 	s.jsonMu.Unlock()
-	return l.get(func() outcome { return runOne(ctx, s, checkInfo(id)) })
+	return l.get(func() outcome {
+		// Redacted once here, however many lenses read the outcome.
+		o := runOne(ctx, s, checkInfo(id))
+		o.receipt = redactReceipt(o.receipt)
+		return o
+	})
 }
 
 // agreeWith is a checkpoint that is, fact for fact, a scored check: the
