@@ -7,8 +7,6 @@ import (
 	"mime"
 	"slices"
 	"strings"
-
-	"github.com/agentready/caddy-agentready/selfcheck/internal/parse"
 )
 
 func init() {
@@ -549,6 +547,3 @@ func cpAPIRateLimits(ctx context.Context, s *site, _ *Report) outcome {
 	}
 	return cp(Fail, rec, "no RateLimit headers", scope...)
 }
-
-// resolveOn resolves ref against the origin.
-func resolveOn(s *site, ref string) string { return parse.Resolve(s.origin, ref) }
