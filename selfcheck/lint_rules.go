@@ -72,6 +72,13 @@ type guidance struct {
 	offered   bool     // a backend is offered
 	authNeed  bool     // some capability needs a token
 	home      string
+	urls      []exampleURL // every URL the guidance shows, found once
+}
+
+// exampleURL is one URL the guidance shows, with where it is.
+type exampleURL struct {
+	t gText
+	u *url.URL
 }
 
 // guidance gathers the documents the rules read (all already fetched by
@@ -108,6 +115,7 @@ func (s *site) guidance(ctx context.Context) *guidance {
 	g.mcp = mc.found || g.mentions(regexp.MustCompile(`(?i)\bmcp\b`))
 	g.offered = s.backend(ctx).offered
 	g.authNeed, _ = s.tokenNeeded(ctx)
+	g.findURLs()
 	return g
 }
 
@@ -181,30 +189,30 @@ var (
 	linkItemRe   = regexp.MustCompile(`^\s*[-*+]\s*\[`)
 )
 
+// guidanceMaxURLs bounds the example URLs read from the guidance.
+const guidanceMaxURLs = 2000
+
 // exampleURLs lists the URLs the guidance shows, with where they are.
-func (g *guidance) exampleURLs() []struct {
-	t gText
-	u *url.URL
-} {
-	var out []struct {
-		t gText
-		u *url.URL
-	}
+func (g *guidance) exampleURLs() []exampleURL {
+	return g.urls
+}
+
+// findURLs collects the guidance's URLs once.
+func (g *guidance) findURLs() {
 	for _, t := range g.texts {
 		for _, m := range urlRe.FindAllStringSubmatch(t.text, 8) {
+			if len(g.urls) >= guidanceMaxURLs {
+				return
+			}
 			raw := m[1]
 			if m[2] != "" {
 				raw = m[2]
 			}
 			if u, err := url.Parse(strings.TrimRight(raw, ".,;:")); err == nil {
-				out = append(out, struct {
-					t gText
-					u *url.URL
-				}{t, u})
+				g.urls = append(g.urls, exampleURL{t, u})
 			}
 		}
 	}
-	return out
 }
 
 // getActions are example URLs that act: a write verb in the path or query,
