@@ -52,6 +52,21 @@ func TestRunConvertMatchesHandler(t *testing.T) {
 	}
 }
 
+// TestRunConvertEmptyPage: an empty page is a valid, empty Markdown
+// document: its front matter and no body, exit status 0.
+func TestRunConvertEmptyPage(t *testing.T) {
+	for _, in := range []string{"", "<html><body></body></html>"} {
+		var out, errOut bytes.Buffer
+		err := runConvert(strings.NewReader(in), &out, &errOut, convertArgs{URL: "http://x/", Options: convert.Options{FrontMatter: true}})
+		if err != nil {
+			t.Fatalf("%q: %v", in, err)
+		}
+		if want := "---\ncanonical: http://x/\n---\n"; out.String() != want {
+			t.Errorf("%q: output %q, want %q", in, out.String(), want)
+		}
+	}
+}
+
 func TestRunConvertErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -62,7 +77,7 @@ func TestRunConvertErrors(t *testing.T) {
 		{"relative url", convertArgs{URL: "/pricing"}, "<p>x</p>", "need an absolute URL"},
 		{"missing file", convertArgs{URL: "http://x/", File: "does-not-exist.html"}, "", "opening input"},
 		{"bad selector", convertArgs{URL: "http://x/", Options: convert.Options{ContentSelectors: []string{"main["}}}, "<p>x</p>", "main["},
-		{"empty page", convertArgs{URL: "http://x/"}, "<html><body></body></html>", "converting"},
+		{"application shell", convertArgs{URL: "http://x/"}, "<script>app()</script><div id=app></div>", "converting"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out, errOut bytes.Buffer

@@ -230,8 +230,8 @@ func TestConvertBadInput(t *testing.T) {
 		wantErr error // nil: must succeed
 		anyErr  bool  // an error is acceptable
 	}{
-		{"empty", "", ErrNoContent, false},
-		{"no body text", "<html><head><title>x</title></head><body> </body></html>", ErrNoContent, false},
+		{"empty", "", nil, false},
+		{"no body text", "<html><head><title>x</title></head><body> </body></html>", nil, false},
 		{"only scripts", "<script>render()</script><div id=app></div>", ErrNoContent, false},
 		{"10000 nested divs", deep, ErrTooDeep, false},
 		{"10000 nested spans", deepSpans, ErrTooDeep, false},

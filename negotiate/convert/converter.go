@@ -108,7 +108,7 @@ func (c *Converter) ConvertContext(ctx context.Context, htmlUTF8 []byte, pageURL
 	}
 	meta, jsonld := frontmatter.ExtractWithJSONLD(doc, pageURL, header, c.opts.DefaultLanguage)
 	base := documentBase(doc, pageURL)
-	strip(doc)
+	scripts := strip(doc)
 	if err := bud.check(); err != nil {
 		return nil, err
 	}
@@ -133,6 +133,12 @@ func (c *Converter) ConvertContext(ctx context.Context, htmlUTF8 []byte, pageURL
 			}
 			root.AppendChild(n)
 		}
+	}
+	if !cl.visibleAfterPrune(root) {
+		// Pruning would leave nothing (the only content is hidden by an
+		// inline style, or sits in an <aside>): a prune rule never empties
+		// a page, so none applies.
+		cl.prune = nil
 	}
 	cl.clean(root, false)
 	md := c.md
@@ -170,7 +176,10 @@ func (c *Converter) ConvertContext(ctx context.Context, htmlUTF8 []byte, pageURL
 		}
 	}
 	out := appendTidy(append(make([]byte, 0, size), front...), body)
-	if len(out) == len(front) {
+	if len(out) == len(front) && scripts {
+		// No text but scripts: an application shell, whose HTML serves an
+		// agent better than an empty Markdown page. An empty page without
+		// scripts converts to its front matter and an empty body.
 		return nil, ErrNoContent
 	}
 	if c.opts.JSONLD && len(jsonld) > 0 {
