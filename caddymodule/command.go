@@ -56,19 +56,24 @@ make relative links absolute. The other flags mirror the handler's settings.
 			cmd.AddCommand(conv)
 
 			scan := &cobra.Command{
-				Use:   "scan <url> [--format json|markdown|html] [--out <file>] [--pages <n>] [--timeout <duration>] [--fail-under <score>] [--quiet]",
+				Use:   "scan <url> [--format json|markdown|html|sarif|junit] [--out <file>] [--pages <n>] [--timeout <duration>] [--fail-under <score>] [--check <id>] [--quiet]",
 				Short: "Scores a site against the agent-readiness standard",
 				Long: `
-Scans the site at <url> against the agent-readiness standard (100 points,
-35 checks) and prints the report with a receipt for every verdict. The exit
-code is 0 when the scan completed, whatever the score; 1 when the site could
-not be scanned at all; 2 for bad usage; 3 when the score is below
---fail-under.
+Scans the site at <url> through three lenses — the agent-readiness
+standard (100 points, 35 checks), the 28 agent-protocol checkpoints and the
+20 agent-compatibility lint rules — and prints one report that opens with a
+fix-first plan and keeps a receipt for every verdict. --format sarif and
+--format junit feed a CI pipeline. --check <id> rescans just one check,
+checkpoint or lint rule and prints its verdict and receipt. The exit code is
+0 when the scan completed, whatever the score; 1 when the site could not be
+scanned at all; 2 for bad usage; 3 when the score is below --fail-under, or
+when the --check target is FAIL or PARTIAL.
 `,
 				Args: cobra.ExactArgs(1),
 				RunE: caddycmd.WrapCommandFuncForCobra(cmdScan),
 			}
-			scan.Flags().String("format", "markdown", "report format: json, markdown or html")
+			scan.Flags().String("format", "markdown", "report format: json, markdown, html, sarif or junit")
+			scan.Flags().String("check", "", "rescan just this check, checkpoint or lint rule id and print its verdict and receipt")
 			scan.Flags().String("out", "", "write the report to this file instead of standard output")
 			scan.Flags().Int("pages", 5, "pages from the sitemap to scan besides the home page")
 			scan.Flags().Duration("timeout", 60*time.Second, "time limit of the whole scan")
@@ -175,6 +180,7 @@ func cmdScan(fl caddycmd.Flags) (int, error) {
 		Timeout:   fl.Duration("timeout"),
 		FailUnder: fl.Float64("fail-under"),
 		Quiet:     fl.Bool("quiet"),
+		Check:     fl.String("check"),
 	}
 	isTTY := term.IsTerminal(int(os.Stderr.Fd()))
 	code := selfcheck.RunCLI(ctx, args, os.Stdout, os.Stderr, isTTY)
