@@ -320,46 +320,15 @@ func (c *crawler) fetch(ctx context.Context, it item) (out outcome) {
 		}
 	}()
 	prev := c.prev[it.key]
-	hdr := http.Header{}
-	if prev != nil {
-		// RFC 9110 §13.1.1, §13.1.3: If-None-Match first; If-Modified-Since
-		// for an origin that only sends Last-Modified.
-		if prev.ETag != "" {
-			hdr.Set("If-None-Match", prev.ETag)
-		}
-		if prev.LastModified != "" {
-			hdr.Set("If-Modified-Since", prev.LastModified)
-		}
-	}
 	ctx, cancel := context.WithTimeout(ctx, c.o.Timeout)
 	defer cancel()
-	resp, err := c.get(ctx, it.key, acceptHTML, hdr)
+	resp, err := c.get(ctx, it.key, acceptHTML, conditional(prev))
 	if err != nil {
 		out.reason, out.detail = SkipError, errText(err)
 		return out
 	}
 	defer resp.Body.Close()
-	switch {
-	case resp.StatusCode == http.StatusNotModified && prev != nil:
-		p := *prev
-		p.Depth, p.Found = it.depth, it.found
-		out.page, out.notModified = &p, true
-		if c.follow {
-			out.links = prev.links
-		}
-		return out
-	case resp.StatusCode >= 300 && resp.StatusCode < 400 && resp.Header.Get("Location") != "":
-		loc := resp.Header.Get("Location")
-		out.reason, out.detail = SkipRedirect, c.publicLocation(resp.Request.URL, loc)
-		if k, kind := c.s.resolve(resp.Request.URL, loc); kind == linkOnSite {
-			out.redirect = k
-		}
-		return out
-	case resp.StatusCode != http.StatusOK:
-		out.reason, out.detail = SkipStatus, resp.Status
-		return out
-	case !isHTML(resp.Header.Get("Content-Type")):
-		out.reason, out.detail = SkipNotHTML, resp.Header.Get("Content-Type")
+	if c.answered(resp, prev, &out) {
 		return out
 	}
 	cr := &countingReader{r: resp.Body, left: c.o.MaxPageBytes}
@@ -370,6 +339,64 @@ func (c *crawler) fetch(ctx context.Context, it item) (out outcome) {
 		return out
 	}
 	defer closeBody()
+	c.readPage(resp, body, &out)
+	return out
+}
+
+// conditional returns the request header that revalidates prev, the page
+// as the last crawl saw it (none when prev is nil). RFC 9110 §13.1.1,
+// §13.1.3: If-None-Match first; If-Modified-Since for an origin that only
+// sends Last-Modified.
+func conditional(prev *Page) http.Header {
+	hdr := http.Header{}
+	if prev == nil {
+		return hdr
+	}
+	if prev.ETag != "" {
+		hdr.Set("If-None-Match", prev.ETag)
+	}
+	if prev.LastModified != "" {
+		hdr.Set("If-Modified-Since", prev.LastModified)
+	}
+	return hdr
+}
+
+// answered fills out for a response whose body the crawler does not read:
+// 304 Not Modified (prev is kept), a redirect, another status, or not HTML.
+// It reports whether it did.
+func (c *crawler) answered(resp *http.Response, prev *Page, out *outcome) bool {
+	it := out.it
+	switch {
+	case resp.StatusCode == http.StatusNotModified && prev != nil:
+		p := *prev
+		p.Depth, p.Found = it.depth, it.found
+		out.page, out.notModified = &p, true
+		if c.follow {
+			out.links = prev.links
+		}
+		return true
+	case resp.StatusCode >= 300 && resp.StatusCode < 400 && resp.Header.Get("Location") != "":
+		loc := resp.Header.Get("Location")
+		out.reason, out.detail = SkipRedirect, c.publicLocation(resp.Request.URL, loc)
+		if k, kind := c.s.resolve(resp.Request.URL, loc); kind == linkOnSite {
+			out.redirect = k
+		}
+		return true
+	case resp.StatusCode != http.StatusOK:
+		out.reason, out.detail = SkipStatus, resp.Status
+		return true
+	case !isHTML(resp.Header.Get("Content-Type")):
+		out.reason, out.detail = SkipNotHTML, resp.Header.Get("Content-Type")
+		return true
+	}
+	return false
+}
+
+// readPage fills out from the HTML body of a 200 response: the on-site
+// links to follow, then a canonical elsewhere or a noindex (meta robots or
+// X-Robots-Tag) as a skip, else the page.
+func (c *crawler) readPage(resp *http.Response, body io.Reader, out *outcome) {
+	it := out.it
 	f := extractPage(body, Agent)
 	xNoindex, xNofollow := xRobotsTag(resp.Header, Agent)
 	base := resp.Request.URL
@@ -393,15 +420,15 @@ func (c *crawler) fetch(ctx context.Context, it item) (out outcome) {
 		switch {
 		case kind == linkOnSite && k != it.key:
 			out.reason, out.detail, out.redirect = SkipCanonical, c.s.publicURL(k), k
-			return out
+			return
 		case kind == linkOffSite:
 			out.reason, out.detail = SkipCanonical, "canonical on another origin: "+f.canonical
-			return out
+			return
 		}
 	}
 	if f.noindex || xNoindex {
 		out.reason = SkipNoindex
-		return out
+		return
 	}
 	p := &Page{URL: c.s.publicURL(it.key), Title: f.title, Description: f.description,
 		ETag: resp.Header.Get("ETag"), LastModified: resp.Header.Get("Last-Modified"),
@@ -410,7 +437,6 @@ func (c *crawler) fetch(ctx context.Context, it item) (out outcome) {
 		p.Lastmod = t.UTC()
 	}
 	out.page = p
-	return out
 }
 
 // compactKeys drops repeated keys, keeping the first of each.

@@ -43,29 +43,15 @@ type sitemapDoc struct {
 // tolerated. encoding/xml expands no custom entities, so an entity bomb is a
 // syntax error. It never panics.
 func parseSitemap(r io.Reader, limit int64) (*sitemapDoc, error) {
-	br := bufio.NewReader(r)
-	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		zr, err := gzip.NewReader(br)
-		if err != nil {
-			return nil, fmt.Errorf("gzip: %v", err)
-		}
-		defer zr.Close()
-		r = zr
-	} else {
-		r = br
+	r, closeGzip, err := gunzipIfGzip(r)
+	if err != nil {
+		return nil, err
 	}
+	defer closeGzip()
 	lr := &io.LimitedReader{R: r, N: limit + 1}
 	dec := xml.NewDecoder(lr)
 	dec.Strict = true
-	doc := &sitemapDoc{}
-	var (
-		depth         int
-		field         string // "loc" or "lastmod" while inside one, at depth 3
-		loc, lastmod  strings.Builder
-		inEntry       bool
-		entryElement  string
-		overLongEntry bool
-	)
+	p := &sitemapParser{doc: &sitemapDoc{}}
 	for {
 		tok, err := dec.Token()
 		if lr.N <= 0 {
@@ -79,62 +65,112 @@ func parseSitemap(r io.Reader, limit int64) (*sitemapDoc, error) {
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
-			depth++
-			switch depth {
-			case 1:
-				switch t.Name.Local {
-				case "urlset":
-					doc.kind, entryElement = "urlset", "url"
-				case "sitemapindex":
-					doc.kind, entryElement = "sitemapindex", "sitemap"
-				default:
-					return nil, fmt.Errorf("root element is <%s>, want <urlset> or <sitemapindex>", t.Name.Local)
-				}
-			case 2:
-				inEntry = t.Name.Local == entryElement
-				loc.Reset()
-				lastmod.Reset()
-				overLongEntry = false
-			case 3:
-				if inEntry && (t.Name.Local == "loc" || t.Name.Local == "lastmod") {
-					field = t.Name.Local
-				}
+			if err := p.start(t); err != nil {
+				return nil, err
 			}
 		case xml.CharData:
-			switch field {
-			case "loc":
-				if loc.Len()+len(t) > maxLocLen {
-					overLongEntry = true
-				} else {
-					loc.Write(t)
-				}
-			case "lastmod":
-				if lastmod.Len() < 64 {
-					lastmod.Write(t)
-				}
-			}
+			p.text(t)
 		case xml.EndElement:
-			if depth == 3 {
-				field = ""
+			if p.end() {
+				return p.doc, nil
 			}
-			if depth == 2 && inEntry {
-				inEntry = false
-				u := strings.TrimSpace(loc.String())
-				if u != "" && !overLongEntry {
-					if len(doc.entries) >= MaxSitemapURLs {
-						doc.truncated = true
-						return doc, nil
-					}
-					doc.entries = append(doc.entries, sitemapEntry{loc: u, lastmod: parseW3CDate(lastmod.String())})
-				}
-			}
-			depth--
 		}
 	}
-	if doc.kind == "" {
+	if p.doc.kind == "" {
 		return nil, errors.New("no root element")
 	}
-	return doc, nil
+	return p.doc, nil
+}
+
+// gunzipIfGzip returns r decompressed when it starts with the gzip magic
+// bytes, else r as it is, and the function that closes the decompressor.
+func gunzipIfGzip(r io.Reader) (io.Reader, func(), error) {
+	br := bufio.NewReader(r)
+	if magic, _ := br.Peek(2); len(magic) != 2 || magic[0] != 0x1f || magic[1] != 0x8b {
+		return br, func() {}, nil
+	}
+	zr, err := gzip.NewReader(br)
+	if err != nil {
+		return nil, nil, fmt.Errorf("gzip: %v", err)
+	}
+	return zr, func() { zr.Close() }, nil
+}
+
+// sitemapParser is the state of parseSitemap between XML tokens.
+type sitemapParser struct {
+	doc           *sitemapDoc
+	depth         int
+	field         string // "loc" or "lastmod" while inside one, at depth 3
+	loc, lastmod  strings.Builder
+	inEntry       bool
+	entryElement  string
+	overLongEntry bool
+}
+
+// start enters an element: the root names the sitemap's kind, an entry
+// (<url> or <sitemap>) starts afresh, and <loc> or <lastmod> inside one
+// starts collecting text.
+func (p *sitemapParser) start(t xml.StartElement) error {
+	p.depth++
+	switch p.depth {
+	case 1:
+		switch t.Name.Local {
+		case "urlset":
+			p.doc.kind, p.entryElement = "urlset", "url"
+		case "sitemapindex":
+			p.doc.kind, p.entryElement = "sitemapindex", "sitemap"
+		default:
+			return fmt.Errorf("root element is <%s>, want <urlset> or <sitemapindex>", t.Name.Local)
+		}
+	case 2:
+		p.inEntry = t.Name.Local == p.entryElement
+		p.loc.Reset()
+		p.lastmod.Reset()
+		p.overLongEntry = false
+	case 3:
+		if p.inEntry && (t.Name.Local == "loc" || t.Name.Local == "lastmod") {
+			p.field = t.Name.Local
+		}
+	}
+	return nil
+}
+
+// text collects the text of <loc> (an entry whose URL is longer than
+// maxLocLen is dropped) and of <lastmod> (up to 64 bytes).
+func (p *sitemapParser) text(t xml.CharData) {
+	switch p.field {
+	case "loc":
+		if p.loc.Len()+len(t) > maxLocLen {
+			p.overLongEntry = true
+		} else {
+			p.loc.Write(t)
+		}
+	case "lastmod":
+		if p.lastmod.Len() < 64 {
+			p.lastmod.Write(t)
+		}
+	}
+}
+
+// end leaves an element; leaving an entry records it. It reports true when
+// the sitemap holds more than MaxSitemapURLs entries: the rest is ignored.
+func (p *sitemapParser) end() (full bool) {
+	if p.depth == 3 {
+		p.field = ""
+	}
+	if p.depth == 2 && p.inEntry {
+		p.inEntry = false
+		u := strings.TrimSpace(p.loc.String())
+		if u != "" && !p.overLongEntry {
+			if len(p.doc.entries) >= MaxSitemapURLs {
+				p.doc.truncated = true
+				return true
+			}
+			p.doc.entries = append(p.doc.entries, sitemapEntry{loc: u, lastmod: parseW3CDate(p.lastmod.String())})
+		}
+	}
+	p.depth--
+	return false
 }
 
 // w3cLayouts are the W3C Datetime forms sitemaps.org allows for lastmod.

@@ -105,30 +105,45 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, path string) {
 			v.SetString(s)
 		}
 	case reflect.Bool:
-		if s, ok := d.scalar(n, path); ok {
-			b, err := parseBool(s)
-			if err != nil {
-				d.errorf(n.Line, path, "%v", err)
-				return
-			}
-			v.SetBool(b)
-		}
+		d.decodeBool(n, v, path)
 	case reflect.Int, reflect.Int64:
 		if v.Type() == durationType {
 			d.decodeDuration(n, v, path)
 			return
 		}
-		if s, ok := d.scalar(n, path); ok {
-			i, err := strconv.ParseInt(strings.ReplaceAll(s, "_", ""), 10, 64)
-			if err != nil {
-				d.errorf(n.Line, path, "want an integer, got %q", s)
-				return
-			}
-			v.SetInt(i)
-		}
+		d.decodeInt(n, v, path)
 	default:
 		d.errorf(n.Line, path, "unsupported configuration type %s", v.Type())
 	}
+}
+
+// decodeBool sets the boolean v from the scalar n.
+func (d *decoder) decodeBool(n *yaml.Node, v reflect.Value, path string) {
+	s, ok := d.scalar(n, path)
+	if !ok {
+		return
+	}
+	b, err := parseBool(s)
+	if err != nil {
+		d.errorf(n.Line, path, "%v", err)
+		return
+	}
+	v.SetBool(b)
+}
+
+// decodeInt sets the integer v from the scalar n; underscores between
+// digits are allowed.
+func (d *decoder) decodeInt(n *yaml.Node, v reflect.Value, path string) {
+	s, ok := d.scalar(n, path)
+	if !ok {
+		return
+	}
+	i, err := strconv.ParseInt(strings.ReplaceAll(s, "_", ""), 10, 64)
+	if err != nil {
+		d.errorf(n.Line, path, "want an integer, got %q", s)
+		return
+	}
+	v.SetInt(i)
 }
 
 func (d *decoder) decodeDuration(n *yaml.Node, v reflect.Value, path string) {

@@ -112,8 +112,38 @@ func (c *Converter) ConvertContext(ctx context.Context, htmlUTF8 []byte, pageURL
 	if err := bud.check(); err != nil {
 		return nil, err
 	}
+	root, md := c.assemble(picked.roots, cl)
+	if err := bud.check(); err != nil {
+		return nil, err
+	}
+	body, err := render(md, root, base, bud)
+	if err != nil {
+		return nil, err
+	}
+	var front []byte
+	if c.opts.FrontMatter {
+		front = meta.Marshal()
+	}
+	out, err := c.compose(front, body, jsonld, scripts)
+	if err != nil {
+		return nil, err
+	}
+	if err := bud.output(len(out)); err != nil {
+		return nil, err
+	}
+	tokens, err := countTokens(out, bud)
+	if err != nil {
+		return nil, err
+	}
+	return &Result{Markdown: out, Meta: meta, Tokens: tokens, Extraction: picked.how}, nil
+}
+
+// assemble moves the chosen content roots, then the kept elements they do
+// not hold, under one new <div>, cleans it, and returns it with the
+// html-to-markdown converter its tables need.
+func (c *Converter) assemble(roots []*html.Node, cl *cleaner) (*html.Node, *converter.Converter) {
 	root := element(atom.Div)
-	for _, r := range picked.roots {
+	for _, r := range roots {
 		if r.Parent != nil {
 			r.Parent.RemoveChild(r)
 		}
@@ -135,14 +165,15 @@ func (c *Converter) ConvertContext(ctx context.Context, htmlUTF8 []byte, pageURL
 		cl.prune = nil
 	}
 	cl.clean(root, false)
-	md := c.md
 	if bound(root) {
-		md = c.mdEmpty
+		return root, c.mdEmpty
 	}
-	if err := bud.check(); err != nil {
-		return nil, err
-	}
+	return root, c.md
+}
 
+// render converts the assembled content to Markdown, links resolved
+// against base, within bud.
+func render(md *converter.Converter, root *html.Node, base *url.URL, bud *budget) ([]byte, error) {
 	opts := []converter.ConvertOptionFunc{withBudget(bud)}
 	if base != nil {
 		opts = append(opts, converter.WithDomain(base.String()))
@@ -157,12 +188,15 @@ func (c *Converter) ConvertContext(ctx context.Context, htmlUTF8 []byte, pageURL
 	if err := bud.check(); err != nil {
 		return nil, err
 	}
+	return body, nil
+}
+
+// compose writes the page: the front matter, the tidied body and, when
+// enabled, the JSON-LD blocks. A page with no text but scripts is
+// ErrNoContent.
+func (c *Converter) compose(front, body []byte, jsonld [][]byte, scripts bool) ([]byte, error) {
 	// One buffer of about the final size: the Markdown of a large page is
 	// megabytes, and each copy of it is heap the page holds.
-	var front []byte
-	if c.opts.FrontMatter {
-		front = meta.Marshal()
-	}
 	size := len(front) + len(body) + 1
 	if *c.opts.JSONLDBlock {
 		for _, b := range jsonld {
@@ -183,14 +217,7 @@ func (c *Converter) ConvertContext(ctx context.Context, htmlUTF8 []byte, pageURL
 		}
 		out = buf.Bytes()
 	}
-	if err := bud.output(len(out)); err != nil {
-		return nil, err
-	}
-	tokens, err := countTokens(out, bud)
-	if err != nil {
-		return nil, err
-	}
-	return &Result{Markdown: out, Meta: meta, Tokens: tokens, Extraction: picked.how}, nil
+	return out, nil
 }
 
 // documentBase returns the URL relative references resolve against: the
