@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/agentready/caddy-agentready/negotiate/htmlrewrite"
 )
 
 // Next is the rest of the handler chain, in Caddy's shape.
@@ -107,9 +109,9 @@ type Handler struct {
 	Reenter func(w http.ResponseWriter, r *http.Request) bool
 
 	ready      bool
-	plans      *planCache // nil when Options.RewriteCache is off
-	suffix     string     // "" when disabled
-	staticLink []string   // llms.txt and agents.json Link values
+	plans      *htmlrewrite.PlanCache // nil when Options.RewriteCache is off
+	suffix     string                 // "" when disabled
+	staticLink []string               // llms.txt and agents.json Link values
 }
 
 var errNotProvisioned = errors.New("negotiate: handler used before Provision")
@@ -141,7 +143,7 @@ func (h *Handler) Provision() error {
 	}
 	h.plans = nil
 	if o.RewriteCache > 0 {
-		h.plans = newPlanCache(o.RewriteCache)
+		h.plans = htmlrewrite.NewPlanCache(o.RewriteCache)
 	}
 	h.ready = true
 	return nil
