@@ -299,7 +299,7 @@ func TestTokenizerMatchesLibraryOnPages(t *testing.T) {
 func testPages(t *testing.T) [][]byte {
 	t.Helper()
 	var pages [][]byte
-	for _, glob := range []string{"testdata/rewrite/*.in.html", "../examples/site/*.html", "../examples/site/*/*.html"} {
+	for _, glob := range []string{"testdata/rewrite/*.in.html", "../../examples/site/*.html", "../../examples/site/*/*.html"} {
 		m, err := filepath.Glob(glob)
 		if err != nil {
 			t.Fatal(err)
@@ -337,7 +337,7 @@ func FuzzTokenizer(f *testing.F) {
 // of reverse_proxy: every token reported (as before the body starts), and
 // in quiet mode (as once the head is done).
 func BenchmarkTokenize(b *testing.B) {
-	demo, err := os.ReadFile("../examples/site/pricing.html")
+	demo, err := os.ReadFile("../../examples/site/pricing.html")
 	if err != nil {
 		b.Fatal(err)
 	}
