@@ -300,7 +300,7 @@ func tagName(raw []byte) (atom.Atom, []byte) {
 		i++
 	}
 	j := i
-	for j < len(raw) && !isHTMLSpace(raw[j]) && raw[j] != '/' && raw[j] != '>' {
+	for j < len(raw) && byteClass[raw[j]]&endsName == 0 {
 		j++
 	}
 	name := raw[i:j]
@@ -379,8 +379,4 @@ func isAttrName(s string) bool {
 		}
 	}
 	return true
-}
-
-func isHTMLSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'
 }

@@ -27,6 +27,8 @@ type tokenizer struct {
 	start int64 // stream offset where the current token began
 	lt    int64 // offset of the '<' that may end the current text token
 
+	tok token // the token next reports
+
 	tt      nethtml.TokenType // the tag being read: StartTagToken or EndTagToken
 	name    [16]byte          // the tag name, lower-cased (its first 16 bytes)
 	nameLen int               // the full length of the tag name
@@ -41,6 +43,13 @@ type tokenizer struct {
 	match  int    // bytes of rawTag (or "script") matched after "</"
 	dashes int    // comment: '-' seen in a row
 	begin  bool   // comment: nothing but '-' seen since "<!--"
+}
+
+// token is a token next reports: its type and its stream offsets [start,
+// end).
+type token struct {
+	tt         nethtml.TokenType
+	start, end int64
 }
 
 // attrSpan locates one attribute of a tag, as offsets from the tag's '<'.
@@ -96,410 +105,89 @@ const (
 // is used up. A returned start tag may be a self-closing one: see
 // selfClosing. Comments, doctypes and processing instructions are all
 // CommentToken; the content of a raw-text element is a TextToken.
+//
+// Each group of states has its read method. It reads from p[i] while the
+// state stays in its group and returns the index of the next byte to read
+// and whether a token completed (it is then in z.tok, and z.off is where
+// the next call resumes). Where the state moves on to a later group (from
+// text to a tag's name, its attributes, its '>'), a read method hands over
+// to that group's method itself, so a token is read in one pass; a state
+// that goes back (to text after a tag) returns here. Hand-overs only go
+// forward (text, '<', name, attributes; "<!", comment; the end tag of raw
+// text or a script to its name), so the calls nest a few deep at most. The
+// hot loops jump with bytes.IndexByte inside their method: text, quoted
+// values, comments.
 func (z *tokenizer) next(p []byte, base int64) (tt nethtml.TokenType, start, end int64, ok bool) {
 	i := int(z.off - base)
 	for i < len(p) {
-		c := p[i]
+		var done bool
 		switch z.st {
 		case sData, sRaw, scData:
-			// Text, raw text and script data: only a '<' can change the state.
-			j := bytes.IndexByte(p[i:], '<')
-			if j < 0 {
-				i = len(p)
-				continue
-			}
-			i += j
-			z.lt = base + int64(i)
-			switch z.st {
-			case sData:
-				z.st = sTagOpen
-			case sRaw:
-				z.st = sRawLT
-			default:
-				z.st = scLT
-			}
-		case sTagOpen:
-			isLetter := 'a' <= c|0x20 && c|0x20 <= 'z'
-			if !isLetter && c != '/' && c != '!' && c != '?' {
-				z.st = sData // reconsume c: it may be the next '<'
-				continue
-			}
-			if z.lt > z.start {
-				// The text before the '<' is a token of its own.
-				if z.quiet {
-					z.start = z.lt
-				} else {
-					return z.emit(nethtml.TextToken, z.lt, base, i)
-				}
-			}
-			switch {
-			case isLetter:
-				z.startTag(nethtml.StartTagToken)
-				continue // c is the first byte of the name
-			case c == '/':
-				z.st = sEndTagOpen
-			case c == '!':
-				z.st = sMarkup
-			default:
-				z.st = sBogus // "<?": reconsume, so "<?>" ends at its '>'
-				continue
-			}
-		case sEndTagOpen:
-			switch {
-			case c == '>':
-				// "</>" is no token for x/net/html; its raw bytes come out
-				// as an empty comment.
-				if tt, start, end, ok := z.comment(base, i+1); ok {
-					return tt, start, end, ok
-				}
-				i++
-				continue
-			case 'a' <= c|0x20 && c|0x20 <= 'z':
-				z.startTag(nethtml.EndTagToken)
-			default:
-				z.st = sBogus
-			}
-			continue
+			i, done = z.readText(p, base, i)
+		case sTagOpen, sEndTagOpen:
+			i, done = z.readTagOpen(p, base, i)
 		case sTagName:
-			// The name runs to white space (consumed), '/' or '>'.
-			for ; i < len(p); i++ {
-				c = p[i]
-				if isHTMLSpace(c) || c == '/' || c == '>' {
-					break
-				}
-				if z.nameLen < len(z.name) {
-					z.name[z.nameLen] = c | lowerBit(c)
-				}
-				z.nameLen++
-			}
-			if i == len(p) {
-				continue
-			}
-			z.st = sBeforeAttr
-			if c == '/' || c == '>' {
-				continue
-			}
-		case sBeforeAttr:
-			switch c {
-			case ' ', '\n', '\r', '\t', '\f':
-			case '>':
-				if tt, start, end, ok := z.endTag(base, i+1); ok {
-					return tt, start, end, ok
-				}
-				i++
-				continue
-			default:
-				z.attrs = append(z.attrs, attrSpan{k0: z.rel(base, i)})
-				z.st = sAttrKey
-				if c == '=' {
-					// WHATWG 13.2.5.32: an '=' that starts a name is part of it.
-					i++
-				}
-				continue
-			}
-		case sAttrKey:
-			for i < len(p) && !isKeyEnd(p[i]) {
-				i++
-			}
-			if i == len(p) {
-				continue
-			}
-			a := &z.attrs[len(z.attrs)-1]
-			a.k1 = z.rel(base, i)
-			a.v0, a.v1 = a.k1, a.k1
-			z.st = sAfterKey
-			continue
-		case sAfterKey:
-			switch c {
-			case ' ', '\n', '\r', '\t', '\f':
-			case '/':
-				z.st = sBeforeAttr
-			case '=':
-				z.st = sBeforeValue
-			default:
-				z.st = sBeforeAttr
-				continue
-			}
-		case sBeforeValue:
-			switch c {
-			case ' ', '\n', '\r', '\t', '\f':
-			case '>':
-				z.st = sBeforeAttr
-				continue
-			case '"', '\'':
-				z.quote = c
-				z.attrs[len(z.attrs)-1].v0 = z.rel(base, i+1)
-				z.st = sValueQuoted
-			default:
-				z.attrs[len(z.attrs)-1].v0 = z.rel(base, i)
-				z.st = sValueBare
-			}
-		case sValueQuoted:
-			j := bytes.IndexByte(p[i:], z.quote)
-			if j < 0 {
-				i = len(p)
-				continue
-			}
-			i += j
-			z.attrs[len(z.attrs)-1].v1 = z.rel(base, i)
-			z.st = sBeforeAttr
-		case sValueBare:
-			for i < len(p) && !isHTMLSpace(p[i]) && p[i] != '>' {
-				i++
-			}
-			if i == len(p) {
-				continue
-			}
-			z.attrs[len(z.attrs)-1].v1 = z.rel(base, i)
-			z.st = sBeforeAttr
-			if p[i] == '>' {
-				continue
-			}
-		case sMarkup:
-			if c != '-' {
-				z.st = sBogus
-				continue
-			}
-			z.st = sMarkupDash
-		case sMarkupDash:
-			if c != '-' {
-				z.st = sBogus
-				continue
-			}
-			z.st, z.dashes, z.begin = sComment, 0, true
-		case sComment:
-			if z.dashes == 0 && !z.begin && c != '-' {
-				// Only a '-' can start the end of the comment.
-				j := bytes.IndexByte(p[i:], '-')
-				if j < 0 {
-					i = len(p)
-					continue
-				}
-				i += j
-				c = '-'
-			}
-			switch {
-			case c == '-':
-				z.dashes++
-			case c == '>' && (z.dashes >= 2 || z.begin):
-				if tt, start, end, ok := z.comment(base, i+1); ok {
-					return tt, start, end, ok
-				}
-				i++
-				continue
-			case c == '!' && z.dashes >= 2:
-				z.st = sCommentBang
-			default:
-				z.dashes, z.begin = 0, false
-			}
-		case sCommentBang:
-			switch c {
-			case '>':
-				if tt, start, end, ok := z.comment(base, i+1); ok {
-					return tt, start, end, ok
-				}
-				i++
-				continue
-			case '-':
-				z.dashes, z.begin, z.st = 1, false, sComment
-			default:
-				z.dashes, z.begin, z.st = 0, false, sComment // c is consumed unexamined
-			}
-		case sBogus:
-			j := bytes.IndexByte(p[i:], '>')
-			if j < 0 {
-				i = len(p)
-				continue
-			}
-			i += j
-			if tt, start, end, ok := z.comment(base, i+1); ok {
-				return tt, start, end, ok
-			}
-			i++
-			continue
-		case sRawLT:
-			if c != '/' {
-				z.st = sRaw
-				continue
-			}
-			z.st, z.match = sRawEnd, 0
-		case sRawEnd:
-			switch z.matchName(c, z.rawTag) {
-			case matchMore:
-				break
-			case matchFailed:
-				z.st = sRaw
-				continue
-			case matchDone:
-				if tt, start, end, ok := z.rawEnd(base, i); ok {
-					return tt, start, end, ok
-				}
-				continue
-			}
-		case sPlaintext:
-			i = len(p)
-			continue
-
-		case scLT:
-			switch c {
-			case '/':
-				z.st, z.match = scEndOpen, 0
-			case '!':
-				z.st = scEscStart
-			default:
-				z.st = scData
-				continue
-			}
-		case scEndOpen, scEscEndOpen:
-			switch z.matchName(c, "script") {
-			case matchMore:
-				break
-			case matchFailed:
-				if z.st == scEndOpen {
-					z.st = scData
-				} else {
-					z.st = scEsc
-				}
-				continue
-			case matchDone:
-				if tt, start, end, ok := z.rawEnd(base, i); ok {
-					return tt, start, end, ok
-				}
-				continue
-			}
-		case scEscStart, scEscStartDash:
-			if c != '-' {
-				z.st = scData
-				continue
-			}
-			if z.st == scEscStart {
-				z.st = scEscStartDash
-			} else {
-				z.st = scEscDashDash
-			}
-		case scEsc, scEscDash, scEscDashDash, scDbl, scDblDash, scDblDashDash:
-			// The escaped and the double-escaped script data, each with its
-			// states after one and two '-' (consecutive constants).
-			first, lt := scEsc, scEscLT
-			if z.st >= scDbl {
-				first, lt = scDbl, scDblLT
-			}
-			switch {
-			case c == '-':
-				z.st = min(z.st+1, first+2)
-			case c == '<':
-				z.lt, z.st = base+int64(i), lt
-			case c == '>' && z.st == first+2:
-				z.st = scData
-			default:
-				z.st = first
-			}
-		case scEscLT:
-			switch {
-			case c == '/':
-				z.st, z.match = scEscEndOpen, 0
-			case 'a' <= c|0x20 && c|0x20 <= 'z':
-				z.st, z.match = scDblStart, 0
-				continue
-			default:
-				z.st = scData // x/net/html goes back to script data here, not to the escaped state
-				continue
-			}
-		case scDblStart:
-			switch z.matchName(c, "script") {
-			case matchMore:
-			case matchFailed:
-				z.st = scEsc
-				continue
-			case matchDone:
-				z.st = scDbl
-			}
-		case scDblLT:
-			if c != '/' {
-				z.st = scDbl
-				continue
-			}
-			z.st, z.match = scDblEnd, 0
-		case scDblEnd:
-			switch z.matchName(c, "script") {
-			case matchMore:
-			case matchFailed:
-				z.st = scDbl
-				continue
-			case matchDone:
-				z.st = scEsc // "</script>" inside the double escape: consumed
-			}
+			i, done = z.readTagName(p, base, i)
+		case sBeforeAttr, sAttrKey, sAfterKey, sBeforeValue, sValueQuoted, sValueBare:
+			i, done = z.readAttrs(p, base, i)
+		case sMarkup, sMarkupDash, sBogus:
+			i, done = z.readMarkup(p, base, i)
+		case sComment, sCommentBang:
+			i, done = z.readComment(p, base, i)
+		case sRawLT, sRawEnd, sPlaintext:
+			i, done = z.readRaw(p, base, i)
+		case scLT, scEndOpen, scEscEndOpen, scEscStart, scEscStartDash:
+			i, done = z.readScript(p, base, i)
+		default: // scEsc to scDblEnd
+			i = z.readScriptEscaped(p, base, i)
 		}
-		i++
+		if done {
+			return z.tok.tt, z.tok.start, z.tok.end, true
+		}
 	}
 	z.off = base + int64(len(p))
 	return 0, 0, 0, false
 }
 
-// Results of matchName.
-const (
-	matchMore   = iota // c matched the next byte of the name: consume it
-	matchFailed        // c does not go on the name: reconsume it elsewhere
-	matchDone          // the whole name matched and c is a delimiter after it
-)
-
-// matchName matches c against the next byte of name (ASCII lower case,
-// compared case-insensitively as x/net/html's readRawEndTag does), then
-// against the delimiter that must follow it; z.match counts the bytes
-// matched so far.
-func (z *tokenizer) matchName(c byte, name string) int {
-	switch {
-	case z.match < len(name) && c|lowerBit(c) == name[z.match]:
-		z.match++
-		return matchMore
-	case z.match == len(name) && isEndTagDelim(c):
-		return matchDone
+// readText skips text, raw text or script data to the next '<': only a
+// '<' can change their state.
+func (z *tokenizer) readText(p []byte, base int64, i int) (int, bool) {
+	j := bytes.IndexByte(p[i:], '<')
+	if j < 0 {
+		return len(p), false
 	}
-	return matchFailed
-}
-
-// lowerBit is what ORs an ASCII upper-case letter into lower case.
-func lowerBit(c byte) byte {
-	if 'A' <= c && c <= 'Z' {
-		return 0x20
+	i += j
+	z.lt = base + int64(i)
+	switch z.st {
+	case sData:
+		z.st = sTagOpen
+		return z.readTagOpen(p, base, i+1)
+	case sRaw:
+		z.st = sRawLT
+		return z.readRaw(p, base, i+1)
 	}
-	return 0
-}
-
-// isKeyEnd reports whether c ends an attribute's key.
-func isKeyEnd(c byte) bool {
-	switch c {
-	case '=', ' ', '\n', '\r', '\t', '\f', '/', '>':
-		return true
-	}
-	return false
-}
-
-func isEndTagDelim(c byte) bool {
-	switch c {
-	case ' ', '\n', '\r', '\t', '\f', '/', '>':
-		return true
-	}
-	return false
+	z.st = scLT
+	return z.readScript(p, base, i+1)
 }
 
 // rel is the offset of p[i] from the '<' of the current tag.
 func (z *tokenizer) rel(base int64, i int) int { return int(base + int64(i) - z.start) }
 
-// emit ends the current token at end and continues scanning at p[i].
-func (z *tokenizer) emit(tt nethtml.TokenType, end, base int64, i int) (nethtml.TokenType, int64, int64, bool) {
-	start := z.start
+// emit completes the current token at end, puts it in z.tok and resumes
+// the scan at p[i]; it returns true, for the read methods to return.
+func (z *tokenizer) emit(tt nethtml.TokenType, end, base int64, i int) bool {
+	z.tok = token{tt: tt, start: z.start, end: end}
 	z.start, z.off = end, base+int64(i)
 	if z.st != sTagOpen {
 		z.st = sData
 	}
-	return tt, start, end, true
+	return true
 }
 
-// comment ends a comment-like token at p[i-1]; ok is false in quiet mode.
-func (z *tokenizer) comment(base int64, i int) (nethtml.TokenType, int64, int64, bool) {
-	tt, start, end, ok := z.emit(nethtml.CommentToken, base+int64(i), base, i)
-	return tt, start, end, ok && !z.quiet
+// emitComment completes a comment-like token at p[i-1]; it is not reported
+// in quiet mode.
+func (z *tokenizer) emitComment(base int64, i int) bool {
+	return z.emit(nethtml.CommentToken, base+int64(i), base, i) && !z.quiet
 }
 
 // startTag begins reading a tag whose '<' is at z.start.
@@ -509,10 +197,10 @@ func (z *tokenizer) startTag(tt nethtml.TokenType) {
 
 // endTag completes the tag whose '>' is p[i-1], and sets up the raw-text
 // state a start tag may call for (x/net/html does so for self-closing
-// tags too). ok is false for a tag skipped in quiet mode.
-func (z *tokenizer) endTag(base int64, i int) (tt nethtml.TokenType, start, end int64, ok bool) {
-	tt, start, end, _ = z.emit(z.tt, base+int64(i), base, i)
-	if tt == nethtml.StartTagToken {
+// tags too). It is not reported when skipped in quiet mode.
+func (z *tokenizer) endTag(base int64, i int) bool {
+	z.emit(z.tt, base+int64(i), base, i)
+	if z.tt == nethtml.StartTagToken {
 		switch raw := z.rawName(); raw {
 		case "":
 		case "script":
@@ -523,7 +211,7 @@ func (z *tokenizer) endTag(base int64, i int) (tt nethtml.TokenType, start, end 
 			z.rawTag, z.st = raw, sRaw
 		}
 	}
-	return tt, start, end, !z.quiet || annotatable(tt, z.tagName())
+	return !z.quiet || annotatable(z.tt, z.tagName())
 }
 
 // tagName is the lower-cased name of the tag just completed, nil when it
@@ -545,17 +233,6 @@ func (z *tokenizer) rawName() string {
 		return string(n) // no allocation: the compiler interns these
 	}
 	return ""
-}
-
-// rawEnd ends the raw text at the "</" found at z.lt: the end tag that
-// follows is read as a tag from its name's delimiter p[i] on. The raw text,
-// unless empty, is returned as a token.
-func (z *tokenizer) rawEnd(base int64, i int) (nethtml.TokenType, int64, int64, bool) {
-	start, end := z.start, z.lt
-	z.tt, z.st, z.attrs = nethtml.EndTagToken, sTagName, z.attrs[:0]
-	z.nameLen = copy(z.name[:], z.rawTag)
-	z.rawTag, z.start, z.off = "", end, base+int64(i)
-	return nethtml.TextToken, start, end, end > start && !z.quiet
 }
 
 // eof ends the stream at offset end: the type of the last, incomplete
@@ -599,4 +276,43 @@ func (z *tokenizer) holdFrom(withText bool, end int64) int64 {
 		return z.lt
 	}
 	return end
+}
+
+// Byte classes of the tokenizer's loops (byteClass).
+const (
+	endsName  = 1 << iota // white space, '/' or '>': ends a tag's name
+	endsKey               // those and '=': ends an attribute's key
+	endsValue             // white space or '>': ends an unquoted value
+	letter                // an ASCII letter
+	opensTag              // a letter, '/', '!' or '?': after '<', not text
+)
+
+// byteClass gives the classes of each byte, so that the loops test one
+// table entry a byte.
+var byteClass = func() (t [256]uint8) {
+	for _, c := range []byte(" \t\n\r\f") {
+		t[c] = endsName | endsKey | endsValue
+	}
+	t['/'] = endsName | endsKey | opensTag
+	t['>'] = endsName | endsKey | endsValue
+	t['='] = endsKey
+	t['!'], t['?'] = opensTag, opensTag
+	for c := 'a'; c <= 'z'; c++ {
+		t[c], t[c-'a'+'A'] = letter|opensTag, letter|opensTag
+	}
+	return t
+}()
+
+// isHTMLSpace reports whether c is white space for HTML (WHATWG's ASCII
+// whitespace: tab, LF, FF, CR and space).
+func isHTMLSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'
+}
+
+// lowerBit is what ORs an ASCII upper-case letter into lower case.
+func lowerBit(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return 0x20
+	}
+	return 0
 }
