@@ -223,14 +223,34 @@ func (z *tokenizer) tagName() []byte {
 	return z.name[:z.nameLen]
 }
 
-// rawName is the tag's name when it starts a raw-text element.
+// rawName is the tag's name when it starts a raw-text element (one whose
+// content x/net/html's Tokenizer reads as text, up to its end tag). It
+// returns the constants: string(name) would allocate.
 func (z *tokenizer) rawName() string {
 	if z.nameLen > len(z.name) {
 		return ""
 	}
-	switch n := z.name[:z.nameLen]; string(n) {
-	case "iframe", "noembed", "noframes", "noscript", "plaintext", "script", "style", "textarea", "title", "xmp":
-		return string(n) // no allocation: the compiler interns these
+	switch string(z.name[:z.nameLen]) {
+	case "iframe":
+		return "iframe"
+	case "noembed":
+		return "noembed"
+	case "noframes":
+		return "noframes"
+	case "noscript":
+		return "noscript"
+	case "plaintext":
+		return "plaintext"
+	case "script":
+		return "script"
+	case "style":
+		return "style"
+	case "textarea":
+		return "textarea"
+	case "title":
+		return "title"
+	case "xmp":
+		return "xmp"
 	}
 	return ""
 }
