@@ -31,6 +31,8 @@ func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error)
 //	agent_ready [<matcher>] [<config.yaml>] {
 //	    config             <file>
 //	    max_size           <size>
+//	    max_markdown_size  <size>
+//	    convert_timeout    <duration>
 //	    markdown_suffix    <suffix>|off
 //	    link_llms          <target>|off
 //	    link_agents        <target>|off
@@ -94,9 +96,10 @@ func (ar *AgentReady) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		"keep":             &ar.Keep,
 	}
 	sizes := map[string]*int64{ // "off" is stored as -1 where allowed
-		"max_size":         &ar.MaxSize,
-		"conversion_cache": &ar.ConversionCache,
-		"rewrite_cache":    &ar.RewriteCache,
+		"max_size":          &ar.MaxSize,
+		"max_markdown_size": &ar.MaxMarkdownSize,
+		"conversion_cache":  &ar.ConversionCache,
+		"rewrite_cache":     &ar.RewriteCache,
 	}
 	for d.NextBlock(0) {
 		sub := d.Val()
@@ -133,7 +136,7 @@ func (ar *AgentReady) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			if err != nil {
 				return err
 			}
-			if v == "off" && sub != "max_size" {
+			if v == "off" && (sub == "conversion_cache" || sub == "rewrite_cache") {
 				*sizes[sub] = -1
 				continue
 			}
@@ -142,6 +145,16 @@ func (ar *AgentReady) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 				return d.Errf("%s: invalid size '%s'", sub, v)
 			}
 			*sizes[sub] = int64(n)
+		case sub == "convert_timeout":
+			v, err := oneArg(d)
+			if err != nil {
+				return err
+			}
+			dur, err := caddy.ParseDuration(v)
+			if err != nil || dur <= 0 {
+				return d.Errf("convert_timeout: invalid duration '%s'", v)
+			}
+			ar.ConvertTimeout = caddy.Duration(dur)
 		case sub == "content_signal":
 			args := d.RemainingArgs()
 			if len(args) == 0 {

@@ -7,7 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/caddyconfig"
 	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
 	_ "github.com/caddyserver/caddy/v2/caddyconfig/httpcaddyfile"
@@ -98,6 +100,10 @@ func TestUnmarshalCaddyfileErrors(t *testing.T) {
 		{"cache bad", "agent_ready {\n\tconversion_cache huge\n}", "conversion_cache: invalid size 'huge'"},
 		{"rewrite cache bad", "agent_ready {\n\trewrite_cache 0\n}", "rewrite_cache: invalid size '0'"},
 		{"max_size off", "agent_ready {\n\tmax_size off\n}", "max_size: invalid size 'off'"},
+		{"max_markdown_size off", "agent_ready {\n\tmax_markdown_size off\n}", "max_markdown_size: invalid size 'off'"},
+		{"convert_timeout bad", "agent_ready {\n\tconvert_timeout soon\n}", "convert_timeout: invalid duration 'soon'"},
+		{"convert_timeout zero", "agent_ready {\n\tconvert_timeout 0s\n}", "convert_timeout: invalid duration '0s'"},
+		{"convert_timeout two args", "agent_ready {\n\tconvert_timeout 1s 2s\n}", "wrong argument count"},
 		{"inline args", "agent_ready a.yaml b.yaml", "wrong argument count"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -115,6 +121,8 @@ func TestUnmarshalCaddyfile(t *testing.T) {
 	err := ar.UnmarshalCaddyfile(caddyfile.NewTestDispenser(`agent_ready {
 		config site.yaml
 		max_size 4MiB
+		max_markdown_size 10MB
+		convert_timeout 3s
 		markdown_suffix off
 		link_llms /docs/llms.txt
 		link_agents off
@@ -140,7 +148,7 @@ func TestUnmarshalCaddyfile(t *testing.T) {
 	f := false
 	tr := true
 	want := AgentReady{
-		Config: "site.yaml", MaxSize: 4 << 20, MarkdownSuffix: "-", LinkLLMS: "/docs/llms.txt", LinkAgents: "-",
+		Config: "site.yaml", MaxSize: 4 << 20, MaxMarkdownSize: 10e6, ConvertTimeout: caddy.Duration(3 * time.Second), MarkdownSuffix: "-", LinkLLMS: "/docs/llms.txt", LinkAgents: "-",
 		LinkMarkdown: &f, HeadLink: &tr, CacheControl: "private, max-age=60",
 		ContentSignal: "search=yes, ai-input=yes, ai-train=no", TokensHeader: &f,
 		ContentSelectors: []string{"#content", ".post", ".extra"}, Prune: []string{"nav", ".ads"}, Keep: []string{".keep-me"},

@@ -2,6 +2,7 @@ package caddymodule
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -11,6 +12,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/agentready/caddy-agentready/negotiate"
+	"github.com/agentready/caddy-agentready/negotiate/convert"
 )
 
 // admit is the negotiate handler's Admit hook. A page being converted
@@ -52,9 +54,17 @@ func (ar *AgentReady) cacheKey(page negotiate.Page) (key string, ok bool) {
 }
 
 // convertPage is the negotiate.ConvertFunc: the converter built in
-// Provision, its result kept in the conversion cache.
+// Provision, within the page's budget (its context's deadline and
+// max_markdown_size), its result kept in the conversion cache.
 func (ar *AgentReady) convertPage(html []byte, page negotiate.Page) (*negotiate.Converted, error) {
-	res, err := ar.conv.Convert(html, page.URL, page.Header)
+	ctx := page.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	res, err := ar.conv.ConvertContext(ctx, html, page.URL, page.Header)
+	if errors.Is(err, convert.ErrTooLarge) {
+		return nil, fmt.Errorf("%w: %v", negotiate.ErrMarkdownTooLarge, err)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -35,6 +35,10 @@ var faultPage = "<!doctype html><html lang=\"en\"><head><title>Fault</title></he
 	strings.Repeat("<p>The origin misbehaves in the middle of this paragraph.</p>\n", 60) +
 	"</main></body></html>\n"
 
+// nestedQuotesPage is the hostile page of issue #18: ten nests of 500
+// blockquotes, 130 KB of HTML whose Markdown was 5 MB and 10 s of CPU.
+var nestedQuotesPage = strings.Repeat(strings.Repeat("<blockquote>a", 500)+strings.Repeat("</blockquote>", 500), 10)
+
 // faultWait bounds every wait of an origin handler, so a proxy that never
 // cancels makes the test fail instead of hanging. It is generous: on a
 // loaded shared machine a cancellation can take seconds to travel.
@@ -64,6 +68,9 @@ func (o *faultOrigin) serve(w http.ResponseWriter, r *http.Request) {
 	case "/page":
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		io.WriteString(w, faultPage)
+	case "/nested-quotes":
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(w, nestedQuotesPage)
 	case "/slow-headers":
 		o.wait(r) // reverse_proxy's response_header_timeout fires first
 	case "/stall-body":
@@ -324,6 +331,30 @@ func TestFaultOrigin(t *testing.T) {
 			}
 			client.CloseIdleConnections()
 			origin.waitCancelled(t, "/stall-body", 1)
+		}
+	})
+
+	t.Run("nested quotes", func(t *testing.T) {
+		// Converted within its budget, quotes no deeper than the
+		// converter's bound and the Markdown within a small multiple of
+		// the HTML; or, failing that, the page as the origin sent it.
+		resp, body := get(t, "GET", base+"/nested-quotes", "Accept", acceptMarkdown)
+		if resp.StatusCode != 200 {
+			t.Fatalf("status %d", resp.StatusCode)
+		}
+		if !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/markdown") {
+			if body != nestedQuotesPage {
+				t.Errorf("neither Markdown nor the origin's page: %q, %d bytes", resp.Header.Get("Content-Type"), len(body))
+			}
+			return
+		}
+		if len(body) > 4*len(nestedQuotesPage) {
+			t.Errorf("%d bytes of HTML made %d bytes of Markdown", len(nestedQuotesPage), len(body))
+		}
+		for line := range strings.SplitSeq(body, "\n") {
+			if n := strings.Count(line, ">"); n > 10 {
+				t.Fatalf("a line quoted %d deep: %.80q", n, line)
+			}
 		}
 	})
 

@@ -7,11 +7,8 @@ package caddymodule
 import (
 	"context"
 	"fmt"
-	"net"
 	"net/http"
-	"net/url"
 	"runtime"
-	"strconv"
 	"strings"
 	"time"
 
@@ -58,6 +55,19 @@ type AgentReady struct {
 	// conversion, before and after decompression. A larger page passes
 	// through as HTML (still with `Vary: Accept`). Default: 2 MiB.
 	MaxSize int64 `json:"max_size,omitempty"`
+
+	// ConvertTimeout is the time budget of one conversion, counted from
+	// the moment the page has been read. A conversion past it stops and
+	// the page is sent as HTML (logged, and counted with reason
+	// `budget_time`). A conversion also stops when its client goes away.
+	// Default: 2s.
+	ConvertTimeout caddy.Duration `json:"convert_timeout,omitempty"`
+
+	// MaxMarkdownSize is the output budget of one conversion, in bytes: a
+	// conversion whose Markdown grows past it stops and the page is sent
+	// as HTML (logged, and counted with reason `budget_size`). Default:
+	// 4 × MaxSize (8 MiB).
+	MaxMarkdownSize int64 `json:"max_markdown_size,omitempty"`
 
 	// MarkdownSuffix is the path suffix that serves a page's Markdown to
 	// clients that cannot send headers: `GET /pricing/md` answers the
@@ -175,8 +185,11 @@ type SelfScan struct {
 	Disabled bool `json:"disabled,omitempty"`
 
 	// Target is the URL the scan starts from; its host selects the site in
-	// Caddy's routing. Default: the YAML's `site.origin`, else
-	// `http://localhost:<port>` of the server's first listener.
+	// Caddy's routing. Default: the YAML's `site.origin`, else the first
+	// host of the site block that holds agent_ready (a wildcard
+	// `*.example.com` as www.example.com) on the server's scheme and port,
+	// else `http://localhost:<port>` of the server's first listener. The
+	// report says which address it scanned and why.
 	Target string `json:"target,omitempty"`
 
 	// Delay is how long after start (or reload) the first scan waits.
@@ -224,6 +237,9 @@ func (ar *AgentReady) Provision(ctx caddy.Context) error {
 	if ar.MaxSize == 0 {
 		ar.MaxSize = defaultMaxSize
 	}
+	if ar.MaxMarkdownSize == 0 { // negative ones are refused by the negotiation
+		ar.MaxMarkdownSize = 4 * ar.MaxSize
+	}
 	if ar.MarkdownSuffix == "" {
 		ar.MarkdownSuffix = "/md"
 	}
@@ -265,6 +281,7 @@ func (ar *AgentReady) provisionConverter() error {
 		JSONLD:               boolOr(ar.JSONLDBlock, true),
 		FrontMatter:          true,
 		DefaultLanguage:      ar.DefaultLanguage,
+		MaxMarkdownSize:      ar.MaxMarkdownSize,
 	}
 	if copts.DefaultLanguage == "" {
 		copts.DefaultLanguage = ar.site.Info.Language
@@ -306,10 +323,14 @@ func (ar *AgentReady) provisionNegotiation() error {
 			TokensHeader:   ar.TokensHeader,
 			RewriteCache:   ar.RewriteCache,
 		},
-		Convert:  ar.convertPage,
-		Observer: observer{logger: ar.logger},
-		Reenter:  reenterServer,
+		Convert:   ar.convertPage,
+		Observer:  observer{logger: ar.logger},
+		Reenter:   reenterServer,
+		ClientURL: clientURL,
 	}
+	// Each conversion's budget.
+	ar.neg.Options.ConvertTimeout = time.Duration(ar.ConvertTimeout)
+	ar.neg.Options.MaxMarkdownSize = ar.MaxMarkdownSize
 	if ar.cache != nil {
 		ar.neg.Cached = ar.cachedPage
 	}
@@ -329,7 +350,7 @@ func (ar *AgentReady) provisionBackground(ctx caddy.Context) error {
 	if srv == nil {
 		return nil
 	}
-	origin, err := ar.ownOrigin(srv)
+	origin, why, err := ar.ownOrigin(srv)
 	if err != nil {
 		return err
 	}
@@ -345,6 +366,7 @@ func (ar *AgentReady) provisionBackground(ctx caddy.Context) error {
 	if err := ar.provisionConnect(ctx, srv, origin); err != nil {
 		return err
 	}
+	ar.docs.findSitemap = func(ctx context.Context) { ar.findSitemap(ctx, srv, origin) }
 	if ar.site.LLMs.AutoList.Enabled {
 		// llms.auto_list: read the sitemap through the site itself once the
 		// server runs (the origin's, or ours when it has none).
@@ -367,28 +389,12 @@ func (ar *AgentReady) provisionBackground(ctx caddy.Context) error {
 		ar.connectSite = origin
 		metrics.index.add(origin, ar.connect)
 	}
-	return ar.provisionSelfScan(app, srv, origin)
-}
-
-// ownOrigin is the address the module reaches its own site at: the
-// self_scan target, the YAML's site.origin, or the server's first listener.
-func (ar *AgentReady) ownOrigin(srv *caddyhttp.Server) (string, error) {
-	if ar.SelfScan != nil && ar.SelfScan.Target != "" {
-		u, err := url.Parse(ar.SelfScan.Target)
-		if err != nil || !u.IsAbs() || u.Host == "" {
-			return "", fmt.Errorf("self_scan target: want an absolute URL, got %q", ar.SelfScan.Target)
-		}
-		return u.Scheme + "://" + u.Host, nil
-	}
-	if ar.site.Info.Origin != "" {
-		return ar.site.Info.Origin, nil
-	}
-	return targetFromListeners(srv.Listen), nil
+	return ar.provisionSelfScan(app, srv, origin, why)
 }
 
 // provisionSelfScan registers the site's self-score with the agent_ready app,
 // which starts scanning once the config runs.
-func (ar *AgentReady) provisionSelfScan(app *App, srv *caddyhttp.Server, origin string) error {
+func (ar *AgentReady) provisionSelfScan(app *App, srv *caddyhttp.Server, origin, why string) error {
 	ss := ar.SelfScan
 	if ss == nil {
 		ss = new(SelfScan)
@@ -400,6 +406,7 @@ func (ar *AgentReady) provisionSelfScan(app *App, srv *caddyhttp.Server, origin 
 	if target == "" {
 		target = origin + "/"
 	}
+	ar.logger.Info("self-scan target", zap.String("target", target), zap.String("why", why))
 	delay, interval, timeout := time.Duration(ss.Delay), time.Duration(ss.Interval), time.Duration(ss.Timeout)
 	if delay == 0 {
 		delay = 2 * time.Second
@@ -422,6 +429,7 @@ func (ar *AgentReady) provisionSelfScan(app *App, srv *caddyhttp.Server, origin 
 		site: val.(*siteScan),
 		scanner: &scanner{
 			target:  target,
+			note:    why,
 			handler: srv,
 			timeout: timeout,
 			logger:  ar.logger.Named("self_scan"),
@@ -435,27 +443,6 @@ func (ar *AgentReady) provisionSelfScan(app *App, srv *caddyhttp.Server, origin 
 		interval: interval,
 	})
 	return nil
-}
-
-// targetFromListeners derives the self-scan's URL from the server's first
-// listener: `:8080` becomes `http://localhost:8080`.
-func targetFromListeners(listen []string) string {
-	for _, l := range listen {
-		na, err := caddy.ParseNetworkAddress(l)
-		if err != nil || na.IsUnixNetwork() || na.IsFdNetwork() {
-			continue
-		}
-		host := na.Host
-		if host == "" || host == "0.0.0.0" || host == "::" {
-			host = "localhost"
-		}
-		scheme := "http"
-		if na.StartPort == 443 {
-			scheme = "https"
-		}
-		return scheme + "://" + net.JoinHostPort(host, strconv.Itoa(int(na.StartPort)))
-	}
-	return ""
 }
 
 // Cleanup releases the site's self-score entry and content index; each

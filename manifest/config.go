@@ -415,7 +415,9 @@ type Inject struct {
 	Lang *bool `yaml:"lang"`
 	// Canonical adds <link rel="canonical"> (origin + path). Default: true.
 	Canonical *bool `yaml:"canonical"`
-	// JSONLD adds the Organization and WebSite JSON-LD. Default: true.
+	// JSONLD adds the Organization and WebSite JSON-LD, when the YAML names
+	// the site or the organisation (site.name or site.organization.name):
+	// an identity is never made up from the host name. Default: true.
 	JSONLD *bool `yaml:"json_ld"`
 	// ARDLink adds <link rel="ard"> when ard.json is served. Default: true.
 	ARDLink *bool `yaml:"ard_link"`

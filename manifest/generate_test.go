@@ -206,7 +206,9 @@ func TestDefaultBundle(t *testing.T) {
 	if b.Robots == nil || b.Robots.Sitemap != "https://www.bare.example:8443/sitemap.xml" || b.Robots.Agentmap != "" || len(b.Robots.Groups) != 0 {
 		t.Errorf("robots additions = %+v", b.Robots)
 	}
-	if b.ContentSignal != "" || b.Inject.JSONLD == "" || b.Inject.ARDLink != "" || !b.Inject.Canonical || b.Inject.Lang != "" {
+	// No identity was given: no Organization/WebSite JSON-LD made up from
+	// the host name.
+	if b.ContentSignal != "" || b.Inject.JSONLD != "" || b.Inject.ARDLink != "" || !b.Inject.Canonical || b.Inject.Lang != "" {
 		t.Errorf("bundle = %+v", b)
 	}
 }
@@ -347,5 +349,46 @@ func TestGenerateConcurrently(t *testing.T) {
 		if err := <-errs; err != nil {
 			t.Error(err)
 		}
+	}
+}
+
+// TestJSONLDOnlyFromGivenIdentity: the Organization/WebSite JSON-LD is
+// injected only when the YAML names the site or the organisation, and its
+// names are the ones given, never the host's.
+func TestJSONLDOnlyFromGivenIdentity(t *testing.T) {
+	for _, tc := range []struct {
+		name, yaml string
+		want       []string // substrings of the JSON-LD; nil: none injected
+	}{
+		{"nothing given", "", nil},
+		{"description only", "site:\n  description: Widgets.\n", nil},
+		{"site name", "site:\n  name: Acme\n", []string{`"@type":"Organization","name":"Acme"`, `"@type":"WebSite","name":"Acme"`}},
+		{"organisation name", "site:\n  organization:\n    name: Acme Ltd\n", []string{`"name":"Acme Ltd"`}},
+		{"turned off", "site:\n  name: Acme\ninject:\n  json_ld: false\n", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := Parse([]byte(tc.yaml), "site.yaml")
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := s.Generate(Env{Origin: "https://host.example"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.want == nil {
+				if b.Inject.JSONLD != "" {
+					t.Fatalf("JSON-LD injected without an identity: %s", b.Inject.JSONLD)
+				}
+				return
+			}
+			if strings.Contains(b.Inject.JSONLD, `"name":"host.example"`) {
+				t.Errorf("the host is used as a name: %s", b.Inject.JSONLD)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(b.Inject.JSONLD, w) {
+					t.Errorf("JSON-LD lacks %s: %s", w, b.Inject.JSONLD)
+				}
+			}
+		})
 	}
 }

@@ -15,7 +15,10 @@ func (r *resolved) injection() (Injection, error) {
 	if on(s.Inject.Lang) {
 		in.Lang = s.Info.Language
 	}
-	if on(s.Inject.JSONLD) {
+	// The identity is the owner's to state: without a site or organisation
+	// name in the YAML there is none to publish, and the host name is no
+	// claim of one.
+	if on(s.Inject.JSONLD) && (s.Info.Name != "" || s.Info.Organization.Name != "") {
 		script, err := r.jsonLD()
 		if err != nil {
 			return in, err
@@ -44,7 +47,7 @@ func (r *resolved) jsonLD() (string, error) {
 	orgNode := map[string]any{
 		"@type": org.Type,
 		"@id":   orgID,
-		"name":  orDefault(org.Name, r.name),
+		"name":  orDefault(org.Name, s.Info.Name),
 		"url":   orDefault(r.abs(org.URL), r.origin+"/"),
 	}
 	if org.LegalName != "" {
@@ -62,7 +65,7 @@ func (r *resolved) jsonLD() (string, error) {
 	site := map[string]any{
 		"@type":     "WebSite",
 		"@id":       r.origin + "/#website",
-		"name":      r.name,
+		"name":      orDefault(s.Info.Name, org.Name),
 		"url":       r.origin + "/",
 		"publisher": map[string]string{"@id": orgID},
 	}

@@ -47,9 +47,12 @@
 //
 // # Failing open
 //
-// Any failure in decoding, charset conversion or conversion (error or panic)
-// sends the origin's bytes, still encoded, with the origin's headers plus
-// Vary and Link, and reports it to Observer.FailOpen. A response is never
+// Any failure in decoding, charset conversion or conversion (error, panic,
+// or a conversion over its budget: Options.ConvertTimeout,
+// Options.MaxMarkdownSize) sends the origin's bytes, still encoded, with the
+// origin's headers plus Vary and Link, and reports it to Observer.FailOpen.
+// A conversion whose client went away stops (its context is the request's)
+// and nothing is written. A response is never
 // cut short or emptied: a compressed page is decoded in full before any of
 // it is sent (the Markdown form, an HTML page of known length up to 256
 // KiB), or, streamed through the head rewrite, held until its first

@@ -25,8 +25,10 @@ type Page struct {
 	URL *url.URL
 	// Header is the origin's response header; read it, do not change it.
 	Header http.Header
-	// Context is the request's context: a converter that waits (for a
-	// share of memory, say) gives up when the client does.
+	// Context is the conversion's context: the request's, with the time
+	// budget (Options.ConvertTimeout) as its deadline. A converter checks
+	// it between its stages and in its long loops and stops when it is
+	// done: the client went away, or the budget ran out.
 	Context context.Context
 	// Request is the client's request header (read only): a converter that
 	// caches across clients needs it to apply RFC 9111 §3.5 (responses to
@@ -54,12 +56,15 @@ type Observer interface {
 	// HTML size, the Markdown size and the token count.
 	Converted(r *http.Request, d time.Duration, in, out, tokens int)
 	// FailOpen reports a Markdown request answered with the original HTML
-	// (reason "too_large", "decode", "charset", "convert", "panic" or
-	// "busy"); an HTML page sent as the origin sent it, without its
-	// annotations, because its content coding did not decode in full
-	// within the bounds ("rewrite_decode"); or a streamed HTML page that
-	// stopped decoding after part of it went out, whose response is then
-	// aborted, never ended as if complete ("rewrite_abort").
+	// (reason "too_large", "decode", "charset", "convert", "panic",
+	// "busy", or a conversion over its budget: "budget_time",
+	// "budget_size"), a Markdown request whose client went away during the
+	// conversion, which was stopped and nothing sent ("canceled"), an
+	// HTML page sent as the origin sent it, without its annotations,
+	// because its content coding did not decode in full within the bounds
+	// ("rewrite_decode"), or a streamed HTML page that stopped decoding
+	// after part of it went out, whose response is then aborted, never
+	// ended as if complete ("rewrite_abort").
 	FailOpen(r *http.Request, reason string, err error)
 	// Rewrote reports an HTML page rewritten whole (a Content-Length up to
 	// 256 KiB): from the rewrite plan of an earlier identical page, or by
@@ -107,6 +112,15 @@ type Handler struct {
 	// cannot, the page is asked of next directly, and only the handlers
 	// after this one see the page's path.
 	Reenter func(w http.ResponseWriter, r *http.Request) bool
+	// ClientURL, when set, returns the URL the client asked for, for a
+	// server that may have rewritten the request's URL before this handler
+	// runs (a front controller's rewrite to /index.php, a stripped path
+	// prefix). The page's address (Page.URL, the front matter's canonical),
+	// its Markdown alternate in the Link header and the head link are built
+	// from its path and query, never from a path rewritten inside the
+	// server. nil, or a nil answer: the request's URL as this handler
+	// receives it.
+	ClientURL func(r *http.Request) *url.URL
 
 	ready      bool
 	plans      *htmlrewrite.PlanCache // nil when Options.RewriteCache is off

@@ -4,12 +4,26 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // DefaultMaxSize is the default Options.MaxSize: the origin body size, encoded
 // and decoded, up to which a page is buffered for conversion (the cap
 // Cloudflare's Markdown for Agents uses too).
 const DefaultMaxSize = 2 << 20
+
+// DefaultConvertTimeout is the default Options.ConvertTimeout: twice what
+// converting a 2 MiB page (DefaultMaxSize) costs on one core.
+const DefaultConvertTimeout = 2 * time.Second
+
+// markdownPerHTML × MaxSize is the default Options.MaxMarkdownSize.
+const markdownPerHTML = 4
+
+// ErrMarkdownTooLarge is the error a ConvertFunc returns (wrapped) when it
+// stops because the Markdown grew past its output budget (which should be
+// Options.MaxMarkdownSize): the page fails open with reason "budget_size",
+// as when a ConvertFunc returns more than MaxMarkdownSize.
+var ErrMarkdownTooLarge = errors.New("markdown larger than max_markdown_size")
 
 // Options configures a Handler. Boolean switches that default to on are
 // *bool: nil means the default, so the zero Options is the documented
@@ -20,6 +34,22 @@ type Options struct {
 	// conversion. A bigger page is sent as HTML (streamed, with Vary). Default
 	// DefaultMaxSize (2 MiB); negative is an error.
 	MaxSize int64 `json:"max_size,omitempty"`
+
+	// ConvertTimeout is the time budget of one conversion, from the moment
+	// the page has been read: past it, the conversion stops and the page
+	// is sent as HTML (a fail-open with reason "budget_time"). It is a
+	// deadline on the request's context, so a conversion also stops when
+	// the client goes away (nothing is sent; reason "canceled"). Default
+	// DefaultConvertTimeout (2s); negative is an error.
+	ConvertTimeout time.Duration `json:"convert_timeout,omitempty"`
+
+	// MaxMarkdownSize is the output budget of one conversion, in bytes: a
+	// conversion whose Markdown grows past it stops and the page is sent
+	// as HTML (reason "budget_size"). The Markdown of a page is smaller
+	// than its HTML; far beyond it, it is amplification (repeated table
+	// spans, quote and list prefixes, long resolved URLs), not content.
+	// Default 4 × MaxSize (8 MiB); negative is an error.
+	MaxMarkdownSize int64 `json:"max_markdown_size,omitempty"`
 
 	// MarkdownSuffix is the path suffix that asks for the Markdown form of a
 	// page without negotiation: GET /pricing/md gives the Markdown of
@@ -90,6 +120,18 @@ func (o *Options) provision() error {
 	}
 	if o.MaxSize == 0 {
 		o.MaxSize = DefaultMaxSize
+	}
+	if o.ConvertTimeout < 0 {
+		return fmt.Errorf("convert_timeout %s: must not be negative", o.ConvertTimeout)
+	}
+	if o.ConvertTimeout == 0 {
+		o.ConvertTimeout = DefaultConvertTimeout
+	}
+	if o.MaxMarkdownSize < 0 {
+		return fmt.Errorf("max_markdown_size %d: must not be negative", o.MaxMarkdownSize)
+	}
+	if o.MaxMarkdownSize == 0 {
+		o.MaxMarkdownSize = markdownPerHTML * o.MaxSize
 	}
 	if o.RewriteCache == 0 {
 		o.RewriteCache = DefaultRewriteCache

@@ -2,6 +2,8 @@ package negotiate
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"html"
 	"net/http"
@@ -52,6 +54,10 @@ func (rw *responseWriter) convert() {
 	}
 	start := time.Now()
 	conv, reason, err := rw.safeConvert(page)
+	if reason == "canceled" {
+		rw.abandon(err)
+		return
+	}
 	if err != nil {
 		rw.failOpen(reason, err)
 		return
@@ -66,7 +72,9 @@ func (rw *responseWriter) serveMarkdown(conv *Converted) {
 	rw.mode = modeDiscard
 	rw.w.WriteHeader(http.StatusOK)
 	rw.h.Observer.Served(rw.r, "markdown")
-	_, _ = rw.w.Write(conv.Markdown)
+	if !rw.headGet {
+		_, _ = rw.w.Write(conv.Markdown)
+	}
 	rw.buf = bytes.Buffer{}
 }
 
@@ -75,39 +83,70 @@ func (rw *responseWriter) page() Page {
 	return Page{URL: rw.pageURL(), Header: rw.Header(), Request: rw.r.Header, Context: rw.r.Context()}
 }
 
-// safeConvert calls the converter, turning a panic into an error.
+// safeConvert calls the converter within the conversion's budget (a
+// deadline ConvertTimeout away on the request's context, and
+// MaxMarkdownSize), turning a panic into an error. The reason of an error
+// is "budget_time", "budget_size", "canceled" (the client went away),
+// "panic" or "convert".
 func (rw *responseWriter) safeConvert(page []byte) (conv *Converted, reason string, err error) {
+	ctx, cancel := context.WithTimeout(rw.r.Context(), rw.h.Options.ConvertTimeout)
+	defer cancel()
 	defer func() {
 		if v := recover(); v != nil {
 			conv, reason, err = nil, "panic", fmt.Errorf("converting %s: panic: %v", rw.r.URL.Path, v)
 		}
 	}()
-	conv, err = rw.h.Convert(page, rw.page())
+	p := rw.page()
+	p.Context = ctx
+	conv, err = rw.h.Convert(page, p)
 	if err == nil && conv == nil {
 		err = fmt.Errorf("converting %s: converter returned nothing", rw.r.URL.Path)
 	}
+	if err == nil && int64(len(conv.Markdown)) > rw.h.Options.MaxMarkdownSize {
+		err = fmt.Errorf("converting %s: %w (%d bytes, max %d)", rw.r.URL.Path, ErrMarkdownTooLarge, len(conv.Markdown), rw.h.Options.MaxMarkdownSize)
+	}
 	if err != nil {
-		return nil, "convert", err
+		return nil, stopReason(rw.r.Context(), ctx, err), err
 	}
 	return conv, "", nil
 }
 
-// pageURL is the absolute URL of the page: the request's, without the
-// Markdown suffix.
+// stopReason names why a conversion under ctx, for a request under req,
+// failed with err.
+func stopReason(req, ctx context.Context, err error) string {
+	switch {
+	case req.Err() != nil:
+		return "canceled"
+	case ctx.Err() != nil:
+		return "budget_time" // only the deadline ends ctx before req
+	case errors.Is(err, ErrMarkdownTooLarge):
+		return "budget_size"
+	}
+	return "convert"
+}
+
+// abandon drops the response of a client that went away during the
+// conversion: there is no one to send the HTML to, so nothing is written.
+func (rw *responseWriter) abandon(err error) {
+	rw.h.Observer.FailOpen(rw.r, "canceled", err)
+	rw.mode = modeDiscard
+	rw.buf = bytes.Buffer{}
+}
+
+// pageURL is the absolute URL of the page: the one the client asked for,
+// without the Markdown suffix.
 func (rw *responseWriter) pageURL() *url.URL {
-	u := *rw.r.URL
+	u := rw.public
 	u.Scheme, u.Host = "http", rw.r.Host
 	if rw.r.TLS != nil {
 		u.Scheme = "https"
 	}
-	setEscapedPath(&u, rw.pagePath)
-	u.Fragment, u.RawFragment, u.User = "", "", nil
 	return &u
 }
 
 // markdownHref is the address of this page's Markdown alternate.
 func (rw *responseWriter) markdownHref() string {
-	p := rw.pagePath
+	p := rw.public.EscapedPath()
 	switch {
 	case rw.h.suffix == "":
 	case p == "/":
@@ -118,8 +157,8 @@ func (rw *responseWriter) markdownHref() string {
 	default:
 		p += rw.h.suffix
 	}
-	if rw.r.URL.RawQuery != "" {
-		p += "?" + rw.r.URL.RawQuery
+	if rw.public.RawQuery != "" {
+		p += "?" + rw.public.RawQuery
 	}
 	return p
 }
@@ -162,7 +201,7 @@ func addLink(links []string, v string) []string {
 func (rw *responseWriter) htmlHeaders() { rw.commonHeaders() }
 
 // markdownHeaders turns the origin's headers into those of the Markdown
-// form; conv is nil for HEAD, whose body length is not known.
+// form of conv.
 func (rw *responseWriter) markdownHeaders(conv *Converted) {
 	hdr := rw.Header()
 	for _, k := range representationHeaders {
@@ -171,11 +210,9 @@ func (rw *responseWriter) markdownHeaders(conv *Converted) {
 	hdr.Set("Content-Type", markdownContentType)
 	rw.markdownValidators()
 	rw.commonHeaders()
-	if conv != nil {
-		hdr.Set("Content-Length", strconv.Itoa(len(conv.Markdown)))
-		if on(rw.h.Options.TokensHeader) && conv.Tokens > 0 {
-			hdr.Set("X-Markdown-Tokens", strconv.Itoa(conv.Tokens))
-		}
+	hdr.Set("Content-Length", strconv.Itoa(len(conv.Markdown)))
+	if on(rw.h.Options.TokensHeader) && conv.Tokens > 0 {
+		hdr.Set("X-Markdown-Tokens", strconv.Itoa(conv.Tokens))
 	}
 }
 

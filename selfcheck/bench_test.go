@@ -35,16 +35,3 @@ func BenchmarkRender(b *testing.B) {
 		r.HTML()
 	}
 }
-
-// BenchmarkParseHTMLFacts reads the facts of a 1 MiB page.
-func BenchmarkParseHTMLFacts(b *testing.B) {
-	page := []byte(fixture(b, "index.html"))
-	for len(page) < 1<<20 {
-		page = append(page, []byte(`<div class="card"><p>Some text about widgets and more widgets.</p><a href="/x">x</a></div>`)...)
-	}
-	b.SetBytes(int64(len(page)))
-	b.ReportAllocs()
-	for b.Loop() {
-		parseHTMLFacts(page, nil)
-	}
-}

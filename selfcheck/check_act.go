@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/agentready/caddy-agentready/selfcheck/internal/parse"
 )
 
 func init() {
@@ -17,10 +19,10 @@ func init() {
 }
 
 // visibleForms returns the forms a visitor can see.
-func visibleForms(f *pageFacts) []formFacts {
-	var out []formFacts
-	for _, fm := range f.forms {
-		if !fm.hidden {
+func visibleForms(f *parse.Page) []parse.Form {
+	var out []parse.Form
+	for _, fm := range f.Forms {
+		if !fm.Hidden {
 			out = append(out, fm)
 		}
 	}
@@ -34,28 +36,28 @@ func checkWebActionsDeclared(ctx context.Context, s *site) outcome {
 	const expected = `forms carry toolname + tooldescription, or the page calls document.modelContext.registerTool()`
 	return s.perRoute(ctx, expected, nil, func(p *page) routeOutcome {
 		forms := visibleForms(p.facts)
-		if len(forms) == 0 && len(p.facts.surfaces) == 0 {
+		if len(forms) == 0 && len(p.facts.Surfaces) == 0 {
 			return routeNA("no form or action control")
 		}
 		full, name, hyphen := 0, 0, 0
 		for _, f := range forms {
 			switch {
-			case f.toolname != "" && strings.TrimSpace(f.tooldescription) != "":
+			case f.ToolName != "" && strings.TrimSpace(f.ToolDescription) != "":
 				full++
-			case f.toolname != "":
+			case f.ToolName != "":
 				name++
-			case f.hyphenated:
+			case f.Hyphenated:
 				hyphen++
 			}
 		}
 		got := fmt.Sprintf("%d form(s): %d with toolname+tooldescription, %d toolname only, %d tool-name only; registerTool: %t; navigator.modelContext: %t",
-			len(forms), full, name, hyphen, p.facts.register, p.facts.navigator)
+			len(forms), full, name, hyphen, p.facts.Register, p.facts.Navigator)
 		switch {
-		case full > 0 || p.facts.register:
+		case full > 0 || p.facts.Register:
 			return routePass(got)
 		case name > 0:
 			return routeFraction(0.5, got, "tooldescription on the annotated form")
-		case hyphen > 0 || p.facts.navigator:
+		case hyphen > 0 || p.facts.Navigator:
 			return routeFraction(0.5, got, "toolname/tooldescription (hyphenated tool-name or navigator.modelContext only)")
 		}
 		return routeFraction(0, got, "a WebMCP declaration for the page's forms")
@@ -74,12 +76,12 @@ func checkToolFormQuality(ctx context.Context, s *site) outcome {
 		met, total := 0, 0
 		var missing []string
 		for _, f := range visibleForms(p.facts) {
-			if !f.annotated() {
+			if !f.Annotated() {
 				continue
 			}
-			label := f.toolname
+			label := f.ToolName
 			if label == "" {
-				label = "form " + f.id
+				label = "form " + f.ID
 			}
 			total += 4
 			ok := func(cond bool, what string) {
@@ -89,12 +91,12 @@ func checkToolFormQuality(ctx context.Context, s *site) outcome {
 					missing = append(missing, label+": "+what)
 				}
 			}
-			ok(snakeCase.MatchString(f.toolname), "snake_case toolname")
-			ok(len(strings.TrimSpace(f.tooldescription)) >= 10, "tooldescription ≥ 10 characters")
+			ok(snakeCase.MatchString(f.ToolName), "snake_case toolname")
+			ok(len(strings.TrimSpace(f.ToolDescription)) >= 10, "tooldescription ≥ 10 characters")
 			named, described := true, true
-			for _, fld := range f.fields {
-				named = named && fld.name != "" && fld.labelled
-				described = described && fld.paramDesc
+			for _, fld := range f.Fields {
+				named = named && fld.Name != "" && fld.Labelled
+				described = described && fld.ParamDesc
 			}
 			ok(named, "name and <label> on every field")
 			ok(described, "toolparamdescription on every input")
@@ -115,13 +117,13 @@ func checkSurfaceCoverage(ctx context.Context, s *site) outcome {
 		total, covered := 0, 0
 		for _, f := range visibleForms(p.facts) {
 			total++
-			if f.annotated() {
+			if f.Annotated() {
 				covered++
 			}
 		}
-		for _, sf := range p.facts.surfaces {
+		for _, sf := range p.facts.Surfaces {
 			total++
-			if sf.annotated {
+			if sf.Annotated {
 				covered++
 			}
 		}

@@ -6,6 +6,9 @@ import (
 	"net/url"
 	"sort"
 	"strings"
+
+	"github.com/agentready/caddy-agentready/selfcheck/internal/parse"
+	"github.com/agentready/caddy-agentready/selfcheck/mcpprobe"
 )
 
 func init() {
@@ -40,7 +43,7 @@ func checkBackendInterface(ctx context.Context, s *site) outcome {
 	m := s.manifest(ctx)
 	oa := s.openapi(ctx)
 	mc := s.mcp(ctx)
-	scope := []string{"/.well-known/agents.json", "/agents.json", pathOf(mc.endpoint)}
+	scope := []string{"/.well-known/agents.json", "/agents.json", pathOf(mc.url)}
 	var also []Exchange
 	for _, t := range oa.tried {
 		also = append(also, s.also(t))
@@ -49,14 +52,14 @@ func checkBackendInterface(ctx context.Context, s *site) outcome {
 	done := func(o outcome, main *response, note string) outcome {
 		o.receipt = s.receiptOf(main, expected)
 		o.receipt.Also, o.receipt.Note, o.scope = also, note, scope
-		if mc.details != nil && mc.found {
-			o.receipt.Details = map[string]any{"mcp": mc.details}
+		if mc.found {
+			o.receipt.Details = map[string]any{"mcp": mc.probe}
 		}
 		return o
 	}
 	switch {
-	case mc.initialize:
-		return done(outcome{verdict: Pass}, m.chosen, fmt.Sprintf("MCP endpoint %s (from %s) answers initialize", redactURL(mc.endpoint), mc.source))
+	case mc.probe.Initialize:
+		return done(outcome{verdict: Pass}, m.chosen, fmt.Sprintf("MCP endpoint %s (from %s) answers initialize", redactURL(mc.url), mc.source))
 	case oa.version == "3.x":
 		return done(outcome{verdict: Pass}, oa.resp, "OpenAPI "+str(oa.doc, "openapi")+" document at "+redactURL(oa.resp.req.url))
 	}
@@ -64,11 +67,11 @@ func checkBackendInterface(ctx context.Context, s *site) outcome {
 	declared := 0
 	for _, it := range m.interfaces() {
 		u := str(it, "url")
-		if u == "" || isMCP(it) {
+		if u == "" || mcpprobe.NamesMCP(it) {
 			continue
 		}
 		declared++
-		resp, ok := s.interfaceAnswers(ctx, resolve(s.origin, u))
+		resp, ok := s.interfaceAnswers(ctx, parse.Resolve(s.origin, u))
 		also = append(also, s.also(resp))
 		if ok {
 			return done(outcome{verdict: Pass}, resp, fmt.Sprintf("%s interface named in agents.json answers %d", str(it, "type")+str(it, "protocol"), resp.status))
@@ -77,13 +80,13 @@ func checkBackendInterface(ctx context.Context, s *site) outcome {
 	switch {
 	case oa.version == "2.0":
 		return done(outcome{verdict: Partial, fraction: 0.5, missing: "the API is described by Swagger 2.0, not OpenAPI 3.x"}, oa.resp, "")
-	case mc.found && mc.needsToken:
-		return done(outcome{verdict: Partial, fraction: 0.5, missing: "the MCP endpoint needs a token even to initialize; nothing could be listed"}, m.chosen, "MCP endpoint "+redactURL(mc.endpoint))
+	case mc.found && mc.probe.NeedsToken():
+		return done(outcome{verdict: Partial, fraction: 0.5, missing: "the MCP endpoint needs a token even to initialize; nothing could be listed"}, m.chosen, "MCP endpoint "+redactURL(mc.url))
 	case mc.declared || declared > 0:
-		return done(outcome{verdict: Partial, fraction: 0.25, missing: "declared interfaces do not answer" + errSuffix(mc.errText)}, m.chosen, "")
+		return done(outcome{verdict: Partial, fraction: 0.25, missing: "declared interfaces do not answer" + errSuffix(mc.probe.Err)}, m.chosen, "")
 	case declaresNoInterface(m):
 		return done(outcome{verdict: NotApplicable}, m.chosen, "agents.json declares an empty interfaces array: no backend interface offered")
-	case oa.allUnreachable() && mc.unreachable && m.wellKnown.unreachable():
+	case oa.allUnreachable() && mc.probe.Unreachable() && m.wellKnown.unreachable():
 		return done(outcome{verdict: CouldNotCheck, missing: "no candidate answered: " + oa.resp.errText()}, oa.resp, "")
 	}
 	return done(outcome{verdict: Fail, missing: "no MCP endpoint, OpenAPI document or declared interface"}, m.chosen, "")
@@ -97,44 +100,31 @@ func errSuffix(e string) string {
 	return " (" + e + ")"
 }
 
-// mcpDetails is the §4 receipt of the MCP probe: endpoint, transport,
-// protocol {offered, returned, negotiated}, initialize, toolsList, auth,
-// tools and the raw (redacted) exchanges.
-func mcpDetails(mc mcpFindings) any {
-	if mc.details != nil {
-		return mc.details
-	}
-	return map[string]any{"endpoint": redactURL(mc.endpoint), "error": mc.errText}
-}
-
 // checkMCPTransport: the MCP endpoint answers initialize with a negotiated
 // version and tools/list over streamable HTTP. N/A with no MCP.
 func checkMCPTransport(ctx context.Context, s *site) outcome {
 	const expected = "POST initialize → a negotiated protocol version, then tools/list answers (streamable HTTP, same origin); never a tool call"
 	mc := s.mcp(ctx)
-	rec := Receipt{Request: &RequestRecord{Method: "POST", URL: redactURL(mc.endpoint), Header: map[string]string{"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}}, Expected: expected, Details: mcpDetails(mc)}
-	scope := []string{pathOf(mc.endpoint)}
-	rec.Note = "endpoint from " + mc.source
-	if mc.summary != "" {
-		rec.Note += "\n" + mc.summary
-	}
+	rec := Receipt{Request: &RequestRecord{Method: "POST", URL: redactURL(mc.url), Header: map[string]string{"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}}, Expected: expected, Details: mc.probe}
+	scope := []string{pathOf(mc.url)}
+	rec.Note = "endpoint from " + mc.source + "\n" + mc.probe.Summary()
 	o := outcome{receipt: rec, scope: scope}
-	u, _ := url.Parse(mc.endpoint)
+	u, _ := url.Parse(mc.url)
 	switch {
-	case !mc.found && !mc.unreachable:
+	case !mc.found && !mc.probe.Unreachable():
 		o.verdict, o.receipt.Note = NotApplicable, "no MCP endpoint declared, and /mcp does not speak MCP"
 	case !mc.found:
-		o.verdict, o.receipt.Note = NotApplicable, "no MCP endpoint declared; the /mcp guess gave no answer"+errSuffix(mc.errText)
-	case mc.unreachable:
-		o.verdict, o.missing = CouldNotCheck, "the MCP endpoint gave no usable answer"+errSuffix(mc.errText)
-	case mc.initialize && mc.negotiated != "" && mc.toolsList:
+		o.verdict, o.receipt.Note = NotApplicable, "no MCP endpoint declared; the /mcp guess gave no answer"+errSuffix(mc.probe.Err)
+	case mc.probe.Unreachable():
+		o.verdict, o.missing = CouldNotCheck, "the MCP endpoint gave no usable answer"+errSuffix(mc.probe.Err)
+	case mc.probe.Initialize && mc.probe.Protocol.Negotiated != "" && mc.probe.ToolsList:
 		o.verdict, o.fraction = Pass, 1
-	case mc.initialize && mc.negotiated != "":
+	case mc.probe.Initialize && mc.probe.Protocol.Negotiated != "":
 		o.verdict, o.fraction, o.missing = Partial, 0.5, "tools/list did not answer without a token"
-	case mc.needsToken:
+	case mc.probe.NeedsToken():
 		o.verdict, o.fraction, o.missing = Partial, 0.25, "initialize needs a token: the version and tools cannot be discovered anonymously"
 	default:
-		o.verdict, o.missing = Fail, "the endpoint does not answer initialize"+errSuffix(mc.errText)
+		o.verdict, o.missing = Fail, "the endpoint does not answer initialize"+errSuffix(mc.probe.Err)
 	}
 	if o.verdict == Pass && u != nil && !sameOrigin(u, s.origin) {
 		// The standard asks for the endpoint on the site's own origin.
@@ -147,7 +137,7 @@ func checkMCPTransport(ctx context.Context, s *site) outcome {
 // why: the MCP endpoint asks for one, the card names a scheme, or the
 // OpenAPI document requires security.
 func (s *site) tokenNeeded(ctx context.Context) (bool, string) {
-	if mc := s.mcp(ctx); mc.found && mc.needsToken {
+	if mc := s.mcp(ctx); mc.found && mc.probe.NeedsToken() {
 		return true, "the MCP endpoint answers 401 with WWW-Authenticate"
 	}
 	m := s.manifest(ctx)
@@ -264,9 +254,9 @@ func checkSigninDiscovery(ctx context.Context, s *site) outcome {
 		return outcome{verdict: NotApplicable, receipt: rec, scope: scope}
 	}
 	found, pkce, resp, also := s.oauthMetadata(ctx)
-	if mc.oauthMeta {
+	if mc.probe.Auth.OAuthMetadata {
 		found = true
-		pkce = append(pkce, mc.pkce...)
+		pkce = append(pkce, mc.probe.Auth.PKCE...)
 	}
 	rec := s.receiptOf(resp, expected)
 	for _, a := range also {
@@ -276,8 +266,8 @@ func checkSigninDiscovery(ctx context.Context, s *site) outcome {
 	}
 	sort.Strings(pkce)
 	rec.Note = why + fmt.Sprintf("; PKCE methods: %v", pkce)
-	if mc.found && mc.needsToken {
-		rec.Details = mcpDetails(mc)
+	if mc.found && mc.probe.NeedsToken() {
+		rec.Details = mc.probe
 	}
 	o := outcome{receipt: rec, scope: scope}
 	switch {
@@ -290,6 +280,54 @@ func checkSigninDiscovery(ctx context.Context, s *site) outcome {
 	default:
 		o.verdict, o.missing = Fail, "OAuth metadata that resolves"
 	}
+	return o
+}
+
+// checkOpenAPIQuality: every operation has operationId, a summary, typed
+// parameters, a 2xx schema and an error model; an unknown path under the
+// API base answers 404/410 with a JSON problem body (RFC 9457). N/A without
+// OpenAPI.
+func checkOpenAPIQuality(ctx context.Context, s *site) outcome {
+	const expected = "every operation: operationId, summary, typed parameters, 2xx schema, error model; GET <api base>/" + missingProbe + " → 404/410 with a JSON problem body"
+	oa := s.openapi(ctx)
+	if oa.doc == nil {
+		for _, t := range oa.tried {
+			if t.unreachable() {
+				o := s.couldNotCheck(t, expected)
+				o.scope = []string{pathOf(t.req.url)}
+				return o
+			}
+		}
+		rec := Receipt{Expected: expected, Note: "no OpenAPI document found"}
+		if oa.resp != nil {
+			rec = s.receiptOf(oa.resp, expected)
+			rec.Note = "no OpenAPI document found"
+		}
+		return outcome{verdict: NotApplicable, receipt: rec, scope: []string{"/openapi.json"}}
+	}
+	rec := s.receiptOf(oa.resp, expected)
+	f := judgeOperations(oa.doc)
+	probeURL := s.apiBase(oa) + missingProbe
+	var probe *response
+	if onOrigin(probeURL, s.origin) {
+		probe = s.f.get(ctx, probeURL, acceptJSON)
+		rec.Also = []Exchange{s.also(probe)}
+	}
+	probeOK := probe != nil && (probe.status == 404 || probe.status == 410) && isProblemBody(probe)
+	missing := append([]string(nil), f.missing...)
+	if !probeOK {
+		missing = append(missing, "unknown API path → 404/410 with a JSON problem body")
+	}
+	rec.Note = fmt.Sprintf("%d operation(s), %d of %d criteria met; unknown-path probe ok: %t", f.ops, f.met, 5*f.ops, probeOK)
+	if f.ops == 0 {
+		return outcome{verdict: Fail, missing: "the document has no operations", receipt: rec, scope: []string{pathOf(oa.resp.req.url)}}
+	}
+	frac := 0.8 * float64(f.met) / float64(5*f.ops)
+	if probeOK {
+		frac += 0.2
+	}
+	o := fromFraction(frac, strings.Join(missing, "; "))
+	o.receipt, o.scope = rec, []string{pathOf(oa.resp.req.url)}
 	return o
 }
 

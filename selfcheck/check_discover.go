@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+
+	"github.com/agentready/caddy-agentready/selfcheck/internal/parse"
+	"github.com/agentready/caddy-agentready/selfcheck/llmstxt"
 )
 
 func init() {
@@ -41,29 +44,29 @@ func checkSitemap(ctx context.Context, s *site) outcome {
 		return o
 	}
 	doc := sm.doc
-	if doc.kind == "" {
+	if doc.Kind == "" {
 		msg := "not a sitemap"
-		if doc.err != nil {
-			msg += ": " + doc.err.Error()
+		if doc.Err != nil {
+			msg += ": " + doc.Err.Error()
 		}
 		return outcome{verdict: Fail, missing: msg, receipt: rec, scope: scope}
 	}
 	good, bad := 0, []string{}
-	for _, loc := range doc.locs {
+	for _, loc := range doc.Locs {
 		if onOrigin(loc, s.origin) {
 			good++
 		} else if len(bad) < 3 {
 			bad = append(bad, fmt.Sprintf("%q", loc))
 		}
 	}
-	rec.Note = fmt.Sprintf("<%s> with %d loc(s), %d on the site's origin", doc.kind, len(doc.locs), good)
-	if doc.truncated {
-		rec.Note += fmt.Sprintf(" (parsing stopped at %d locs)", sitemapMaxLocs)
+	rec.Note = fmt.Sprintf("<%s> with %d loc(s), %d on the site's origin", doc.Kind, len(doc.Locs), good)
+	if doc.Truncated {
+		rec.Note += fmt.Sprintf(" (parsing stopped at %d locs)", parse.SitemapMaxLocs)
 	}
-	if len(doc.locs) == 0 {
+	if len(doc.Locs) == 0 {
 		missing := "no <loc> in the sitemap"
-		if doc.err != nil {
-			missing += " (malformed XML: " + doc.err.Error() + ")"
+		if doc.Err != nil {
+			missing += " (malformed XML: " + doc.Err.Error() + ")"
 		}
 		return outcome{verdict: Fail, missing: missing, receipt: rec, scope: scope}
 	}
@@ -71,12 +74,55 @@ func checkSitemap(ctx context.Context, s *site) outcome {
 	if len(bad) > 0 {
 		missing = "foreign or malformed locs: " + strings.Join(bad, ", ")
 	}
-	f := float64(good) / float64(len(doc.locs))
-	if doc.err != nil && !doc.truncated {
-		missing = strings.TrimPrefix(missing+"; malformed XML: "+doc.err.Error(), "; ")
+	f := float64(good) / float64(len(doc.Locs))
+	if doc.Err != nil && !doc.Truncated {
+		missing = strings.TrimPrefix(missing+"; malformed XML: "+doc.Err.Error(), "; ")
 		f = min(f, 0.5)
 	}
 	o := fromFraction(f, missing)
+	o.receipt, o.scope = rec, scope
+	return o
+}
+
+// llmsPartialRules are the rules a present llms.txt can miss: each is a
+// quarter of the weight.
+const llmsPartialRules = 4
+
+// checkLLMSTxt: /llms.txt is 200 text with an H1, ≥ 1 Markdown link and
+// direct plain instructions (UAIX llms_minimal_instruction_required). The
+// rule set is llmstxt.Evaluate's; Lighthouse's own llms-txt audit rides
+// along in the receipt's details.
+func checkLLMSTxt(ctx context.Context, s *site) outcome {
+	const expected = "200 text/plain or text/markdown with an H1, ≥ 1 Markdown link, and direct plain instructions"
+	r := s.llmsTxt(ctx)
+	scope := []string{"/llms.txt"}
+	if r.unreachable() {
+		o := s.couldNotCheck(r, expected)
+		o.scope = scope
+		return o
+	}
+	rec := s.receiptOf(r, expected)
+	ev := llmstxt.Evaluate(r.status, r.header.Get("Content-Type"), r.body)
+	lh := llmstxt.Audit(r.status, r.body)
+	rec.Details = map[string]any{"missing_rules": ev.Missing, "lighthouse_llms_txt": lh}
+	var missing []string
+	for _, id := range ev.Missing {
+		missing = append(missing, llmstxt.Describe(id))
+	}
+	f := ev.Facts
+	rec.Note = fmt.Sprintf("H1 %q, %d link(s), instructions: %t, %d bytes", f.H1, len(f.Links), f.HasInstructions, f.Size)
+	var o outcome
+	switch ev.Verdict {
+	case llmstxt.VerdictPass:
+		o = outcome{verdict: Pass, fraction: 1}
+	case llmstxt.VerdictPartial:
+		o = fromFraction(float64(llmsPartialRules-len(ev.Missing))/llmsPartialRules, strings.Join(missing, "; "))
+	default:
+		o = outcome{verdict: Fail, missing: strings.Join(missing, "; ")}
+		if r.status != 200 {
+			o.missing = fmt.Sprintf("no llms.txt (%d)", r.status)
+		}
+	}
 	o.receipt, o.scope = rec, scope
 	return o
 }
@@ -168,7 +214,7 @@ func checkCrawlerPolicy(ctx context.Context, s *site) outcome {
 	for _, agent := range searchAndUserAgents {
 		for _, route := range s.routes {
 			total++
-			if rb.doc.allowed(agent, pathOf(route)) {
+			if rb.doc.Allowed(agent, pathOf(route)) {
 				allowed++
 			} else if len(blocked) < 6 {
 				blocked = append(blocked, agent+" "+pathOf(route))
@@ -221,25 +267,25 @@ func checkDiscoveryLinks(ctx context.Context, s *site) outcome {
 
 // pageLinks returns a page's Link header links followed by its <link>
 // elements.
-func (s *site) pageLinks(p *page) []linkValue {
+func (s *site) pageLinks(p *page) []parse.Link {
 	base, _ := url.Parse(p.url)
 	if p.resp.finalURL != "" {
 		base, _ = url.Parse(p.resp.finalURL)
 	}
-	var links []linkValue
+	var links []parse.Link
 	if p.resp.header != nil {
-		links = parseLinkHeader(p.resp.header.Values("Link"), base)
+		links = parse.LinkHeader(p.resp.header.Values("Link"), base)
 	}
-	return append(links, p.facts.links...)
+	return append(links, p.facts.Links...)
 }
 
 // hasLink reports a link with rel whose target path ends in suffix.
-func hasLink(links []linkValue, rel, suffix string) bool {
+func hasLink(links []parse.Link, rel, suffix string) bool {
 	for _, l := range links {
-		if !l.hasRel(rel) {
+		if !l.HasRel(rel) {
 			continue
 		}
-		if u, err := url.Parse(l.target); err == nil && strings.HasSuffix(u.Path, suffix) {
+		if u, err := url.Parse(l.Target); err == nil && strings.HasSuffix(u.Path, suffix) {
 			return true
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/agentready/caddy-agentready/selfcheck/internal/parse"
 )
 
 func TestCheckSitemap(t *testing.T) {
@@ -102,10 +104,10 @@ func TestGunzipSitemapBomb(t *testing.T) {
 	zw := gzip.NewWriter(&b)
 	zw.Write(bytes.Repeat([]byte("<"), 10<<20))
 	zw.Close()
-	if _, err := gunzipSitemap(b.Bytes(), 1<<20); err == nil || !strings.Contains(err.Error(), "inflates past") {
+	if _, err := parse.GunzipSitemap(b.Bytes(), 1<<20); err == nil || !strings.Contains(err.Error(), "inflates past") {
 		t.Errorf("gzip bomb: err = %v", err)
 	}
-	if out, err := gunzipSitemap([]byte("<urlset/>"), 10); err != nil || string(out) != "<urlset/>" {
+	if out, err := parse.GunzipSitemap([]byte("<urlset/>"), 10); err != nil || string(out) != "<urlset/>" {
 		t.Errorf("plain body changed: %q %v", out, err)
 	}
 }

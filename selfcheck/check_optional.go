@@ -5,16 +5,21 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"sync"
 
+	"github.com/agentready/caddy-agentready/selfcheck/ard"
+	"github.com/agentready/caddy-agentready/selfcheck/internal/parse"
+	"github.com/agentready/caddy-agentready/selfcheck/mcpprobe"
 	"github.com/tiktoken-go/tokenizer"
 )
 
 func init() {
 	register(map[string]checkFunc{
+		"ard_manifest":       checkARDManifest,
 		"a2a_agent_card":     checkA2ACard,
 		"mcp_server_card":    checkMCPServerCard,
 		"agent_skills_index": checkAgentSkills,
@@ -55,6 +60,47 @@ func (s *site) optionalDoc(ctx context.Context, expected string, paths ...string
 	return j, rec, fmt.Sprintf("not found (%d)", j.resp.status), false
 }
 
+// ardFetcher adapts the scan's shared, memoising fetcher to ard.Fetcher, so
+// that the ARD discovery reads the same answers as the other checks.
+func (s *site) ardFetcher() ard.Fetcher {
+	return func(ctx context.Context, u string) ard.Response {
+		r := s.f.get(ctx, u, acceptJSON)
+		out := ard.Response{Status: r.status, Header: r.header, Body: r.body}
+		if r.failed() {
+			out.Err = errors.New(r.errText())
+			out.Body = nil
+		}
+		return out
+	}
+}
+
+// checkARDManifest: the Lighthouse ard-schema audit (STANDARD.md §8) with
+// its own 1 / 0.9 / 0 / N/A score and Root/entry table; unscored here.
+func checkARDManifest(ctx context.Context, s *site) outcome {
+	home := s.page(ctx, s.home)
+	var robots *string
+	if rb := s.robots(ctx); rb.doc != nil {
+		txt := string(rb.resp.body)
+		robots = &txt
+	}
+	d := ard.Discover(ctx, s.ardFetcher(), home.resp.finalURLOrReq().String(), robots, home.resp.body, home.resp.header)
+	res := ard.Audit(d)
+	rec := Receipt{
+		Request:  &RequestRecord{Method: "GET", URL: redactURL(d.CatalogURL), Header: map[string]string{"Accept": acceptJSON}},
+		Expected: "an ARD manifest (robots Agentmap, rel=\"ard\", Link rel=\"ard\", /.well-known/ard.json) that validates against ARD v0.91",
+		Received: &ResponseRecord{Status: d.Status, ContentType: d.Header.Get("Content-Type"), Excerpt: excerpt(d.Content), Error: d.ErrorMessage},
+		Details: map[string]any{
+			"score": res.Score, "notApplicable": res.NotApplicable, "explanation": res.Explanation,
+			"discoverySource": d.Source, "rows": res.Rows, "failedSources": d.FailedSources,
+		},
+	}
+	scope := pathOf(d.CatalogURL)
+	if res.NotApplicable {
+		return optional(false, rec, "no ARD manifest found or advertised (audit not applicable)", scope)
+	}
+	return optional(true, rec, fmt.Sprintf("ard-schema audit score %g (%d row(s)), found via %s", res.Score, len(res.Rows), d.Source), scope)
+}
+
 // checkA2ACard: an A2A 1.0 agent card (name, description, version,
 // capabilities, supportedInterfaces); a 0.3 card (top-level url) is partial.
 func checkA2ACard(ctx context.Context, s *site) outcome {
@@ -78,9 +124,6 @@ func checkA2ACard(ctx context.Context, s *site) outcome {
 	return optional(true, rec, "card missing: "+strings.Join(missing, ", "), scope)
 }
 
-// serverCardValidator compiles the server card schema once.
-var serverCardValidator = sync.OnceValues(compileServerCardSchema)
-
 // checkMCPServerCard: an MCP server card valid against the v1 schema.
 func checkMCPServerCard(ctx context.Context, s *site) outcome {
 	_, rec, why, ok := s.optionalDoc(ctx, "an MCP server card valid against server-card.schema.json (v1)", "/.well-known/mcp/server-card.json", "/.well-known/mcp.json", "/.well-known/mcp/server-cards.json")
@@ -89,12 +132,11 @@ func checkMCPServerCard(ctx context.Context, s *site) outcome {
 	if !ok {
 		return optional(false, rec, why, scope)
 	}
-	sch, err := serverCardValidator()
-	if err != nil {
+	msg, err := mcpprobe.ValidateServerCard(card.doc)
+	switch {
+	case err != nil:
 		return optional(true, rec, "found; schema unavailable: "+err.Error(), scope)
-	}
-	if err := sch.Validate(any(card.doc)); err != nil {
-		msg := serverCardErr(err)
+	case msg != "":
 		if len(msg) > 300 {
 			msg = msg[:300] + " …"
 		}
@@ -135,7 +177,7 @@ func checkAgentSkills(ctx context.Context, s *site) outcome {
 		if !strings.HasPrefix(digest, "sha256:") || str(o, "url") == "" || fetched >= skillsMaxArtifacts {
 			continue
 		}
-		u := resolve(j.resp.finalURLOrReq(), str(o, "url"))
+		u := parse.Resolve(j.resp.finalURLOrReq(), str(o, "url"))
 		if !onOrigin(u, s.origin) {
 			continue
 		}

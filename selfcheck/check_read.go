@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+
+	"github.com/agentready/caddy-agentready/selfcheck/internal/parse"
 )
 
 func init() {
@@ -38,13 +40,13 @@ func checkContentInInitialHTML(ctx context.Context, s *site) outcome {
 			return notHTML(p)
 		}
 		f := p.facts
-		got := fmt.Sprintf("%d words of visible text, main landmark %d characters", f.textWords, f.mainChars)
+		got := fmt.Sprintf("%d words of visible text, main landmark %d characters", f.TextWords, f.MainChars)
 		switch {
-		case f.textWords < minContentWords:
+		case f.TextWords < minContentWords:
 			return routeFraction(0, got, "visible text in the initial HTML (an empty app shell?)")
-		case !f.hasMain:
+		case !f.HasMain:
 			return routeFraction(0.5, got, "a <main> landmark")
-		case f.mainChars == 0:
+		case f.MainChars == 0:
 			return routeFraction(0.5, got, "text inside the <main> landmark")
 		}
 		return routePass(got)
@@ -196,17 +198,17 @@ func checkMarkdownAlternate(ctx context.Context, s *site) outcome {
 			return notHTML(p)
 		}
 		base, _ := url.Parse(p.url)
-		header := hasMarkdownAlternate(parseLinkHeader(p.resp.header.Values("Link"), base))
-		head := hasMarkdownAlternate(p.facts.links)
+		header := hasMarkdownAlternate(parse.LinkHeader(p.resp.header.Values("Link"), base))
+		head := hasMarkdownAlternate(p.facts.Links)
 		got := fmt.Sprintf("Link header alternate: %t; head <link> alternate: %t", header, head)
 		return routeTwoParts(got, header, head, "the Link header", "the <link> in the HTML head", "a Markdown alternate link")
 	})
 }
 
 // hasMarkdownAlternate reports a rel=alternate type=text/markdown link.
-func hasMarkdownAlternate(links []linkValue) bool {
+func hasMarkdownAlternate(links []parse.Link) bool {
 	for _, l := range links {
-		if l.hasRel("alternate") && strings.HasPrefix(l.typ, "text/markdown") {
+		if l.HasRel("alternate") && strings.HasPrefix(l.Type, "text/markdown") {
 			return true
 		}
 	}

@@ -147,3 +147,8 @@ func TestCheckBrowserGetsHTML(t *testing.T) {
 		{name: "home 500", site: ready(serverError("/"), without("/sitemap.xml")), verdict: CouldNotCheck},
 	})
 }
+
+func FuzzFrontMatter(f *testing.F) {
+	f.Add([]byte("---\ntitle: x\ncanonical: https://a.test/\n---\n# x"))
+	f.Fuzz(func(t *testing.T, b []byte) { frontMatter(b) })
+}

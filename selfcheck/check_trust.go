@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/agentready/caddy-agentready/selfcheck/llmstxt"
 )
 
 func init() {
@@ -28,14 +30,14 @@ func checkHumanHandoff(ctx context.Context, s *site) outcome {
 	var found []string
 	for _, r := range s.routes {
 		p := s.page(ctx, r)
-		if len(p.facts.mailto) > 0 {
-			found = append(found, "mailto link on "+pathOf(r)+": "+redactURL(p.facts.mailto[0]))
+		if len(p.facts.Mailto) > 0 {
+			found = append(found, "mailto link on "+pathOf(r)+": "+redactURL(p.facts.Mailto[0]))
 		}
-		if len(p.facts.contact) > 0 {
-			found = append(found, "contact link on "+pathOf(r)+": "+redactURL(p.facts.contact[0]))
+		if len(p.facts.Contact) > 0 {
+			found = append(found, "contact link on "+pathOf(r)+": "+redactURL(p.facts.Contact[0]))
 		}
-		for _, n := range p.ld.nodes {
-			if n.has("contactPoint") || n.has("email") || n.has("telephone") {
+		for _, n := range p.ld.Nodes {
+			if n.Has("contactPoint") || n.Has("email") || n.Has("telephone") {
 				found = append(found, "JSON-LD contact data on "+pathOf(r))
 				break
 			}
@@ -44,7 +46,7 @@ func checkHumanHandoff(ctx context.Context, s *site) outcome {
 	if m := s.manifest(ctx); m.doc != nil && m.doc["contact"] != nil {
 		found = append(found, "agents.json contact")
 	}
-	if l := s.llmsTxt(ctx); llmsUsable(l) && inspectLLMS(l.body).contact != "" {
+	if l := s.llmsTxt(ctx); llmsUsable(l) && llmstxt.Inspect(l.body).ContactLine != "" {
 		found = append(found, "contact line in llms.txt")
 	}
 	if len(found) > 0 {
@@ -90,7 +92,7 @@ func checkAccessPolicy(ctx context.Context, s *site) outcome {
 		}
 	}
 	l := s.llmsTxt(ctx)
-	if policy == "" && llmsUsable(l) && inspectLLMS(l.body).policy != "" {
+	if policy == "" && llmsUsable(l) && llmstxt.PolicyLine(l.body) != "" {
 		policy = "a policy line in llms.txt"
 		rec.Also = append(rec.Also, s.also(l))
 	}
@@ -135,8 +137,8 @@ func orNone(s string) string {
 // contentSignal returns the site's Content-Signal policy: a robots.txt line
 // or a response header on the home page.
 func (s *site) contentSignal(ctx context.Context) string {
-	if rb := s.robots(ctx); rb.doc != nil && len(rb.doc.contentSignals) > 0 {
-		return rb.doc.contentSignals[0]
+	if rb := s.robots(ctx); rb.doc != nil && len(rb.doc.ContentSignals) > 0 {
+		return rb.doc.ContentSignals[0]
 	}
 	if h := s.page(ctx, s.home).resp.header; h != nil {
 		return h.Get("Content-Signal")

@@ -38,3 +38,8 @@ func TestCheckSecurityContact(t *testing.T) {
 		{name: "500", site: ready(serverError("/.well-known/security.txt")), verdict: CouldNotCheck},
 	})
 }
+
+func FuzzSecurityTxt(f *testing.F) {
+	f.Add([]byte("Contact: mailto:a@b.test\nExpires: 2030-01-01T00:00:00Z\n"))
+	f.Fuzz(func(t *testing.T, b []byte) { parseSecurityTxt(b) })
+}

@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+
+	"github.com/agentready/caddy-agentready/selfcheck/internal/parse"
 )
 
 func init() {
@@ -25,7 +27,7 @@ var bcp47 = regexp.MustCompile(`(?i)^(?:(?:[a-z]{2,3}(?:-[a-z]{3}){0,3}|[a-z]{4}
 // checkLanguageDeclared: <html lang> holds a well-formed BCP 47 tag.
 func checkLanguageDeclared(ctx context.Context, s *site) outcome {
 	return s.perRoute(ctx, `<html lang="…"> with a well-formed BCP 47 tag (RFC 5646)`, nil, func(p *page) routeOutcome {
-		switch lang := p.facts.lang; {
+		switch lang := p.facts.Lang; {
 		case !p.resp.ok() || !isHTMLish(p.resp):
 			return routeFraction(0, fmt.Sprintf("%d %s", p.resp.status, p.resp.mediaType()), "no HTML page")
 		case lang == "":
@@ -46,13 +48,13 @@ func checkCanonicalDeclared(ctx context.Context, s *site) outcome {
 			return routeFraction(0, fmt.Sprintf("%d %s", p.resp.status, p.resp.mediaType()), "no HTML page")
 		}
 		for _, l := range s.pageLinks(p) {
-			if !l.hasRel("canonical") {
+			if !l.HasRel("canonical") {
 				continue
 			}
-			got := fmt.Sprintf("canonical %q", l.raw)
-			u, err := url.Parse(l.raw)
+			got := fmt.Sprintf("canonical %q", l.Raw)
+			u, err := url.Parse(l.Raw)
 			switch {
-			case err != nil || l.raw == "":
+			case err != nil || l.Raw == "":
 				return routeFraction(0, got, "canonical URL does not parse")
 			case !u.IsAbs():
 				// RFC 6596 §5.2: relative canonicals are allowed but error-prone.
@@ -77,7 +79,7 @@ var contentTypes = []string{"Article", "BlogPosting", "NewsArticle", "TechArticl
 
 // ldSite is the JSON-LD of every reachable route.
 type ldSite struct {
-	nodes             []ldNode
+	nodes             []parse.LDNode
 	blocks, bad, seen int
 }
 
@@ -94,9 +96,9 @@ func (s *site) ldAcross(ctx context.Context, expected string) (ld ldSite, rec Re
 			continue
 		}
 		ld.seen++
-		ld.nodes = append(ld.nodes, p.ld.nodes...)
-		ld.blocks += p.ld.blocks
-		ld.bad += p.ld.bad
+		ld.nodes = append(ld.nodes, p.ld.Nodes...)
+		ld.blocks += p.ld.Blocks
+		ld.bad += p.ld.Bad
 	}
 	scope = append([]string(nil), s.routes...)
 	if ld.seen == 0 {
@@ -125,15 +127,15 @@ func checkStructuredIdentity(ctx context.Context, s *site) outcome {
 	}
 	f, missing := 0.25, "no identity node (Organization, LocalBusiness, Person, WebSite…)"
 	for _, n := range nodes {
-		if !n.is(identityTypes...) {
+		if !n.Is(identityTypes...) {
 			continue
 		}
-		if n.has("name") && n.has("url") {
+		if n.Has("name") && n.Has("url") {
 			f, missing = 1, ""
-			rec.Note += fmt.Sprintf("; identity: %s %q", strings.Join(n.types, ","), str(n.props, "name"))
+			rec.Note += fmt.Sprintf("; identity: %s %q", strings.Join(n.Types, ","), str(n.Props, "name"))
 			break
 		}
-		f, missing = 0.5, fmt.Sprintf("%s node lacks name or url", strings.Join(n.types, ","))
+		f, missing = 0.5, fmt.Sprintf("%s node lacks name or url", strings.Join(n.Types, ","))
 	}
 	if bad > 0 {
 		f = min(f, 0.75)
@@ -155,14 +157,14 @@ func checkStructuredFreshness(ctx context.Context, s *site) outcome {
 	total, dated := 0, 0
 	var undated []string
 	for _, n := range ld.nodes {
-		if !n.is(contentTypes...) {
+		if !n.Is(contentTypes...) {
 			continue
 		}
 		total++
-		if n.has("dateModified") {
+		if n.Has("dateModified") {
 			dated++
 		} else if len(undated) < 5 {
-			undated = append(undated, strings.Join(n.types, ","))
+			undated = append(undated, strings.Join(n.Types, ","))
 		}
 	}
 	if total == 0 {

@@ -10,4 +10,56 @@
 // The scanner never signs in, never calls a tool, and never records
 // credentials: request and response headers that carry them, and token-like
 // query parameters, are redacted before they reach a receipt.
+//
+// # Layout
+//
+// A scan runs in stages: fetch, parse, judge (one lens after another), score,
+// render. The files of this package are named by stage, and everything about
+// one protocol or format lives in one folder.
+//
+//   - scan.go: [Scan], from the target to the finished report.
+//   - options.go: [Options] and their defaults.
+//   - fetch.go: the scan's one HTTP client (bounded concurrency, timeouts,
+//     body cap, redirect limits, a memoising cache: every answer is fetched
+//     once and shared by every check).
+//   - site.go: the state one scan shares between checks: the routes, each
+//     page fetched and parsed once (parse.HTML, parse.JSONLD).
+//   - documents.go, openapi.go: the site's documents, each fetched and
+//     parsed once: robots.txt, sitemap, agents.json (both addresses), JSON
+//     documents, the MCP server card, llms.txt, the MCP endpoint and its
+//     probe, the OpenAPI document and how its operations are judged.
+//   - lens.go: a lens is a catalogue of checkpoints with verdicts of its own,
+//     run over the one shared site. lens_score.go is the 100-point lens:
+//     catalogue.go lists its 35 checks (ids, sections, weights),
+//     check_<section>.go implement them (discover, understand, read, act,
+//     connect, trust, optional), each beside its check_<section>_test.go;
+//     verdict.go and routecheck.go are how a check decides (one route at a
+//     time for page-level checks); score.go weighs the results.
+//   - receipt.go, redact.go: the evidence behind every verdict, and what it
+//     may never show.
+//   - report.go: the one result object; render_json.go, render_markdown.go
+//     and render_html.go: its three renderings; render_text.go: the receipt
+//     text and verdict symbols the Markdown and HTML forms share.
+//   - cli.go: the `scan` command line (flags, output format, exit codes).
+//
+// Folders:
+//
+//   - ard/: the ARD (ard.json) audit, as Lighthouse's ard-schema runs it.
+//   - llmstxt/: everything about /llms.txt: Lighthouse's llms-txt audit, the
+//     llms_txt rule set, the facts (H1, links, instructions, contact and
+//     policy lines) other checks read.
+//   - mcpprobe/: everything about MCP: the Streamable HTTP probe, where a site
+//     names its endpoint, what a probe result means, the server card schema.
+//   - internal/parse/: the formats pages and documents come in (HTML facts,
+//     JSON-LD, Link headers, robots.txt, sitemaps), bounded and fuzzed.
+//   - internal/golden/: the golden-file helper of the tests (-update).
+//
+// A further lens (the agent-protocol checkpoints of STANDARD.md §11, the lint
+// rules of §12) slots in without touching the 100-point checks: a
+// lens_<name>.go file holds its catalogue, its run and where its findings go
+// in the [Report], and is appended to lenses; its checkpoints live in
+// <name>_<group>.go files beside their tests. Checkpoints read the same site
+// documents (documents.go) and the same protocol packages as the scored
+// checks, so where both judge the same thing they agree. Only the 100-point
+// lens changes the score.
 package selfcheck

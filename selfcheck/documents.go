@@ -8,12 +8,15 @@ import (
 	"net/url"
 	"reflect"
 	"strings"
+
+	"github.com/agentready/caddy-agentready/selfcheck/internal/parse"
+	"github.com/agentready/caddy-agentready/selfcheck/mcpprobe"
 )
 
 // robotsResult is the site's robots.txt, fetched and parsed once.
 type robotsResult struct {
 	resp *response
-	doc  *robotsTxt // nil when there is no usable robots.txt
+	doc  *parse.RobotsTxt // nil when there is no usable robots.txt
 }
 
 // robots returns the site's robots.txt (RFC 9309 §2.3: at /robots.txt).
@@ -21,7 +24,7 @@ func (s *site) robots(ctx context.Context) robotsResult {
 	return s.robotsDoc.get(func() robotsResult {
 		r := robotsResult{resp: s.f.get(ctx, s.abs("/robots.txt"), "text/plain")}
 		if r.resp.ok() && !isHTMLish(r.resp) {
-			r.doc = parseRobots(r.resp.body)
+			r.doc = parse.Robots(r.resp.body)
 		}
 		return r
 	})
@@ -30,10 +33,10 @@ func (s *site) robots(ctx context.Context) robotsResult {
 // sitemapResult is the site's sitemap: the candidate that answered, parsed,
 // and every candidate tried.
 type sitemapResult struct {
-	resp  *response   // the chosen candidate (nil when none was tried)
-	doc   sitemapDoc  // its parse
-	tried []*response // every candidate, in order
-	pages []string    // page URLs (from the urlset, or the index's first children)
+	resp  *response        // the chosen candidate (nil when none was tried)
+	doc   parse.SitemapDoc // its parse
+	tried []*response      // every candidate, in order
+	pages []string         // page URLs (from the urlset, or the index's first children)
 }
 
 // sitemapMaxCandidates bounds the sitemaps tried (robots.txt lines first).
@@ -45,7 +48,7 @@ func (s *site) sitemap(ctx context.Context) sitemapResult {
 	return s.sitemapDoc.get(func() sitemapResult {
 		var cands []string
 		if rb := s.robots(ctx); rb.doc != nil {
-			for _, sm := range rb.doc.sitemaps {
+			for _, sm := range rb.doc.Sitemaps {
 				if u, err := url.Parse(sm); err == nil && u.IsAbs() && (u.Scheme == "http" || u.Scheme == "https") {
 					cands = append(cands, u.String())
 				}
@@ -65,10 +68,10 @@ func (s *site) sitemap(ctx context.Context) sitemapResult {
 				continue
 			}
 			doc := s.parseSitemapBody(resp.body)
-			if res.resp == nil || (res.doc.kind == "" && doc.kind != "") {
+			if res.resp == nil || (res.doc.Kind == "" && doc.Kind != "") {
 				res.resp, res.doc = resp, doc
 			}
-			if doc.kind != "" && len(doc.locs) > 0 {
+			if doc.Kind != "" && len(doc.Locs) > 0 {
 				break
 			}
 		}
@@ -81,24 +84,24 @@ func (s *site) sitemap(ctx context.Context) sitemapResult {
 }
 
 // parseSitemapBody parses a sitemap, inflating it first when gzipped.
-func (s *site) parseSitemapBody(body []byte) sitemapDoc {
-	b, err := gunzipSitemap(body, s.opts.MaxBodyBytes)
+func (s *site) parseSitemapBody(body []byte) parse.SitemapDoc {
+	b, err := parse.GunzipSitemap(body, s.opts.MaxBodyBytes)
 	if err != nil {
-		return sitemapDoc{err: err}
+		return parse.SitemapDoc{Err: err}
 	}
-	return parseSitemap(b, sitemapMaxLocs)
+	return parse.Sitemap(b, parse.SitemapMaxLocs)
 }
 
 // sitemapPages lists page URLs: a urlset's locs, or the locs of the first
 // two child sitemaps of an index (on the site's origin only).
-func (s *site) sitemapPages(ctx context.Context, doc sitemapDoc) []string {
-	switch doc.kind {
+func (s *site) sitemapPages(ctx context.Context, doc parse.SitemapDoc) []string {
+	switch doc.Kind {
 	case "urlset":
-		return doc.locs
+		return doc.Locs
 	case "sitemapindex":
 		var out []string
 		n := 0
-		for _, loc := range doc.locs {
+		for _, loc := range doc.Locs {
 			if n >= 2 {
 				break
 			}
@@ -108,8 +111,8 @@ func (s *site) sitemapPages(ctx context.Context, doc sitemapDoc) []string {
 			n++
 			resp := s.f.get(ctx, loc, "application/xml, text/xml;q=0.9, */*;q=0.1")
 			if resp.ok() {
-				if child := s.parseSitemapBody(resp.body); child.kind == "urlset" {
-					out = append(out, child.locs...)
+				if child := s.parseSitemapBody(resp.body); child.Kind == "urlset" {
+					out = append(out, child.Locs...)
 				}
 			}
 		}
@@ -281,6 +284,46 @@ func (s *site) jsonDoc(ctx context.Context, paths ...string) jsonResult {
 // serverCard is the MCP server card (STANDARD.md §9 addresses).
 func (s *site) serverCard(ctx context.Context) jsonResult {
 	return s.jsonDoc(ctx, "/.well-known/mcp/server-card.json", "/.well-known/mcp.json", "/.well-known/mcp/server-cards.json")
+}
+
+// llmsTxt fetches /llms.txt once.
+func (s *site) llmsTxt(ctx context.Context) *response {
+	return s.llmsDoc.get(func() *response {
+		return s.f.get(ctx, s.abs("/llms.txt"), "text/plain, text/markdown;q=0.9, */*;q=0.1")
+	})
+}
+
+// llmsUsable reports a 200 text answer that is not an HTML page.
+func llmsUsable(r *response) bool {
+	mt := r.mediaType()
+	return r.ok() && !isHTMLish(r) && (strings.HasPrefix(mt, "text/") || mt == "")
+}
+
+// mcpEndpoint is the site's MCP endpoint and what the probe found there.
+type mcpEndpoint struct {
+	url      string
+	source   string // "agents.json", "server card" or "/mcp probe"
+	declared bool   // named by the site, not guessed
+	found    bool   // an MCP endpoint exists (declared, or the guess answered)
+	probe    mcpprobe.Result
+}
+
+// mcp finds the site's MCP endpoint (agents.json interfaces, then the MCP
+// server card's remotes, then a guess at /mcp) and probes it once through
+// the scanner's client: only initialize and tools/list, never a tool call
+// (rule 1).
+func (s *site) mcp(ctx context.Context) mcpEndpoint {
+	return s.mcpDoc.get(func() mcpEndpoint {
+		e := mcpEndpoint{source: "/mcp probe", url: s.abs("/mcp")}
+		if u := mcpprobe.DeclaredURL(s.manifest(ctx).interfaces()); u != "" {
+			e.url, e.source, e.declared = parse.Resolve(s.origin, u), "agents.json", true
+		} else if u := mcpprobe.RemoteURL(s.serverCard(ctx).doc); u != "" {
+			e.url, e.source, e.declared = parse.Resolve(s.origin, u), "server card", true
+		}
+		e.probe = mcpprobe.Probe(ctx, s.f.httpClient(), e.url)
+		e.found = e.declared || e.probe.Initialize || e.probe.NeedsToken()
+		return e
+	})
 }
 
 // jsonObject parses body as a JSON object, or as an array whose first

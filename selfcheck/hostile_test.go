@@ -70,29 +70,6 @@ const xmlBomb = `<?xml version="1.0"?>
 <!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">]>
 <urlset><url><loc>&lol3;</loc></url></urlset>`
 
-func TestSitemapXMLBombNotExpanded(t *testing.T) {
-	doc := parseSitemap([]byte(xmlBomb), 10)
-	if doc.err == nil || !strings.Contains(doc.err.Error(), "entity") {
-		t.Fatalf("XML bomb parsed: %+v", doc)
-	}
-	if len(doc.locs) != 0 {
-		t.Errorf("bomb produced locs %v", doc.locs)
-	}
-}
-
-func TestSitemapLocCap(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("<urlset>")
-	for i := range 100 {
-		fmt.Fprintf(&b, "<url><loc>https://a.test/%d</loc></url>", i)
-	}
-	b.WriteString("</urlset>")
-	doc := parseSitemap([]byte(b.String()), 10)
-	if len(doc.locs) != 10 || !doc.truncated {
-		t.Errorf("%d locs, truncated %v; want 10 and true", len(doc.locs), doc.truncated)
-	}
-}
-
 // millionURLs streams a sitemap of a million locs (about 48 MB).
 func millionURLs(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/xml")

@@ -69,3 +69,8 @@ func TestReceiptsNeverRecordCredentials(t *testing.T) {
 		}
 	}
 }
+
+func FuzzRedactURL(f *testing.F) {
+	f.Add("https://u:p@a.test/x?token=1&q=2#f")
+	f.Fuzz(func(t *testing.T, s string) { redactURL(s) })
+}

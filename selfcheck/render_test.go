@@ -3,16 +3,14 @@ package selfcheck
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
+	"github.com/agentready/caddy-agentready/selfcheck/internal/golden"
+)
 
 // goldenScan scans the agent-ready site with one change of each kind of
 // verdict, and returns the report and the origin to normalise.
@@ -45,20 +43,7 @@ func TestRenderGolden(t *testing.T) {
 	}
 	for name, out := range map[string][]byte{"report.json": j, "report.md": r.Markdown(), "report.html": r.HTML()} {
 		got := normalise(out, origin)
-		path := filepath.Join("testdata", "golden", name)
-		if *update {
-			if err := os.WriteFile(path, got, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%v (run go test -update)", err)
-		}
-		if !bytes.Equal(got, want) {
-			t.Errorf("%s differs from the golden file (run go test -update and review the diff)", name)
-		}
+		golden.Check(t, filepath.Join("testdata", "golden", name), got)
 	}
 }
 
@@ -150,5 +135,31 @@ func TestMarkdownFenceSurvivesBackticks(t *testing.T) {
 	r := scanHandler(t, s, Options{})
 	if !strings.Contains(string(r.Markdown()), "`````\ncheck: llms_txt") {
 		t.Error("llms_txt receipt is not fenced with five backticks")
+	}
+}
+
+// TestTargetNote: a report whose target was chosen by the program that ran
+// the scan says why in every rendering; a report of a given URL says
+// nothing more.
+func TestTargetNote(t *testing.T) {
+	r := scanHandler(t, bareSite(), Options{})
+	for name, out := range map[string]string{"markdown": string(r.Markdown()), "html": string(r.HTML())} {
+		if strings.Contains(out, "Address scanned") {
+			t.Errorf("%s: a note without a TargetNote", name)
+		}
+	}
+	r.TargetNote = "the host <of> the site block"
+	js, err := r.JSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string][2]string{
+		"markdown": {string(r.Markdown()), "Address scanned: " + r.Target + " (the host <of> the site block)."},
+		"html":     {string(r.HTML()), `<p id="target-note">Address scanned: ` + r.Target + ` (the host &lt;of&gt; the site block).</p>`},
+		"json":     {string(js), `"target_note": "the host <of> the site block"`},
+	} {
+		if !strings.Contains(want[0], want[1]) {
+			t.Errorf("%s lacks %s", name, want[1])
+		}
 	}
 }

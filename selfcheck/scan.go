@@ -5,30 +5,19 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 )
 
-// checkFunc decides one check.
-type checkFunc func(ctx context.Context, s *site) outcome
-
-// checkFuncs maps every catalogue id to its implementation; filled by the
-// check_*.go files.
-var checkFuncs = map[string]checkFunc{}
-
-// register adds check implementations; called from init in the check files.
-func register(fns map[string]checkFunc) {
-	for id, fn := range fns {
-		checkFuncs[id] = fn
-	}
-}
-
-// Scan scans target and returns its report. The error is non-nil only when
-// nothing could be scanned: target is not an absolute http(s) URL, or the
-// home page gave no HTTP answer at all (refused, timeout, TLS error,
-// redirect loop, oversize). In the second case the report is returned too,
-// every check COULD_NOT_CHECK with the home page's receipt.
+// Scan scans target and returns its report: it fetches the home page,
+// follows its redirects to the site's origin, picks the routes (the home
+// page and up to Options.Pages sitemap pages), runs every lens over the one
+// shared site, and scores the report.
+//
+// The error is non-nil only when nothing could be scanned: target is not an
+// absolute http(s) URL, or the home page gave no HTTP answer at all
+// (refused, timeout, TLS error, redirect loop, oversize). In the second case
+// the report is returned too, every check COULD_NOT_CHECK with the home
+// page's receipt.
 func Scan(ctx context.Context, target string, opts Options) (*Report, error) {
 	opts = opts.withDefaults()
 	u, err := url.Parse(strings.TrimSpace(target))
@@ -53,10 +42,8 @@ func Scan(ctx context.Context, target string, opts Options) (*Report, error) {
 	home := s.page(ctx, s.home)
 	if home.resp.failed() {
 		r := newReport(u.String(), started, []string{u.String()})
-		for _, c := range catalogue {
-			o := s.couldNotCheck(home.resp, "the home page answers")
-			o.scope = []string{u.String()}
-			r.Checks = append(r.Checks, result(c, o))
+		for _, l := range lenses {
+			l.unreachable(s, home.resp, r)
 		}
 		r.finish(opts.Now())
 		return r, fmt.Errorf("scanning %s: home page: %s", redactURL(u.String()), home.resp.errText())
@@ -68,7 +55,9 @@ func Scan(ctx context.Context, target string, opts Options) (*Report, error) {
 	}
 	s.setRoutes(append([]string{u.String()}, s.sitemapRoutes(ctx, opts.Pages)...))
 	r := newReport(u.String(), started, s.routes)
-	r.Checks = runChecks(ctx, s, opts)
+	for _, l := range lenses {
+		l.run(ctx, s, r)
+	}
 	r.finish(opts.Now())
 	return r, nil
 }
@@ -96,79 +85,6 @@ func (r *Report) finish(now time.Time) {
 		r.DurationMS = 0
 	}
 	r.score()
-}
-
-// runChecks runs the catalogue with bounded concurrency, in catalogue order
-// in the result whatever the finishing order.
-func runChecks(ctx context.Context, s *site, opts Options) []CheckResult {
-	out := make([]CheckResult, len(catalogue))
-	var done atomic.Int64
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, opts.Concurrency)
-	for i, c := range catalogue {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			out[i] = result(c, runOne(ctx, s, c))
-			n := done.Add(1)
-			if opts.Progress != nil {
-				opts.Progress(int(n), len(catalogue))
-			}
-		}()
-	}
-	wg.Wait()
-	return out
-}
-
-// runOne runs one check, turning a panic into COULD_NOT_CHECK so that no
-// input can crash a scan.
-func runOne(ctx context.Context, s *site, c CheckInfo) (o outcome) {
-	fn := checkFuncs[c.ID]
-	if fn == nil {
-		return outcome{verdict: CouldNotCheck, missing: "check not implemented"}
-	}
-	defer func() {
-		if v := recover(); v != nil {
-			o = outcome{verdict: CouldNotCheck, missing: fmt.Sprintf("internal error: %v", v)}
-		}
-	}()
-	o = fn(ctx, s)
-	if o.scope == nil {
-		o.scope = []string{}
-	}
-	return o
-}
-
-// result turns an outcome into the check's entry of the report.
-func result(c CheckInfo, o outcome) CheckResult {
-	v := o.verdict
-	if c.Optional && v != CouldNotCheck {
-		v = Optional
-	}
-	if c.Optional && v == CouldNotCheck {
-		v = Optional
-		if o.found == nil {
-			f := false
-			o.found = &f
-		}
-	}
-	// Every free-text field passes the redactor once more: whatever a
-	// check wrote, no credential reaches a report.
-	rc := o.receipt
-	rc.Note = redactText(rc.Note)
-	rc.Routes = append([]RouteFinding(nil), rc.Routes...)
-	for i := range rc.Routes {
-		f := &rc.Routes[i]
-		f.Route, f.Received, f.Missing = redactURL(f.Route), redactText(f.Received), redactText(f.Missing)
-	}
-	o.receipt = rc
-	return CheckResult{
-		ID: c.ID, Title: c.Title, Section: c.Section, Requirement: c.Requirement,
-		Weight: c.Weight, Verdict: v, Fraction: o.fraction, Missing: redactText(o.missing),
-		Found: o.found, Scope: redactAll(o.scope), Receipt: o.receipt,
-	}
 }
 
 // redactAll redacts a list of URLs.

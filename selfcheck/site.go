@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+
+	"github.com/agentready/caddy-agentready/selfcheck/internal/parse"
 )
 
 // lazy computes a value once, on first use, and shares it between checks.
@@ -36,7 +38,7 @@ type site struct {
 	manifestDoc lazy[manifestResult]
 	llmsDoc     lazy[*response]
 	openapiDoc  lazy[openapiResult]
-	mcpDoc      lazy[mcpResult]
+	mcpDoc      lazy[mcpEndpoint]
 
 	jsonMu   sync.Mutex
 	jsonDocs map[string]*lazy[jsonResult]
@@ -46,8 +48,8 @@ type site struct {
 type page struct {
 	url   string
 	resp  *response
-	facts *pageFacts
-	ld    ldDoc
+	facts *parse.Page
+	ld    parse.LD
 }
 
 // newSite prepares the shared state of a scan.
@@ -82,10 +84,10 @@ func (s *site) page(ctx context.Context, route string) *page {
 			base, _ = url.Parse(p.resp.finalURL)
 		}
 		if p.resp.ok() && isHTMLish(p.resp) {
-			p.facts = parseHTMLFacts(p.resp.body, base)
-			p.ld = parseJSONLD(p.facts.jsonld)
+			p.facts = parse.HTML(p.resp.body, base)
+			p.ld = parse.JSONLD(p.facts.JSONLD)
 		} else {
-			p.facts = &pageFacts{labelFor: map[string]bool{}}
+			p.facts = &parse.Page{LabelFor: map[string]bool{}}
 		}
 		return p
 	})

@@ -2,12 +2,14 @@ package convert
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
 
 	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
+	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/table"
 	"github.com/agentready/caddy-agentready/frontmatter"
 	"github.com/andybalholm/cascadia"
 	"golang.org/x/net/html"
@@ -21,7 +23,8 @@ type Converter struct {
 	content    []namedSel
 	pruneGroup cascadia.SelectorGroup
 	keepGroup  cascadia.SelectorGroup
-	md         *converter.Converter
+	md         *converter.Converter // spanned table cells repeated
+	mdEmpty    *converter.Converter // spanned table cells left empty
 }
 
 // Result is one converted page.
@@ -58,7 +61,10 @@ func New(opts Options) (*Converter, error) {
 		return nil, err
 	}
 	c.pruneGroup, c.keepGroup = group(prune), group(keep)
-	if c.md, err = newMarkdownConverter(); err != nil {
+	if c.md, err = newMarkdownConverter(table.SpanBehaviorMirror); err != nil {
+		return nil, err
+	}
+	if c.mdEmpty, err = newMarkdownConverter(table.SpanBehaviorEmpty); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -67,14 +73,23 @@ func New(opts Options) (*Converter, error) {
 // Options returns the options the Converter was built with.
 func (c *Converter) Options() Options { return c.opts }
 
-// Convert converts one HTML page. htmlUTF8 is the decoded body (invalid
-// UTF-8 is replaced); pageURL is the address it was requested at (relative
-// links and images become absolute against it, and it is the fallback
-// canonical); header is the origin's response header (Last-Modified,
-// Content-Language, Link). An error means the caller should send the
-// original HTML: ErrTooDeep, ErrNoContent, a parse error, or a recovered
-// panic from the libraries.
-func (c *Converter) Convert(htmlUTF8 []byte, pageURL *url.URL, header http.Header) (res *Result, err error) {
+// Convert converts one HTML page with no deadline; see ConvertContext.
+func (c *Converter) Convert(htmlUTF8 []byte, pageURL *url.URL, header http.Header) (*Result, error) {
+	return c.ConvertContext(context.Background(), htmlUTF8, pageURL, header)
+}
+
+// ConvertContext converts one HTML page. htmlUTF8 is the decoded body
+// (invalid UTF-8 is replaced); pageURL is the address it was requested at
+// (relative links and images become absolute against it, and it is the
+// fallback canonical); header is the origin's response header
+// (Last-Modified, Content-Language, Link). The conversion stops when ctx is
+// done (the client left, or the time budget, a deadline on ctx, ran out)
+// and when the Markdown grows past Options.MaxMarkdownSize: ctx is looked
+// at between the stages and while the Markdown is written and its tokens
+// counted. An error means the caller should send the original HTML:
+// ErrTooDeep, ErrNoContent, ErrTooLarge, ctx's error (wrapped), a parse
+// error, or a recovered panic from the libraries.
+func (c *Converter) ConvertContext(ctx context.Context, htmlUTF8 []byte, pageURL *url.URL, header http.Header) (res *Result, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			res, err = nil, fmt.Errorf("convert: panic: %v", p)
@@ -83,6 +98,10 @@ func (c *Converter) Convert(htmlUTF8 []byte, pageURL *url.URL, header http.Heade
 	if header == nil {
 		header = http.Header{}
 	}
+	bud := &budget{ctx: ctx, maxOut: c.opts.maxMarkdownSize()}
+	if err := bud.check(); err != nil {
+		return nil, err
+	}
 	doc, err := parse(htmlUTF8)
 	if err != nil {
 		return nil, err
@@ -90,9 +109,15 @@ func (c *Converter) Convert(htmlUTF8 []byte, pageURL *url.URL, header http.Heade
 	meta, jsonld := frontmatter.ExtractWithJSONLD(doc, pageURL, header, c.opts.DefaultLanguage)
 	base := documentBase(doc, pageURL)
 	strip(doc)
+	if err := bud.check(); err != nil {
+		return nil, err
+	}
 
 	cl := c.newCleaner(doc)
 	picked := c.selectContent(doc, base, cl)
+	if err := bud.check(); err != nil {
+		return nil, err
+	}
 	root := element(atom.Div)
 	for _, r := range picked.roots {
 		if r.Parent != nil {
@@ -110,14 +135,27 @@ func (c *Converter) Convert(htmlUTF8 []byte, pageURL *url.URL, header http.Heade
 		}
 	}
 	cl.clean(root, false)
+	md := c.md
+	if bound(root) {
+		md = c.mdEmpty
+	}
+	if err := bud.check(); err != nil {
+		return nil, err
+	}
 
-	var opts []converter.ConvertOptionFunc
+	opts := []converter.ConvertOptionFunc{withBudget(bud)}
 	if base != nil {
 		opts = append(opts, converter.WithDomain(base.String()))
 	}
-	body, err := c.md.ConvertNode(root, opts...)
+	body, err := md.ConvertNode(root, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("convert: html-to-markdown: %w", err)
+	}
+	if err := bud.output(len(body)); err != nil {
+		return nil, err
+	}
+	if err := bud.check(); err != nil {
+		return nil, err
 	}
 	// One buffer of about the final size: the Markdown of a large page is
 	// megabytes, and each copy of it is heap the page holds.
@@ -131,18 +169,25 @@ func (c *Converter) Convert(htmlUTF8 []byte, pageURL *url.URL, header http.Heade
 			size += 2*len(b) + 64 // indented, fenced
 		}
 	}
-	md := appendTidy(append(make([]byte, 0, size), front...), body)
-	if len(md) == len(front) {
+	out := appendTidy(append(make([]byte, 0, size), front...), body)
+	if len(out) == len(front) {
 		return nil, ErrNoContent
 	}
 	if c.opts.JSONLD && len(jsonld) > 0 {
-		out := bytes.NewBuffer(md)
+		buf := bytes.NewBuffer(out)
 		for _, b := range jsonld {
-			jsonFence(out, b)
+			jsonFence(buf, b)
 		}
-		md = out.Bytes()
+		out = buf.Bytes()
 	}
-	return &Result{Markdown: md, Meta: meta, Tokens: CountTokens(md), Extraction: picked.how}, nil
+	if err := bud.output(len(out)); err != nil {
+		return nil, err
+	}
+	tokens, err := countTokens(out, bud)
+	if err != nil {
+		return nil, err
+	}
+	return &Result{Markdown: out, Meta: meta, Tokens: tokens, Extraction: picked.how}, nil
 }
 
 // documentBase returns the URL relative references resolve against: the

@@ -26,4 +26,11 @@
 // Prune selectors then remove chrome inside the chosen content; Keep selectors
 // protect what must survive (a kept element outside the chosen content is
 // appended after it).
+//
+// Nothing in a page makes its conversion cost more than linear work in its
+// size (bound.go, budget.go): quotes and lists deeper than ten levels are
+// written at that depth, table spans are clamped and costly tables written
+// as text, readability is not run where its work would grow with the page's
+// depth, and ConvertContext stops when its context is done or the Markdown
+// outgrows Options.MaxMarkdownSize.
 package convert

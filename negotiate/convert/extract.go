@@ -18,6 +18,39 @@ type content struct {
 // maxReadabilityElems is the largest page, in elements, readability runs on.
 const maxReadabilityElems = 50000
 
+// maxReadabilityWork bounds what readability may cost on a page, in the
+// units of readabilityWork (about 50 to 120 ns of CPU each: 8M is under a
+// second). Readability walks the subtree of every candidate block, so its
+// cost is the page's size times its depth: a page of 500-deep <div>s (320
+// KB) costs it 25M units, a shallow 1 MB article 3M. A costlier page is not
+// given to readability (its landmark or its body is converted whole).
+const maxReadabilityWork = 8 << 20
+
+// readabilityAffordable reports whether readability may run on the tree
+// under n: whether the sum, over its nodes, of their depth below n (times
+// the text's length, for text) stays within maxReadabilityWork.
+func readabilityAffordable(n *html.Node) bool {
+	work := 0
+	var walk func(n *html.Node, depth int) bool
+	walk = func(n *html.Node, depth int) bool {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type == html.TextNode {
+				work += depth * len(c.Data)
+			} else {
+				work += depth
+				if c.FirstChild != nil && !walk(c, depth+1) {
+					return false
+				}
+			}
+			if work > maxReadabilityWork {
+				return false
+			}
+		}
+		return true
+	}
+	return walk(n, 1)
+}
+
 // selectContent picks the main content of doc in the order the package
 // documentation gives: content selectors, landmarks (narrowed to the
 // article they hold, see refine), readability, body. base is the document
@@ -37,7 +70,7 @@ func (c *Converter) selectContent(doc *html.Node, base *url.URL, cl *cleaner) co
 		body = doc
 	}
 	parser := newReadability()
-	if parser.CheckDocument(doc) {
+	if readabilityAffordable(doc) && parser.CheckDocument(doc) {
 		if art, err := parser.ParseAndMutate(doc, base); err == nil && art.Node != nil && hasText([]*html.Node{art.Node}) {
 			fixAtoms(art.Node)
 			return content{[]*html.Node{art.Node}, "readability"}

@@ -11,12 +11,15 @@ import (
 	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/table"
 )
 
-// newMarkdownConverter builds the one html-to-markdown converter a Converter
+// newMarkdownConverter builds an html-to-markdown converter a Converter
 // uses for its whole life (it is safe for concurrent use), with only the
 // plugins the output needs, and checks it with a dry run: plugin errors only
-// surface on the first conversion.
-func newMarkdownConverter() (*converter.Converter, error) {
+// surface on the first conversion. spans says what the places a spanned
+// table cell covers hold: its content again (mirror), or nothing (empty,
+// for the pages where repeating would cost too much; see bound).
+func newMarkdownConverter(spans table.SpanCellBehavior) (*converter.Converter, error) {
 	conv := converter.NewConverter(converter.WithPlugins(
+		budgetPlugin{},
 		base.NewBasePlugin(),
 		commonmark.NewCommonmarkPlugin(
 			// Adjacent lists would be separated by an "<!--THE END-->"
@@ -29,7 +32,7 @@ func newMarkdownConverter() (*converter.Converter, error) {
 		table.NewTablePlugin(
 			// A spanned cell repeats its content in each column it covers,
 			// so every row still reads on its own.
-			table.WithSpanCellBehavior(table.SpanBehaviorMirror),
+			table.WithSpanCellBehavior(spans),
 			table.WithHeaderPromotion(true),
 			table.WithCellPaddingBehavior(table.CellPaddingBehaviorMinimal),
 			table.WithNewlineBehavior(table.NewlineBehaviorPreserve),

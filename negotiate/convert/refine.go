@@ -37,7 +37,7 @@ func refine(lm content, base *url.URL, cl *cleaner) content {
 	}
 	root := lm.roots[0]
 	parser := newReadability()
-	if countElements(root, maxReadabilityElems+1) > maxReadabilityElems || !parser.CheckDocument(root) {
+	if countElements(root, maxReadabilityElems+1) > maxReadabilityElems || !readabilityAffordable(root) || !parser.CheckDocument(root) {
 		return lm
 	}
 	doc := &html.Node{Type: html.DocumentNode}

@@ -38,15 +38,26 @@ func group(sels []namedSel) cascadia.SelectorGroup {
 }
 
 // topMatches returns the elements under root that sel matches and that are
-// not inside another match, in document order. goquery runs the selection
-// over the already parsed tree (no second parse).
+// not inside another match, in document order: one walk that does not go
+// into a match (asking each match for its matching ancestors instead costs
+// the page's size times its depth).
 func topMatches(root *html.Node, m cascadia.Matcher) []*html.Node {
-	sel := matcher{m}
-	return goquery.NewDocumentFromNode(root).FindMatcher(sel).
-		FilterFunction(func(_ int, s *goquery.Selection) bool {
-			// An ancestor that matches too, below root, makes this one nested.
-			return s.ParentsUntilNodes(root).FilterMatcher(sel).Length() == 0
-		}).Nodes
+	var out []*html.Node
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type != html.ElementNode {
+				continue
+			}
+			if m.Match(c) {
+				out = append(out, c)
+				continue
+			}
+			walk(c)
+		}
+	}
+	walk(root)
+	return out
 }
 
 // queryAll returns every element under root that sel matches, in document

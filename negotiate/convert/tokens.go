@@ -27,12 +27,32 @@ var o200k = sync.OnceValue(func() tokenizer.Codec {
 // slow part of the library), and each distinct piece's byte-pair count is
 // taken from the library once and remembered.
 func CountTokens(s []byte) int {
+	n, _ := countTokens(s, nil)
+	return n
+}
+
+// countTokensCheckEvery is how many pieces are counted between two looks
+// at the budget.
+const countTokensCheckEvery = 4096
+
+// countTokens is CountTokens that stops, with the budget's error, once b
+// (nil for none) is spent.
+func countTokens(s []byte, b *budget) (int, error) {
 	str := string(s)
 	if !utf8.ValidString(str) {
 		str = strings.ToValidUTF8(str, "\uFFFD")
 	}
-	n := 0
+	n, pieces := 0, 0
+	var err error
 	splitO200k(str, func(piece string) {
+		if err != nil {
+			return
+		}
+		if pieces++; b != nil && pieces%countTokensCheckEvery == 0 {
+			if err = b.check(); err != nil {
+				return
+			}
+		}
 		for len(piece) > maxPiece {
 			cut := maxPiece
 			for cut > 0 && !utf8.RuneStart(piece[cut]) {
@@ -43,7 +63,7 @@ func CountTokens(s []byte) int {
 		}
 		n += pieceTokens(piece)
 	})
-	return n
+	return n, err
 }
 
 // maxPiece bounds the bytes handed to the byte-pair encoder at once. Longer

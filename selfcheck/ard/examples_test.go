@@ -1,15 +1,14 @@
 package ard
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files under testdata/golden")
+	"github.com/agentready/caddy-agentready/selfcheck/internal/golden"
+)
 
 // renderResult writes a Result as the audit table's text, one finding a line.
 func renderResult(r Result) string {
@@ -47,23 +46,7 @@ func TestExamples(t *testing.T) {
 			if !r.Passed() {
 				t.Errorf("errors: %+v", r.Errors)
 			}
-			got := renderResult(r)
-			golden := filepath.Join("testdata", "golden", name+".txt")
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("reading golden (run with -update): %v", err)
-			}
-			if got != string(want) {
-				t.Errorf("findings differ from %s:\ngot:\n%s\nwant:\n%s", golden, got, want)
-			}
+			golden.Check(t, filepath.Join("testdata", "golden", name+".txt"), []byte(renderResult(r)))
 		})
 	}
 }

@@ -19,6 +19,21 @@ const (
 	RuleInstructions = "llms_minimal_instruction_required"
 )
 
+// ruleText names each rule id in a receipt's words.
+var ruleText = map[string]string{
+	RuleStatus200:    "a 200 answer",
+	RuleNotEmpty:     "content (the file is empty)",
+	RuleNotHTML:      "a text file (an HTML page answered)",
+	RuleTextType:     "a text/plain or text/markdown Content-Type",
+	RuleH1:           "an H1 title",
+	RuleMarkdownLink: "a Markdown link",
+	RuleInstructions: "direct plain instructions, not only links (llms_minimal_instruction_required)",
+}
+
+// Describe names what a rule id asks for, in a receipt's words ("" for an
+// unknown id).
+func Describe(rule string) string { return ruleText[rule] }
+
 // Verdicts of Evaluate.
 const (
 	VerdictPass    = "pass"

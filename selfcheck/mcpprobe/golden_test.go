@@ -3,17 +3,14 @@ package mcpprobe
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/agentready/caddy-agentready/selfcheck/internal/golden"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-var update = flag.Bool("update", false, "rewrite golden receipts under testdata")
 
 // TestReceiptGolden pins whole receipts (the JSON a report embeds), with the
 // test server's address replaced by http://mcp.test.
@@ -40,19 +37,7 @@ func TestReceiptGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := strings.ReplaceAll(string(b), srv.URL, "http://mcp.test") + "\n"
-			golden := filepath.Join("testdata", tt.name+".receipt.json")
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("reading golden (run with -update): %v", err)
-			}
-			if got != string(want) {
-				t.Errorf("receipt differs from %s:\ngot:\n%s\nwant:\n%s", golden, got, want)
-			}
+			golden.Check(t, filepath.Join("testdata", tt.name+".receipt.json"), []byte(got))
 		})
 	}
 }

@@ -1,4 +1,4 @@
-package selfcheck
+package parse
 
 import (
 	"bytes"
@@ -14,23 +14,23 @@ import (
 // locs beyond that are not parsed, and a loc longer than 2,048 characters is
 // malformed.
 const (
-	sitemapMaxLocs   = 50000
+	SitemapMaxLocs   = 50000
 	sitemapMaxLocLen = 2048
 )
 
-// sitemapDoc is a parsed sitemap: its root kind and its locs.
-type sitemapDoc struct {
-	kind      string // "urlset", "sitemapindex" or "" when neither
-	locs      []string
-	truncated bool
-	err       error
+// SitemapDoc is a parsed sitemap: its root kind and its locs.
+type SitemapDoc struct {
+	Kind      string // "urlset", "sitemapindex" or "" when neither
+	Locs      []string
+	Truncated bool
+	Err       error
 }
 
-// parseSitemap reads a sitemap or sitemap index with a streaming decoder,
+// Sitemap reads a sitemap or sitemap index with a streaming decoder,
 // keeping at most maxLocs locs. encoding/xml never expands custom entities
 // (an "XML bomb" ends in an error), and the body is already size-capped.
-func parseSitemap(body []byte, maxLocs int) sitemapDoc {
-	var doc sitemapDoc
+func Sitemap(body []byte, maxLocs int) SitemapDoc {
+	var doc SitemapDoc
 	dec := xml.NewDecoder(bytes.NewReader(body))
 	dec.Strict = true
 	depth := 0
@@ -40,7 +40,7 @@ func parseSitemap(body []byte, maxLocs int) sitemapDoc {
 		tok, err := dec.Token()
 		if err != nil {
 			if !errors.Is(err, io.EOF) {
-				doc.err = err
+				doc.Err = err
 			}
 			break
 		}
@@ -50,9 +50,9 @@ func parseSitemap(body []byte, maxLocs int) sitemapDoc {
 			if depth == 1 {
 				switch t.Name.Local {
 				case "urlset", "sitemapindex":
-					doc.kind = t.Name.Local
+					doc.Kind = t.Name.Local
 				default:
-					doc.err = errors.New("root element is <" + t.Name.Local + ">, not <urlset> or <sitemapindex>")
+					doc.Err = errors.New("root element is <" + t.Name.Local + ">, not <urlset> or <sitemapindex>")
 					return doc
 				}
 			}
@@ -63,11 +63,11 @@ func parseSitemap(body []byte, maxLocs int) sitemapDoc {
 		case xml.EndElement:
 			if inLoc && t.Name.Local == "loc" {
 				inLoc = false
-				if len(doc.locs) >= maxLocs {
-					doc.truncated = true
+				if len(doc.Locs) >= maxLocs {
+					doc.Truncated = true
 					return doc
 				}
-				doc.locs = append(doc.locs, strings.TrimSpace(loc.String()))
+				doc.Locs = append(doc.Locs, strings.TrimSpace(loc.String()))
 			}
 			depth--
 		case xml.CharData:
@@ -76,17 +76,17 @@ func parseSitemap(body []byte, maxLocs int) sitemapDoc {
 			}
 		}
 	}
-	if doc.err == nil && doc.kind == "" {
-		doc.err = errors.New("no root element")
+	if doc.Err == nil && doc.Kind == "" {
+		doc.Err = errors.New("no root element")
 	}
 	return doc
 }
 
-// gunzipSitemap inflates a gzip-compressed sitemap (sitemaps.org allows
+// GunzipSitemap inflates a gzip-compressed sitemap (sitemaps.org allows
 // sitemap.xml.gz) up to limit bytes; other bodies are returned unchanged.
 // A body that inflates past the limit is an error, never a truncated
 // document.
-func gunzipSitemap(body []byte, limit int64) ([]byte, error) {
+func GunzipSitemap(body []byte, limit int64) ([]byte, error) {
 	if len(body) < 2 || body[0] != 0x1f || body[1] != 0x8b {
 		return body, nil
 	}

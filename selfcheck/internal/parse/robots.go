@@ -1,4 +1,4 @@
-package selfcheck
+package parse
 
 import (
 	"bufio"
@@ -11,11 +11,11 @@ import (
 // lets crawlers stop at 500 KiB, and lines beyond this many are ignored.
 const robotsMaxLines = 20000
 
-// robotsTxt is a parsed robots.txt (RFC 9309).
-type robotsTxt struct {
+// RobotsTxt is a parsed robots.txt (RFC 9309).
+type RobotsTxt struct {
 	groups         []robotsGroup
-	sitemaps       []string
-	contentSignals []string
+	Sitemaps       []string
+	ContentSignals []string
 }
 
 // robotsGroup is one group: the user agents it names and its rules.
@@ -30,11 +30,11 @@ type robotsRule struct {
 	path  string
 }
 
-// parseRobots parses a robots.txt leniently, as RFC 9309 §2.2 asks:
+// Robots parses a robots.txt leniently, as RFC 9309 §2.2 asks:
 // unknown lines are ignored, keys are case-insensitive, consecutive
 // user-agent lines share one group.
-func parseRobots(body []byte) *robotsTxt {
-	r := &robotsTxt{}
+func Robots(body []byte) *RobotsTxt {
+	r := &RobotsTxt{}
 	sc := bufio.NewScanner(bytes.NewReader(body))
 	sc.Buffer(make([]byte, 0, 4096), 64<<10)
 	var cur *robotsGroup
@@ -66,11 +66,11 @@ func parseRobots(body []byte) *robotsTxt {
 		case "sitemap":
 			// RFC 9309 §2.2.4: sitemap lines are independent of groups.
 			if val != "" {
-				r.sitemaps = append(r.sitemaps, val)
+				r.Sitemaps = append(r.Sitemaps, val)
 			}
 		case "content-signal":
 			if val != "" {
-				r.contentSignals = append(r.contentSignals, val)
+				r.ContentSignals = append(r.ContentSignals, val)
 			}
 		}
 		lastWasAgent = false
@@ -81,7 +81,7 @@ func parseRobots(body []byte) *robotsTxt {
 // group returns the rules that apply to agent (RFC 9309 §2.2.1: the group
 // naming the agent's product token, case-insensitively; else the "*" group).
 // Rules of several matching groups are combined.
-func (r *robotsTxt) rulesFor(agent string) []robotsRule {
+func (r *RobotsTxt) rulesFor(agent string) []robotsRule {
 	agent = strings.ToLower(agent)
 	var named, star []robotsRule
 	foundNamed := false
@@ -102,9 +102,9 @@ func (r *robotsTxt) rulesFor(agent string) []robotsRule {
 	return star
 }
 
-// allowed reports whether agent may fetch path (RFC 9309 §2.2.2: the longest
+// Allowed reports whether agent may fetch path (RFC 9309 §2.2.2: the longest
 // matching rule wins; on a tie allow wins; no match allows).
-func (r *robotsTxt) allowed(agent, path string) bool {
+func (r *RobotsTxt) Allowed(agent, path string) bool {
 	if r == nil {
 		return true
 	}

@@ -1,4 +1,4 @@
-package selfcheck
+package parse
 
 import (
 	"net/url"
@@ -8,17 +8,17 @@ import (
 // linkMaxValues bounds how many link-values are parsed from one response.
 const linkMaxValues = 200
 
-// linkValue is one link of a Link header (RFC 8288 §3) or a head <link>.
-type linkValue struct {
-	raw    string   // the target as written
-	target string   // resolved against the base when possible
-	rel    []string // lower-cased relation types
-	typ    string   // the type hint, lower-cased
+// Link is one link of a Link header (RFC 8288 §3) or a head <link>.
+type Link struct {
+	Raw    string   // the target as written
+	Target string   // resolved against the base when possible
+	Rel    []string // lower-cased relation types
+	Type   string   // the type hint, lower-cased
 }
 
-// hasRel reports whether l carries relation rel.
-func (l linkValue) hasRel(rel string) bool {
-	for _, r := range l.rel {
+// HasRel reports whether l carries relation rel.
+func (l Link) HasRel(rel string) bool {
+	for _, r := range l.Rel {
 		if r == rel {
 			return true
 		}
@@ -26,10 +26,10 @@ func (l linkValue) hasRel(rel string) bool {
 	return false
 }
 
-// parseLinkHeader parses every Link header value (RFC 8288 §3) into links,
+// LinkHeader parses every Link header value (RFC 8288 §3) into links,
 // resolving targets against base. Malformed values are skipped.
-func parseLinkHeader(values []string, base *url.URL) []linkValue {
-	var out []linkValue
+func LinkHeader(values []string, base *url.URL) []Link {
+	var out []Link
 	for _, v := range values {
 		for len(v) > 0 && len(out) < linkMaxValues {
 			v = strings.TrimLeft(v, " \t,")
@@ -46,7 +46,7 @@ func parseLinkHeader(values []string, base *url.URL) []linkValue {
 			if end < 0 {
 				break
 			}
-			l := linkValue{raw: strings.TrimSpace(v[1:end]), target: resolve(base, v[1:end])}
+			l := Link{Raw: strings.TrimSpace(v[1:end]), Target: Resolve(base, v[1:end])}
 			v = v[end+1:]
 			// link-param *( OWS ";" OWS link-param ) up to the next comma.
 			for {
@@ -59,9 +59,9 @@ func parseLinkHeader(values []string, base *url.URL) []linkValue {
 				v = rest
 				switch name {
 				case "rel":
-					l.rel = strings.Fields(strings.ToLower(val))
+					l.Rel = strings.Fields(strings.ToLower(val))
 				case "type":
-					l.typ = strings.ToLower(strings.TrimSpace(val))
+					l.Type = strings.ToLower(strings.TrimSpace(val))
 				}
 			}
 			out = append(out, l)
@@ -124,9 +124,9 @@ func nextComma(v string) int {
 	return -1
 }
 
-// resolve resolves ref against base (RFC 3986 §5); unparsable references are
+// Resolve resolves ref against base (RFC 3986 §5); unparsable references are
 // returned as given.
-func resolve(base *url.URL, ref string) string {
+func Resolve(base *url.URL, ref string) string {
 	ref = strings.TrimSpace(ref)
 	u, err := url.Parse(ref)
 	if err != nil || base == nil {

@@ -1,4 +1,4 @@
-package selfcheck
+package parse
 
 import (
 	"encoding/json"
@@ -13,15 +13,15 @@ const (
 	jsonldMaxDepth = 32
 )
 
-// ldNode is one JSON-LD node with its types and properties.
-type ldNode struct {
-	types []string
-	props map[string]any
+// LDNode is one JSON-LD node with its types and properties.
+type LDNode struct {
+	Types []string
+	Props map[string]any
 }
 
-// has reports whether the node has a non-empty property.
-func (n ldNode) has(prop string) bool {
-	v, ok := n.props[prop]
+// Has reports whether the node has a non-empty property.
+func (n LDNode) Has(prop string) bool {
+	v, ok := n.Props[prop]
 	if !ok || v == nil {
 		return false
 	}
@@ -31,10 +31,10 @@ func (n ldNode) has(prop string) bool {
 	return true
 }
 
-// is reports whether the node has one of the given types (with or without a
+// Is reports whether the node has one of the given types (with or without a
 // schema.org prefix).
-func (n ldNode) is(types ...string) bool {
-	for _, t := range n.types {
+func (n LDNode) Is(types ...string) bool {
+	for _, t := range n.Types {
 		t = strings.TrimPrefix(strings.TrimPrefix(t, "https://schema.org/"), "http://schema.org/")
 		t = strings.TrimPrefix(t, "schema:")
 		for _, want := range types {
@@ -46,27 +46,27 @@ func (n ldNode) is(types ...string) bool {
 	return false
 }
 
-// ldDoc is the JSON-LD of a page: its nodes and the blocks that failed to
+// LD is the JSON-LD of a page: its nodes and the blocks that failed to
 // parse.
-type ldDoc struct {
-	blocks int
-	bad    int
-	nodes  []ldNode
+type LD struct {
+	Blocks int
+	Bad    int
+	Nodes  []LDNode
 }
 
-// parseJSONLD parses every ld+json block; nodes nested in properties,
+// JSONLD parses every ld+json block; nodes nested in properties,
 // arrays and @graph are flattened. A block that fails to parse is counted,
 // not fatal. encoding/json bounds its own nesting depth.
-func parseJSONLD(blocks [][]byte) ldDoc {
-	var d ldDoc
+func JSONLD(blocks [][]byte) LD {
+	var d LD
 	for _, b := range blocks {
 		if len(strings.TrimSpace(string(b))) == 0 {
 			continue
 		}
-		d.blocks++
+		d.Blocks++
 		var v any
 		if err := json.Unmarshal(b, &v); err != nil {
-			d.bad++
+			d.Bad++
 			continue
 		}
 		d.walk(v, 0)
@@ -75,8 +75,8 @@ func parseJSONLD(blocks [][]byte) ldDoc {
 }
 
 // walk collects nodes from v.
-func (d *ldDoc) walk(v any, depth int) {
-	if depth > jsonldMaxDepth || len(d.nodes) >= jsonldMaxNodes {
+func (d *LD) walk(v any, depth int) {
+	if depth > jsonldMaxDepth || len(d.Nodes) >= jsonldMaxNodes {
 		return
 	}
 	switch t := v.(type) {
@@ -86,7 +86,7 @@ func (d *ldDoc) walk(v any, depth int) {
 		}
 	case map[string]any:
 		if types := ldTypes(t["@type"]); len(types) > 0 {
-			d.nodes = append(d.nodes, ldNode{types: types, props: t})
+			d.Nodes = append(d.Nodes, LDNode{Types: types, Props: t})
 		}
 		// Walk properties in key order so reports are deterministic.
 		for _, k := range slices.Sorted(maps.Keys(t)) {
