@@ -58,21 +58,6 @@ func (t *tagAttrs) kept(i int) bool {
 	return true
 }
 
-// asciiFoldEqual reports whether a and b are equal once ASCII upper case
-// is lowered, as x/net/html compares attribute keys (bytes.EqualFold would
-// also fold Unicode, and read invalid UTF-8 as equal U+FFFDs).
-func asciiFoldEqual(a, b []byte) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i]|lowerBit(a[i]) != b[i]|lowerBit(b[i]) {
-			return false
-		}
-	}
-	return true
-}
-
 // attrs returns the attributes, computed on first use.
 func (t *tagAttrs) attrs() []attr {
 	if t.done {

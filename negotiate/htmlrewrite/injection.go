@@ -56,17 +56,3 @@ type FormAnnotation struct {
 	// overwriting).
 	Fields map[string]map[string]string
 }
-
-// Validate reports the first form selector that does not compile, so a
-// configuration can be rejected up front instead of never matching.
-func (inj *Injection) Validate() error {
-	if inj == nil {
-		return nil
-	}
-	for _, f := range inj.Forms {
-		if _, err := compileSelector(f.Selector); err != nil {
-			return err
-		}
-	}
-	return nil
-}

@@ -78,20 +78,6 @@ func (st *rewriteState) needs(tt nethtml.TokenType, name []byte) bool {
 	return st.fields != nil // a field
 }
 
-// annotatable reports whether, once the head is done, a token of type tt
-// named name may gain anything or change what later ones gain: the start
-// tags of html, form and a form's fields, and </form>. The tokenizer's
-// quiet mode reports only these.
-func annotatable(tt nethtml.TokenType, name []byte) bool {
-	switch string(name) {
-	case "form":
-		return tt == nethtml.StartTagToken || tt == nethtml.EndTagToken
-	case "html", "input", "select", "textarea":
-		return tt == nethtml.StartTagToken
-	}
-	return false
-}
-
 // attrSource gives the attributes of the current start tag, as
 // x/net/html's Tokenizer reads them (keys lower-cased, values decoded).
 type attrSource interface{ attrs() []attr }
@@ -333,20 +319,6 @@ func attrValue(attrs []attr, key string) []byte {
 		}
 	}
 	return nil
-}
-
-// equalFold is strings.EqualFold for a byte slice against a string,
-// without converting either.
-func equalFold(b []byte, s string) bool {
-	if len(b) != len(s) {
-		return bytes.EqualFold(b, []byte(s)) // non-ASCII: lengths may differ
-	}
-	for i := 0; i < len(b); i++ {
-		if c, d := b[i], s[i]; c != d && (c|lowerBit(c) != d|lowerBit(d) || c >= 0x80 || d >= 0x80) {
-			return bytes.EqualFold(b, []byte(s))
-		}
-	}
-	return true
 }
 
 // mergeMissing returns dst with the entries of src it does not have yet
