@@ -9,21 +9,6 @@ import (
 	"github.com/agentready/caddy-agentready/negotiate/htmlrewrite"
 )
 
-// The head injections of the HTML form are package htmlrewrite's; these
-// names are the ones Handler.Inject and its callers use.
-type (
-	// Injection says what the HTML form of a page gains on its way
-	// through; see htmlrewrite.Injection.
-	Injection = htmlrewrite.Injection
-	// HeadElement is a piece of markup to insert into the head of a page.
-	HeadElement = htmlrewrite.HeadElement
-	// TagMatch matches a start tag by name and attributes.
-	TagMatch = htmlrewrite.TagMatch
-	// FormAnnotation adds attributes to the forms a selector picks and to
-	// their fields.
-	FormAnnotation = htmlrewrite.FormAnnotation
-)
-
 // DefaultRewriteCache is the default Options.RewriteCache: a plan holds the
 // bytes it inserts (a few kilobytes with the head elements), so this keeps
 // the plans of a few thousand pages.
@@ -36,9 +21,9 @@ const DefaultRewriteCache = 8 << 20
 const maxPlannedPage = 256 << 10
 
 // rewritePage returns page rewritten with inj, in buf (from pageBufPool),
-// through the handler's plans (see htmlrewrite.RewritePage).
-func (h *Handler) rewritePage(buf *[]byte, page []byte, inj *Injection) (out *[]byte, fromPlan bool) {
-	*buf, fromPlan = htmlrewrite.RewritePage((*buf)[:0], page, inj, h.plans)
+// through the rewrite plans (see htmlrewrite.RewritePage).
+func rewritePage(buf *[]byte, page []byte, inj *Injection, plans *htmlrewrite.PlanCache) (out *[]byte, fromPlan bool) {
+	*buf, fromPlan = htmlrewrite.RewritePage((*buf)[:0], page, inj, plans)
 	return buf, fromPlan
 }
 
