@@ -96,8 +96,16 @@ http://127.0.0.1:%d {
 		score       string
 		bars        int
 		receiptText string
+		lenses      string
+		planItems   int
+		checkpoints int
+		lintRules   int
+		cpText      string
 		screenshot  []byte
 	)
+	visible := func(sel string) string {
+		return `[...document.querySelectorAll('` + sel + `')].filter(e => e.getBoundingClientRect().height > 0).length`
+	}
 	err := chromedp.Run(ctx,
 		log.Enable(),
 		runtime.Enable(),
@@ -115,6 +123,17 @@ http://127.0.0.1:%d {
 			const r = pre && pre.getBoundingClientRect();
 			return r && r.height > 0 ? pre.innerText : '';
 		})()`, &receiptText),
+		// The three lenses, the fix-first plan, the checkpoints and the lint.
+		chromedp.Evaluate(`document.querySelector('#lenses').innerText`, &lenses),
+		chromedp.Evaluate(visible(`li.plan-item`), &planItems),
+		chromedp.Evaluate(visible(`details.cp[id^="checkpoint-"]`), &checkpoints),
+		chromedp.Evaluate(visible(`details.lint`), &lintRules),
+		chromedp.Click(`details.cp[id^="checkpoint-"] > summary`, chromedp.ByQuery),
+		chromedp.Evaluate(`(() => {
+			const d = document.querySelector('details.cp[id^="checkpoint-"]');
+			const pre = d && d.open && d.querySelector('pre');
+			return pre && pre.getBoundingClientRect().height > 0 ? pre.innerText : '';
+		})()`, &cpText),
 		chromedp.FullScreenshot(&screenshot, 100), // quality 100 gives a PNG,
 	)
 	if err != nil {
@@ -129,6 +148,18 @@ http://127.0.0.1:%d {
 	}
 	if !strings.Contains(receiptText, "check: ") || !strings.Contains(receiptText, "request: ") {
 		t.Errorf("opened check shows no receipt:\n%s", receiptText)
+	}
+	if !strings.Contains(lenses, "/ 100") || !strings.Contains(lenses, "28 checkpoints") || !strings.Contains(lenses, "20 rules") {
+		t.Errorf("the three lenses line reads %q", lenses)
+	}
+	if checkpoints != 28 || lintRules != 20 {
+		t.Errorf("%d visible checkpoints and %d lint rules, want 28 and 20", checkpoints, lintRules)
+	}
+	if planItems == 0 {
+		t.Error("no fix-first plan item visible")
+	}
+	if !strings.Contains(cpText, "verify: curl") || !strings.Contains(cpText, "strength: ") {
+		t.Errorf("opened checkpoint shows no verification command:\n%s", cpText)
 	}
 	mu.Lock()
 	if len(consoleErrors) > 0 {

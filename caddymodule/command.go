@@ -56,19 +56,24 @@ make relative links absolute. The other flags mirror the handler's settings.
 			cmd.AddCommand(conv)
 
 			scan := &cobra.Command{
-				Use:   "scan <url> [--format json|markdown|html] [--out <file>] [--pages <n>] [--timeout <duration>] [--fail-under <score>] [--quiet]",
+				Use:   "scan <url> [--format json|markdown|html|sarif|junit] [--out <file>] [--pages <n>] [--timeout <duration>] [--fail-under <score>] [--check <id>] [--quiet]",
 				Short: "Scores a site against the agent-readiness standard",
 				Long: `
-Scans the site at <url> against the agent-readiness standard (100 points,
-35 checks) and prints the report with a receipt for every verdict. The exit
-code is 0 when the scan completed, whatever the score; 1 when the site could
-not be scanned at all; 2 for bad usage; 3 when the score is below
---fail-under.
+Scans the site at <url> through three lenses — the agent-readiness
+standard (100 points, 35 checks), the 28 agent-protocol checkpoints and the
+20 agent-compatibility lint rules — and prints one report that opens with a
+fix-first plan and keeps a receipt for every verdict. --format sarif and
+--format junit feed a CI pipeline. --check <id> rescans just one check,
+checkpoint or lint rule and prints its verdict and receipt. The exit code is
+0 when the scan completed, whatever the score; 1 when the site could not be
+scanned at all; 2 for bad usage; 3 when the score is below --fail-under, or
+when the --check target is FAIL or PARTIAL.
 `,
 				Args: cobra.ExactArgs(1),
 				RunE: caddycmd.WrapCommandFuncForCobra(cmdScan),
 			}
-			scan.Flags().String("format", "markdown", "report format: json, markdown or html")
+			scan.Flags().String("format", "markdown", "report format: json, markdown, html, sarif or junit")
+			scan.Flags().String("check", "", "rescan just this check, checkpoint or lint rule id and print its verdict and receipt")
 			scan.Flags().String("out", "", "write the report to this file instead of standard output")
 			scan.Flags().Int("pages", 5, "pages from the sitemap to scan besides the home page")
 			scan.Flags().Duration("timeout", 60*time.Second, "time limit of the whole scan")
@@ -92,13 +97,13 @@ func cmdConvert(fl caddycmd.Flags) (int, error) {
 		URL:    fl.String("url"),
 		File:   fl.Arg(0),
 		Tokens: fl.Bool("tokens"),
-		Options: convert.Options{
+		Settings: convert.Settings{
 			ContentSelectors:     strs("content-selector"),
-			Prune:                pruneSelectors(strs("prune"), !fl.Bool("no-default-prune")),
+			Prune:                strs("prune"),
+			PruneDefaults:        convert.Bool(!fl.Bool("no-default-prune")),
 			Keep:                 strs("keep"),
 			KeepImagesWithoutAlt: fl.Bool("keep-images-without-alt"),
-			JSONLD:               !fl.Bool("no-jsonld"),
-			FrontMatter:          true,
+			JSONLDBlock:          convert.Bool(!fl.Bool("no-jsonld")),
 			DefaultLanguage:      fl.String("default-language"),
 		},
 	}
@@ -110,10 +115,10 @@ func cmdConvert(fl caddycmd.Flags) (int, error) {
 
 // convertArgs are the inputs of `caddy agent-ready convert`.
 type convertArgs struct {
-	URL     string // the page's address
-	File    string // input file; "" or "-" for stdin
-	Tokens  bool   // print the token count on stderr
-	Options convert.Options
+	URL      string // the page's address
+	File     string // input file; "" or "-" for stdin
+	Tokens   bool   // print the token count on stderr
+	Settings convert.Settings
 }
 
 // runConvert converts one HTML document exactly as the handler would:
@@ -139,7 +144,11 @@ func runConvert(stdin io.Reader, stdout, stderr io.Writer, args convertArgs) err
 	if len(raw) > maxConvertInput {
 		return fmt.Errorf("input larger than %d bytes", maxConvertInput)
 	}
-	conv, err := convert.New(args.Options)
+	var neg negotiate.Options // the handler's default output budget
+	if err := neg.Provision(); err != nil {
+		return err
+	}
+	conv, err := newConverter(args.Settings, neg.MaxMarkdownSize)
 	if err != nil {
 		return err
 	}
@@ -171,6 +180,7 @@ func cmdScan(fl caddycmd.Flags) (int, error) {
 		Timeout:   fl.Duration("timeout"),
 		FailUnder: fl.Float64("fail-under"),
 		Quiet:     fl.Bool("quiet"),
+		Check:     fl.String("check"),
 	}
 	isTTY := term.IsTerminal(int(os.Stderr.Fd()))
 	code := selfcheck.RunCLI(ctx, args, os.Stdout, os.Stderr, isTTY)

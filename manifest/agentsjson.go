@@ -48,6 +48,11 @@ type cardIface struct {
 	Public      bool     `json:"public"`
 	ReadOnly    bool     `json:"readOnly,omitempty"`
 	Scopes      []string `json:"scopes,omitempty"`
+	// HighestSupportedPath and LowestSafeFallback name, for a route with an
+	// address, the richest way in and the plainest safe way out (UAIX
+	// highest_lowest_path_required, STANDARD.md §12).
+	HighestSupportedPath string `json:"highestSupportedPath,omitempty"`
+	LowestSafeFallback   string `json:"lowestSafeFallback,omitempty"`
 }
 
 type cardAgent struct {
@@ -125,7 +130,21 @@ func (r *resolved) cardInterfaces() []cardIface {
 		}
 		out = append(out, ci)
 	}
+	for i := range out {
+		if out[i].URL != "" {
+			out[i].HighestSupportedPath, out[i].LowestSafeFallback = out[i].URL, r.lowestSafeFallback()
+		}
+	}
 	return out
+}
+
+// lowestSafeFallback is where an agent that cannot use an interface reads
+// instead: llms.txt when served, else the home page.
+func (r *resolved) lowestSafeFallback() string {
+	if u := r.url(PathLLMsTxt); u != "" {
+		return u
+	}
+	return r.origin + "/"
 }
 
 // cardAgents is the `agents` array other scanners read: name, url, protocol.

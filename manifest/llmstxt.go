@@ -58,6 +58,9 @@ func (r *resolved) llmsTxt() []byte {
 func (r *resolved) llmsInstructions(b *strings.Builder) {
 	s := r.s
 	b.WriteString("Instructions for AI agents:\n\n")
+	// Consent and safety limits come before any example (UAIX
+	// get_action_security_order_warning).
+	b.WriteString("- Read freely; change nothing on a person's behalf without their explicit consent.\n")
 	md := "- Request any page with the header `Accept: text/markdown` to get it as Markdown"
 	if r.mdSuffix != "" {
 		md += fmt.Sprintf(", or append `%s` to its path (for example %s%s)", r.mdSuffix, r.exampleMDPage(), r.mdSuffix)
@@ -87,7 +90,57 @@ func (r *resolved) llmsInstructions(b *strings.Builder) {
 	if p := r.policySentence(); p != "" {
 		b.WriteString("- " + p + "\n")
 	}
+	r.llmsFallbacks(b)
 	b.WriteString("\n")
+}
+
+// llmsFallbacks writes what an agent does when a capability is out of its
+// reach, for the capabilities the YAML declares (STANDARD.md §12, the UAIX
+// agent-compatibility rules the scanner lints): live GET, MCP, tools,
+// sign-in, and the no-op for anything unsupported, with where a person
+// reviews it.
+func (r *resolved) llmsFallbacks(b *strings.Builder) {
+	s := r.s
+	b.WriteString("- If you cannot make live requests (an index-only fetcher), read the pages listed below as they are: nothing here needs a live call.\n")
+	mcp := s.Connect.Enabled
+	tools := mcp || len(s.WebMCP.Forms) > 0 || len(s.Interfaces) > 0
+	for i := range s.Interfaces {
+		if s.Interfaces[i].Type == TypeMCP {
+			mcp = true
+		}
+	}
+	if mcp {
+		b.WriteString("- If MCP is unavailable, read the same pages as Markdown from the list below; the MCP endpoint says nothing they do not.\n")
+	}
+	if tools {
+		b.WriteString("- If a tool is unavailable, open the page it stands for in a browser instead, or stop.\n")
+	}
+	human := r.humanContact()
+	if _, tokenRequired := r.capabilities(); s.Authentication.Type != AuthNone || len(tokenRequired) > 0 {
+		line := "- If you cannot sign in, use only the public pages"
+		if human != "" {
+			line += " and hand the task to a person at " + human
+		}
+		b.WriteString(line + ".\n")
+	}
+	line := "- If something you need is not supported here, stop and do nothing (a no-op): never loop on retries or invent addresses"
+	if human != "" {
+		line += "; a person reviews requests at " + human
+	}
+	b.WriteString(line + ".\n")
+}
+
+// humanContact is the public address where a person reviews what an agent
+// could not do: the contact page, else a mailto; "" without contacts.
+func (r *resolved) humanContact() string {
+	c := &r.s.Contacts
+	switch {
+	case c.Page != "":
+		return r.abs(c.Page)
+	case c.Email != "":
+		return "mailto:" + c.Email
+	}
+	return ""
 }
 
 // exampleMDPage is a page URL used to show the Markdown suffix.

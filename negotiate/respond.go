@@ -176,7 +176,7 @@ func (rw *responseWriter) commonHeaders() {
 	for _, v := range rw.h.staticLink {
 		links = addLink(links, v)
 	}
-	if on(rw.h.Options.MarkdownLink) {
+	if on(rw.h.Options.LinkMarkdown) {
 		links = addLink(links, LinkValue(rw.markdownHref(), "alternate", "text/markdown"))
 	}
 	if len(links) > 0 {

@@ -6,9 +6,6 @@ import (
 	"net/url"
 	"sort"
 	"strings"
-
-	"github.com/agentready/caddy-agentready/selfcheck/internal/parse"
-	"github.com/agentready/caddy-agentready/selfcheck/mcpprobe"
 )
 
 func init() {
@@ -38,16 +35,35 @@ func (s *site) interfaceAnswers(ctx context.Context, u string) (*response, bool)
 
 // checkBackendInterface: a live MCP endpoint, an OpenAPI 3.x document, a
 // GraphQL schema, or an interface named in agents.json that answers (R9).
+// R9 applies only "when the service offers any" (STANDARD.md §2): a site
+// with nothing declared, nothing at the OpenAPI, MCP and A2A addresses and
+// no form that writes is NOT_APPLICABLE. A declared interface whose
+// document does not resolve is never a pass: FAIL when nothing else
+// answers, PARTIAL beside one that does, with its receipt either way.
 func checkBackendInterface(ctx context.Context, s *site) outcome {
 	const expected = "a live MCP endpoint, an OpenAPI 3.x document, or an interface named in agents.json that answers"
 	m := s.manifest(ctx)
 	oa := s.openapi(ctx)
 	mc := s.mcp(ctx)
+	b := s.backend(ctx)
 	scope := []string{"/.well-known/agents.json", "/agents.json", pathOf(mc.url)}
 	var also []Exchange
 	for _, t := range oa.tried {
 		also = append(also, s.also(t))
 		scope = append(scope, pathOf(t.req.url))
+	}
+	var firstMissing *response
+	var answering *declaredDoc
+	for i, d := range b.declared {
+		if !slicesContainsResp(oa.tried, d.resp) {
+			also = append(also, s.also(d.resp))
+		}
+		if !d.resolves && !d.resp.unreachable() && firstMissing == nil {
+			firstMissing = d.resp
+		}
+		if d.resolves && answering == nil {
+			answering = &b.declared[i]
+		}
 	}
 	done := func(o outcome, main *response, note string) outcome {
 		o.receipt = s.receiptOf(main, expected)
@@ -57,39 +73,75 @@ func checkBackendInterface(ctx context.Context, s *site) outcome {
 		}
 		return o
 	}
+	missing := b.missingText()
+	var pass *outcome
+	var passResp *response
+	var passNote string
 	switch {
 	case mc.probe.Initialize:
-		return done(outcome{verdict: Pass}, m.chosen, fmt.Sprintf("MCP endpoint %s (from %s) answers initialize", redactURL(mc.url), mc.source))
+		pass, passResp, passNote = &outcome{verdict: Pass}, m.chosen, fmt.Sprintf("MCP endpoint %s (from %s) answers initialize", redactURL(mc.url), mc.source)
 	case oa.version == "3.x":
-		return done(outcome{verdict: Pass}, oa.resp, "OpenAPI "+str(oa.doc, "openapi")+" document at "+redactURL(oa.resp.req.url))
+		pass, passResp, passNote = &outcome{verdict: Pass}, oa.resp, "OpenAPI "+str(oa.doc, "openapi")+" document at "+redactURL(oa.resp.req.url)
+	case a2aUsable(b.a2a.doc):
+		pass, passResp, passNote = &outcome{verdict: Pass}, b.a2a.resp, "A2A agent card at "+redactURL(b.a2a.resp.req.url)
+	case answering != nil:
+		pass, passResp, passNote = &outcome{verdict: Pass}, answering.resp, fmt.Sprintf("%s interface named in agents.json answers %d", answering.kind, answering.resp.status)
 	}
-	// Declared non-MCP interfaces that answer.
-	declared := 0
-	for _, it := range m.interfaces() {
-		u := str(it, "url")
-		if u == "" || mcpprobe.NamesMCP(it) {
-			continue
+	if pass != nil {
+		if missing != "" {
+			// Something answers, but the card also promises a document
+			// that is not there: the declaration is half true.
+			return done(outcome{verdict: Partial, fraction: 0.5, missing: "declared interface documents that resolve: " + missing}, firstMissing, passNote)
 		}
-		declared++
-		resp, ok := s.interfaceAnswers(ctx, parse.Resolve(s.origin, u))
-		also = append(also, s.also(resp))
-		if ok {
-			return done(outcome{verdict: Pass}, resp, fmt.Sprintf("%s interface named in agents.json answers %d", str(it, "type")+str(it, "protocol"), resp.status))
-		}
+		return done(*pass, passResp, passNote)
 	}
 	switch {
+	case missing == "" && len(b.declared) > 0 && allDeclaredUnreachable(b.declared):
+		return done(outcome{verdict: CouldNotCheck, missing: "no declared interface gave a usable answer: " + b.declared[0].resp.errText()}, b.declared[0].resp, "")
+	case missing != "":
+		return done(outcome{verdict: Fail, missing: "declared interface documents that resolve: " + missing}, firstMissing, "")
 	case oa.version == "2.0":
 		return done(outcome{verdict: Partial, fraction: 0.5, missing: "the API is described by Swagger 2.0, not OpenAPI 3.x"}, oa.resp, "")
 	case mc.found && mc.probe.NeedsToken():
 		return done(outcome{verdict: Partial, fraction: 0.5, missing: "the MCP endpoint needs a token even to initialize; nothing could be listed"}, m.chosen, "MCP endpoint "+redactURL(mc.url))
-	case mc.declared || declared > 0:
-		return done(outcome{verdict: Partial, fraction: 0.25, missing: "declared interfaces do not answer" + errSuffix(mc.probe.Err)}, m.chosen, "")
-	case declaresNoInterface(m):
+	case mc.declared:
+		return done(outcome{verdict: Fail, missing: "the declared MCP endpoint does not answer initialize" + errSuffix(mc.probe.Err)}, m.chosen, "MCP endpoint "+redactURL(mc.url)+" (from "+mc.source+")")
+	case declaresNoInterface(m) && !b.offered:
 		return done(outcome{verdict: NotApplicable}, m.chosen, "agents.json declares an empty interfaces array: no backend interface offered")
 	case oa.allUnreachable() && mc.probe.Unreachable() && m.wellKnown.unreachable():
 		return done(outcome{verdict: CouldNotCheck, missing: "no candidate answered: " + oa.resp.errText()}, oa.resp, "")
+	case !b.offered:
+		return done(outcome{verdict: NotApplicable}, m.chosen, "no backend offered: nothing declared, nothing at the OpenAPI, MCP or A2A addresses, no form that writes (R9 applies only when the service offers one)")
 	}
-	return done(outcome{verdict: Fail, missing: "no MCP endpoint, OpenAPI document or declared interface"}, m.chosen, "")
+	return done(outcome{verdict: Fail, missing: "no MCP endpoint, OpenAPI document or declared interface, though the site offers a backend: " + b.why}, m.chosen, "")
+}
+
+// allDeclaredUnreachable reports declared documents none of which gave a
+// usable answer.
+func allDeclaredUnreachable(ds []declaredDoc) bool {
+	for _, d := range ds {
+		if !d.resp.unreachable() {
+			return false
+		}
+	}
+	return true
+}
+
+// a2aUsable reports an A2A card that names where the agent answers: 1.0
+// supportedInterfaces or a 0.3 top-level url.
+func a2aUsable(card map[string]any) bool {
+	si, _ := card["supportedInterfaces"].([]any)
+	return len(si) > 0 || str(card, "url") != ""
+}
+
+// slicesContainsResp reports whether list holds r.
+func slicesContainsResp(list []*response, r *response) bool {
+	for _, e := range list {
+		if e == r {
+			return true
+		}
+	}
+	return false
 }
 
 // errSuffix formats an optional error for a missing line.
@@ -163,12 +215,12 @@ func checkAccessDocumented(ctx context.Context, s *site) outcome {
 	m := s.manifest(ctx)
 	rec := s.receiptOf(m.chosen, expected)
 	scope := []string{"/.well-known/agents.json"}
-	if _, ok := m.doc["authentication"]; ok {
+	if authStated(m.doc["authentication"]) {
 		rec.Note = "agents.json states authentication"
 		return outcome{verdict: Pass, fraction: 1, receipt: rec, scope: scope}
 	}
 	for _, it := range m.interfaces() {
-		if it["auth"] != nil || it["authentication"] != nil {
+		if authStated(it["auth"]) || authStated(it["authentication"]) {
 			rec.Note = "an agents.json interface states its auth"
 			return outcome{verdict: Pass, fraction: 1, receipt: rec, scope: scope}
 		}
@@ -183,13 +235,15 @@ func checkAccessDocumented(ctx context.Context, s *site) outcome {
 		o.receipt.Note = "the MCP server card states what its remotes require"
 		return o
 	}
-	if declaresNoInterface(m) {
-		return outcome{verdict: NotApplicable, receipt: rec, scope: scope}
-	}
 	if m.doc == nil && m.wellKnown.unreachable() && m.root.unreachable() {
 		o := s.couldNotCheck(m.chosen, expected)
 		o.scope = scope
 		return o
+	}
+	if b := s.backend(ctx); !b.offered {
+		// Like R9 above it: no backend, nothing to document access to.
+		rec.Note = "no backend interface offered"
+		return outcome{verdict: NotApplicable, receipt: rec, scope: scope}
 	}
 	return outcome{verdict: Fail, missing: "no statement of which capabilities need a token", receipt: rec, scope: scope}
 }

@@ -73,9 +73,15 @@ func TestCheckBackendInterface(t *testing.T) {
 		{name: "GraphQL named in the card answers", site: bare(card(`{"interfaces":[{"type":"graphql","url":"/graphql"}]}`), replace("/graphql", &doc{status: 400, ctype: "application/json", body: `{"errors":[]}`})), verdict: Pass},
 		{name: "Swagger 2.0", site: bare(replace("/swagger.json", &doc{ctype: "application/json", body: swagger2})), verdict: Partial, fraction: 0.5},
 		{name: "MCP demands a token to initialize", site: bare(replace("/mcp", fakeMCP("init-401"))), verdict: Partial, fraction: 0.5},
-		{name: "declared but silent", site: bare(card(`{"interfaces":[{"type":"mcp","url":"/mcp"}]}`)), verdict: Partial, fraction: 0.25},
+		{name: "declared MCP but silent", site: bare(card(`{"interfaces":[{"type":"mcp","url":"/mcp"}]}`)), verdict: Fail},
+		{name: "declared OpenAPI answers 404", site: bare(card(`{"interfaces":[{"id":"rest","type":"openapi","url":"/api/openapi.json"}]}`)), verdict: Fail},
+		{name: "live MCP beside a declared OpenAPI that answers 404", site: ready(editBody("/agents.json", `"interfaces": [`, `"interfaces": [{"id":"rest","type":"openapi","url":"/api/openapi.json"},`), editBody("/.well-known/agents.json", `"interfaces": [`, `"interfaces": [{"id":"rest","type":"openapi","url":"/api/openapi.json"},`)), verdict: Partial, fraction: 0.5},
+		{name: "A2A card", site: bare(replace("/.well-known/agent-card.json", &doc{ctype: "application/json", body: `{"name":"a","supportedInterfaces":[{"url":"/a2a","protocolBinding":"JSONRPC"}]}`})), verdict: Pass},
 		{name: "declares none", site: bare(card(`{"name":"x","interfaces":[]}`)), verdict: NotApplicable},
-		{name: "nothing", site: bare(), verdict: Fail},
+		{name: "content-only site, nothing declared", site: bare(), verdict: NotApplicable},
+		{name: "content-only site with a card and no interfaces key", site: bare(card(`{"name":"x","authentication":{"type":"none"}}`)), verdict: NotApplicable},
+		{name: "a form that posts, nothing declared", site: bare(replace("/", &doc{ctype: "text/html", body: `<!doctype html><html><body><form method="post" action="/order"><input name="q"></form></body></html>`})), verdict: Fail},
+		{name: "a search form that gets, nothing declared", site: bare(replace("/", &doc{ctype: "text/html", body: `<!doctype html><html><body><form action="/search"><input name="q"></form></body></html>`})), verdict: NotApplicable},
 		{name: "everything 500", site: bare(func(s *testSite) { s.fallback = &doc{status: 500} }), verdict: CouldNotCheck},
 	})
 }
@@ -103,6 +109,8 @@ func TestCheckAccessDocumented(t *testing.T) {
 		{name: "OpenAPI security", site: bare(replace("/openapi.json", &doc{ctype: "application/json", body: fixture(t, "openapi.json")})), verdict: Pass},
 		{name: "server card remote headers", site: bare(replace("/.well-known/mcp/server-card.json", &doc{ctype: "application/json", body: `{"name":"a/b","remotes":[{"type":"streamable-http","url":"https://x.test/mcp","headers":[{"name":"Authorization"}]}]}`})), verdict: Pass},
 		{name: "interfaces without auth", site: bare(card(`{"interfaces":[{"type":"mcp","url":"/mcp"}]}`)), verdict: Fail},
+		{name: "an empty authentication object is not documentation", site: bare(card(`{"interfaces":[{"type":"mcp","url":"/mcp"}],"authentication":{}}`)), verdict: Fail},
+		{name: "content-only site: no backend to document", site: bare(card(`{"name":"x"}`)), verdict: NotApplicable},
 		{name: "declares no interface", site: bare(card(`{"interfaces":[]}`)), verdict: NotApplicable},
 		{name: "card 500", site: bare(serverError("/agents.json", "/.well-known/agents.json")), verdict: CouldNotCheck},
 	})

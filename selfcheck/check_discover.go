@@ -165,7 +165,7 @@ func checkCapabilityManifest(ctx context.Context, s *site) outcome {
 	} else {
 		missing = append(missing, "interfaces")
 	}
-	if _, ok := m.doc["authentication"]; ok {
+	if authStated(m.doc["authentication"]) {
 		have++
 	} else {
 		missing = append(missing, "authentication")

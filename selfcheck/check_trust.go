@@ -83,7 +83,8 @@ func checkAccessPolicy(ctx context.Context, s *site) outcome {
 	m := s.manifest(ctx)
 	rec := s.receiptOf(m.chosen, expected)
 	scope := []string{"/.well-known/agents.json", "/llms.txt", "/robots.txt"}
-	_, auth := m.doc["authentication"]
+	// An empty object states nothing (STANDARD.md §9: {} passes nothing).
+	auth := authStated(m.doc["authentication"])
 	policy := ""
 	for _, k := range usagePolicyKeys {
 		if m.doc[k] != nil {

@@ -19,7 +19,8 @@ func TestCheckAccessPolicy(t *testing.T) {
 		{name: "authentication and policy", site: ready(), verdict: Pass},
 		{name: "authentication none plus robots Content-Signal", site: bare(card(`{"authentication":{"type":"none"}}`), replace("/robots.txt", &doc{ctype: "text/plain", body: "User-agent: *\nContent-Signal: search=yes, ai-train=no\n"})), verdict: Pass},
 		{name: "policy line in llms.txt only", site: bare(replace("/llms.txt", &doc{ctype: "text/plain", body: "# A\n\nOur usage policy: answers yes, training no.\n"})), verdict: Partial, fraction: 0.5},
-		{name: "authentication only", site: bare(card(`{"authentication":{}}`)), verdict: Partial, fraction: 0.5},
+		{name: "authentication only", site: bare(card(`{"authentication":{"type":"none"}}`)), verdict: Partial, fraction: 0.5},
+		{name: "an empty authentication object states nothing", site: bare(card(`{"authentication":{}}`)), verdict: Fail},
 		{name: "nothing", site: bare(), verdict: Fail},
 		{name: "all sources 500", site: bare(serverError("/", "/agents.json", "/.well-known/agents.json", "/llms.txt")), verdict: CouldNotCheck},
 	})

@@ -30,7 +30,7 @@ func TestRunCLI(t *testing.T) {
 		noStderr string // must not appear on stderr
 	}{
 		{name: "markdown to stdout", args: CLIArgs{Target: ready.URL}, code: ExitOK, stdout: "**Score: 100 / 100**", stderr: "score 100 / 100"},
-		{name: "json", args: CLIArgs{Target: ready.URL, Format: "json", Quiet: true}, code: ExitOK, stdout: `"schema_version": "1.0"`},
+		{name: "json", args: CLIArgs{Target: ready.URL, Format: "json", Quiet: true}, code: ExitOK, stdout: `"schema_version": "1.1"`},
 		{name: "progress on a TTY", args: CLIArgs{Target: bareSrv.URL}, tty: true, code: ExitOK, stderr: "checks 35 / 35"},
 		{name: "no progress when quiet", args: CLIArgs{Target: bareSrv.URL, Quiet: true}, tty: true, code: ExitOK, noStderr: "checks"},
 		{name: "no progress without a TTY", args: CLIArgs{Target: bareSrv.URL}, code: ExitOK, noStderr: "checks "},
@@ -42,6 +42,13 @@ func TestRunCLI(t *testing.T) {
 		{name: "bad scheme", args: CLIArgs{Target: "ftp://x.test"}, code: ExitUsage, stderr: "not an http or https URL"},
 		{name: "bad format", args: CLIArgs{Target: ready.URL, Format: "pdf"}, code: ExitUsage, stderr: "unknown --format"},
 		{name: "bad fail-under", args: CLIArgs{Target: ready.URL, FailUnder: 101}, code: ExitUsage},
+		{name: "sarif", args: CLIArgs{Target: bareSrv.URL, Format: "sarif", Quiet: true}, code: ExitOK, stdout: `"version": "2.1.0"`},
+		{name: "junit", args: CLIArgs{Target: bareSrv.URL, Format: "junit", Quiet: true}, code: ExitOK, stdout: `<testsuites name="agent-ready`},
+		{name: "sarif below fail-under", args: CLIArgs{Target: bareSrv.URL, Format: "sarif", FailUnder: 90, Quiet: true}, code: ExitBelowThreshold, stdout: `"results"`},
+		{name: "check one passing checkpoint", args: CLIArgs{Target: ready.URL, Check: "ia.agents-json"}, code: ExitOK, stdout: "ia.agents-json — PASS", stderr: "ia.agents-json: PASS"},
+		{name: "check one failing check", args: CLIArgs{Target: bareSrv.URL, Check: "llms_txt"}, code: ExitBelowThreshold, stdout: "expected: 200 text/plain"},
+		{name: "check one lint rule as JSON", args: CLIArgs{Target: bareSrv.URL, Check: "no_op_behavior_required", Format: "json", Quiet: true}, code: ExitOK, stdout: `"id": "no_op_behavior_required"`},
+		{name: "check an unknown id", args: CLIArgs{Target: ready.URL, Check: "nope"}, code: ExitUsage, stderr: "not a check, checkpoint or lint rule"},
 		{name: "unwritable out", args: CLIArgs{Target: ready.URL, Out: filepath.Join(t.TempDir(), "no", "such", "dir", "r.md")}, code: ExitScanFailed, stderr: "writing report"},
 	}
 	for _, tc := range tests {

@@ -54,12 +54,23 @@
 //     JSON-LD, Link headers, robots.txt, sitemaps), bounded and fuzzed.
 //   - internal/golden/: the golden-file helper of the tests (-update).
 //
-// A further lens (the agent-protocol checkpoints of STANDARD.md §11, the lint
-// rules of §12) slots in without touching the 100-point checks: a
-// lens_<name>.go file holds its catalogue, its run and where its findings go
-// in the [Report], and is appended to lenses; its checkpoints live in
-// <name>_<group>.go files beside their tests. Checkpoints read the same site
-// documents (documents.go) and the same protocol packages as the scored
-// checks, so where both judge the same thing they agree. Only the 100-point
-// lens changes the score.
+// The further lenses report beside the score and never change it:
+//
+//   - lens_protocol.go: the 28 agent-protocol checkpoints of STANDARD.md §11
+//     (protocol_catalogue.go lists them with their fix and verify command;
+//     protocol_interfaces.go, protocol_discovery.go and protocol_commerce.go
+//     implement them, protocol_test.go holds their table as data).
+//   - lens_lint.go: the 20 UAIX agent-compatibility rules of §12 and the
+//     L0–L7 executability ladder (lint_rules.go; lint_test.go).
+//   - backend.go: whether the site offers a backend at all (R9 and the
+//     interface checkpoints are NOT_APPLICABLE when it does not).
+//   - plan.go: the fix-first plan the report opens with; render_ci.go: the
+//     SARIF 2.1.0 and JUnit renderings for CI.
+//
+// A lens_<name>.go file holds a lens's catalogue, its run and where its
+// findings go in the [Report], and is appended to lenses. Checkpoints read
+// the same site documents (documents.go) and the same scored outcomes
+// (site.scored) as the scored checks, so where both judge the same thing
+// they agree (lens_agree_test.go). Only the 100-point lens changes the
+// score.
 package selfcheck

@@ -20,4 +20,4 @@ type lens interface {
 // lenses are the lenses Scan runs, in order. Each lives in a
 // lens_<name>.go file of its own: its catalogue, its run, and where its
 // findings go in the Report; a new lens is appended here.
-var lenses = []lens{scoreLens{}}
+var lenses = []lens{scoreLens{}, protocolLens{}, lintLens{}}

@@ -15,12 +15,25 @@ type scoreLens struct{}
 // run runs the catalogue into r.Checks.
 func (scoreLens) run(ctx context.Context, s *site, r *Report) {
 	r.Checks = runChecks(ctx, s, s.opts)
+	if s.opts.Only != "" {
+		// --check ID: just that check (none when ID names another lens's).
+		var kept []CheckResult
+		for _, c := range r.Checks {
+			if c.ID == s.opts.Only {
+				kept = append(kept, c)
+			}
+		}
+		r.Checks = kept
+	}
 }
 
 // unreachable records every check as COULD_NOT_CHECK with the home page's
 // receipt.
 func (scoreLens) unreachable(s *site, home *response, r *Report) {
 	for _, c := range catalogue {
+		if s.opts.Only != "" && s.opts.Only != c.ID {
+			continue
+		}
 		o := s.couldNotCheck(home, "the home page answers")
 		o.scope = []string{s.home}
 		r.Checks = append(r.Checks, result(c, o))
@@ -49,12 +62,15 @@ func runChecks(ctx context.Context, s *site, opts Options) []CheckResult {
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, opts.Concurrency)
 	for i, c := range catalogue {
+		if opts.Only != "" && opts.Only != c.ID {
+			continue
+		}
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			out[i] = result(c, runOne(ctx, s, c))
+			out[i] = result(c, s.scored(ctx, c.ID))
 			n := done.Add(1)
 			if opts.Progress != nil {
 				opts.Progress(int(n), len(catalogue))
@@ -99,17 +115,24 @@ func result(c CheckInfo, o outcome) CheckResult {
 	}
 	// Every free-text field passes the redactor once more: whatever a
 	// check wrote, no credential reaches a report.
-	rc := o.receipt
+	// Outcomes from s.scored are redacted already; the note of one made
+	// here (COULD_NOT_CHECK) passes the redactor again, which is cheap.
+	o.receipt.Note = redactText(o.receipt.Note)
+	return CheckResult{
+		ID: c.ID, Title: c.Title, Section: c.Section, Requirement: c.Requirement,
+		Weight: c.Weight, Verdict: v, Fraction: o.fraction, Missing: redactText(o.missing),
+		Found: o.found, Scope: redactAll(o.scope), Receipt: o.receipt,
+	}
+}
+
+// redactReceipt passes a receipt's free text through the redactor once
+// more, copying what it changes (outcomes are shared between lenses).
+func redactReceipt(rc Receipt) Receipt {
 	rc.Note = redactText(rc.Note)
 	rc.Routes = append([]RouteFinding(nil), rc.Routes...)
 	for i := range rc.Routes {
 		f := &rc.Routes[i]
 		f.Route, f.Received, f.Missing = redactURL(f.Route), redactText(f.Received), redactText(f.Missing)
 	}
-	o.receipt = rc
-	return CheckResult{
-		ID: c.ID, Title: c.Title, Section: c.Section, Requirement: c.Requirement,
-		Weight: c.Weight, Verdict: v, Fraction: o.fraction, Missing: redactText(o.missing),
-		Found: o.found, Scope: redactAll(o.scope), Receipt: o.receipt,
-	}
+	return rc
 }

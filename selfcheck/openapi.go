@@ -124,7 +124,8 @@ type opFindings struct {
 	missing  []string
 }
 
-// judgeOperations checks every operation for operationId, summary, typed
+// judgeOperations checks every operation for operationId, a summary or
+// description, typed
 // parameters, a 2xx schema and an error model.
 func judgeOperations(doc map[string]any) opFindings {
 	var f opFindings
@@ -146,7 +147,8 @@ func judgeOperations(doc map[string]any) opFindings {
 				}
 			}
 			crit(str(op, "operationId") != "", "operationId")
-			crit(str(op, "summary") != "", "summary")
+			// STANDARD.md §11 (4.17): a summary or a description.
+			crit(str(op, "summary") != "" || str(op, "description") != "", "a summary or description")
 			crit(typedParams(item, op), "typed parameters")
 			ok2xx, okErr := responses(op)
 			crit(ok2xx, "a 2xx response schema")

@@ -61,6 +61,10 @@ type Options struct {
 	Progress func(done, total int)
 	// Now returns the current time (injectable for tests). Default: time.Now.
 	Now func() time.Time
+	// Only, when set, judges just the check, checkpoint or lint rule with
+	// this id (the CLI's --check): the others are left out of the report
+	// and the score covers that one check. Default: "" (everything).
+	Only string
 }
 
 // withDefaults returns o with every zero field set to its default.

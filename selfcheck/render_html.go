@@ -2,7 +2,6 @@ package selfcheck
 
 import (
 	"bytes"
-	"fmt"
 	"html/template"
 	"math"
 	"strings"
@@ -43,6 +42,22 @@ type htmlView struct {
 	Optional         []htmlCheck
 	Legend           []htmlCheck
 	CouldNotCheckIDs []htmlCheck
+	Checkpoints      []htmlCheckpoint
+	CheckpointLine   string
+	Lint             []htmlLint
+	LintLine         string
+}
+
+// htmlLint is a lint rule as the HTML template shows it.
+type htmlLint struct {
+	LintResult
+	Icon, Colour, Class, Text string
+}
+
+// htmlCheckpoint is a checkpoint as the HTML template shows it.
+type htmlCheckpoint struct {
+	CheckpointResult
+	Icon, Colour, Class, Text string
 }
 
 // HTML renders the report as one self-contained page: inline CSS and SVG, no
@@ -66,7 +81,7 @@ func (r *Report) HTML() []byte {
 			Class: strings.ToLower(strings.ReplaceAll(string(c.Verdict), "_", "-")), Text: receiptText(c)}
 	}
 	for _, s := range r.Sections {
-		hs := htmlSection{ID: string(s.ID), Title: s.Title, Label: fmt.Sprintf("%s / %s", num(s.Earned), num(s.Applicable))}
+		hs := htmlSection{ID: string(s.ID), Title: s.Title, Label: s.label()}
 		if s.Applicable > 0 {
 			hs.Width = round2(200 * s.Earned / s.Applicable)
 		} else {
@@ -82,6 +97,18 @@ func (r *Report) HTML() []byte {
 	}
 	for _, id := range r.CouldNotCheck {
 		v.CouldNotCheckIDs = append(v.CouldNotCheckIDs, wrap(*r.checkByID(id)))
+	}
+	for _, c := range r.Checkpoints {
+		v.Checkpoints = append(v.Checkpoints, htmlCheckpoint{CheckpointResult: c, Icon: verdictIcon(c.Verdict), Colour: verdictColours[c.Verdict],
+			Class: strings.ToLower(strings.ReplaceAll(string(c.Verdict), "_", "-")), Text: checkpointText(c)})
+	}
+	v.CheckpointLine = r.checkpointCounts()
+	if r.Lint != nil {
+		v.LintLine = r.Lint.lintLine()
+		for _, l := range r.Lint.Rules {
+			v.Lint = append(v.Lint, htmlLint{LintResult: l, Icon: verdictIcon(l.Verdict), Colour: verdictColours[l.Verdict],
+				Class: strings.ToLower(strings.ReplaceAll(string(l.Verdict), "_", "-")), Text: lintText(l)})
+		}
 	}
 	for _, vd := range []Verdict{Pass, Partial, Fail, CouldNotCheck, NotApplicable, Optional, Unverified} {
 		v.Legend = append(v.Legend, htmlCheck{CheckResult: CheckResult{Verdict: vd}, Icon: verdictIcon(vd), Colour: verdictColours[vd]})
@@ -106,8 +133,8 @@ body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0 auto;m
 h1{font-size:1.4rem;word-break:break-all}h2{font-size:1.15rem;margin-top:2rem;border-bottom:1px solid #ddd}
 .summary{display:flex;gap:2rem;align-items:center;flex-wrap:wrap}
 .bars{display:grid;grid-template-columns:8rem 210px auto;gap:.3rem .6rem;align-items:center}
-details.check{border:1px solid #ddd;border-left:6px solid var(--c);border-radius:4px;margin:.4rem 0;padding:.2rem .6rem}
-details.check summary{cursor:pointer;list-style-position:inside}
+details.check,details.cp{border:1px solid #ddd;border-left:6px solid var(--c);border-radius:4px;margin:.4rem 0;padding:.2rem .6rem}
+details.check summary,details.cp summary{cursor:pointer;list-style-position:inside}
 .verdict{display:inline-block;min-width:10.5rem;font-weight:600}
 .icon{display:inline-block;width:1.3em;text-align:center;font-weight:700;color:var(--c)}
 pre{white-space:pre-wrap;word-break:break-word;background:#f6f6f6;padding:.6rem;font-size:13px}
@@ -132,6 +159,11 @@ pre{white-space:pre-wrap;word-break:break-word;background:#f6f6f6;padding:.6rem;
 <span>{{.Label}}</span>
 {{end}}</div>
 </div>
+<p id="lenses">Three lenses: <strong>{{.Score}} / 100</strong>; {{.CheckpointLine}}{{if .LintLine}}; {{.LintLine}}{{end}}.</p>
+<h2 id="plan">Fix first</h2>
+{{if .R.Plan}}<ol class="plan">{{range .R.Plan}}<li class="plan-item" data-id="{{.ID}}" data-lens="{{.Lens}}"><strong>{{.Lens}}</strong> <code>{{.ID}}</code> ({{.Verdict}}{{if gt .Points 0.0}}, +{{.Points}} points{{end}}, effort {{.Effort}}): {{.Change}}
+{{if .SiteYAML}}<br>Add to site.yaml:<pre>{{.SiteYAML}}</pre>{{end}}<br>Check again: <code>{{.Verify}}</code></li>
+{{end}}</ol>{{else}}<p>Nothing to fix.</p>{{end}}
 <p>{{.R.Earned}} of {{.R.Applicable}} applicable points. Routes read (page-level findings describe these and no others):</p>
 <ul id="routes">{{range .R.Routes}}<li>{{.}}</li>{{end}}</ul>
 <p class="legend">{{range .Legend}}<span style="--c:{{.Colour}}"><span class="icon" aria-hidden="true">{{.Icon}}</span>{{.Verdict}}</span>{{end}}</p>
@@ -143,7 +175,20 @@ pre{white-space:pre-wrap;word-break:break-word;background:#f6f6f6;padding:.6rem;
 {{range .Checks}}{{template "check" .}}{{end}}{{end}}
 <h2 id="section-heading-optional">Optional (unscored)</h2>
 {{range .Optional}}{{template "check" .}}{{end}}
-</body>
+{{if .Checkpoints}}<h2 id="checkpoints">Agent-protocol checkpoints <span class="muted">(STANDARD.md §11, not scored)</span></h2>
+<p id="checkpoint-summary">{{.CheckpointLine}}</p>
+{{range .Checkpoints}}<details class="cp {{.Class}}" id="checkpoint-{{.ID}}" data-verdict="{{.Verdict}}" style="--c:{{.Colour}}">
+<summary><span class="icon" aria-hidden="true">{{.Icon}}</span><span class="verdict">{{.Verdict}}</span> <code>{{.ID}}</code> — {{.Title}} <span class="muted">({{.Strength}})</span></summary>
+<pre>{{.Text}}</pre>
+</details>
+{{end}}{{end}}
+{{if .Lint}}<h2 id="lint">Agent-compatibility lint <span class="muted">(STANDARD.md §12, not scored)</span></h2>
+<p id="lint-summary">{{.LintLine}}</p>
+{{range .Lint}}<details class="cp lint {{.Class}}" id="lint-{{.ID}}" data-verdict="{{.Verdict}}" data-kind="{{.Kind}}" style="--c:{{.Colour}}">
+<summary><span class="icon" aria-hidden="true">{{.Icon}}</span><span class="verdict">{{.Verdict}}</span> <code>{{.ID}}</code> — {{.Title}} <span class="muted">({{.Kind}})</span></summary>
+<pre>{{.Text}}</pre>
+</details>
+{{end}}{{end}}</body>
 </html>
 {{define "check"}}<details class="check {{.Class}}" id="check-{{.ID}}" data-verdict="{{.Verdict}}" style="--c:{{.Colour}}">
 <summary><span class="icon" aria-hidden="true">{{.Icon}}</span><span class="verdict">{{.Verdict}}</span> <code>{{.ID}}</code> — {{.Title}}{{if gt .Weight 0.0}} <span class="muted">({{.Earned}} / {{.Weight}})</span>{{end}}</summary>

@@ -19,6 +19,7 @@ func (r *Report) Markdown() []byte {
 		num(r.Score), num(r.Earned), num(r.Applicable), r.Standard.Name, r.Standard.Revision)
 	fmt.Fprintf(&b, "Scanned by %s %s on %s in %d ms. A diagnostic to act on, not a certificate.\n\n",
 		r.Scanner.Name, r.Scanner.Version, r.Started.Format("2006-01-02 15:04:05 UTC"), r.DurationMS)
+	r.markdownPlan(&b)
 	b.WriteString("Routes read (page-level findings describe these and no others):\n\n")
 	for _, rt := range r.Routes {
 		fmt.Fprintf(&b, "- %s\n", rt)
@@ -26,6 +27,11 @@ func (r *Report) Markdown() []byte {
 	b.WriteString("\n## Sections\n\n| Section | Earned | Applicable | Points |\n|---|---:|---:|---:|\n")
 	for _, s := range r.Sections {
 		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", s.Title, num(s.Earned), num(s.Applicable), num(s.Points))
+	}
+	for _, s := range r.Sections {
+		if len(s.Unverified) > 0 {
+			fmt.Fprintf(&b, "\n%s is never a perfect score here: %s stays UNVERIFIED (rule 3); its points are not withheld.\n", s.Title, strings.Join(s.Unverified, ", "))
+		}
 	}
 	b.WriteString("\n## Could not check\n\n")
 	if len(r.CouldNotCheck) == 0 {
@@ -41,7 +47,7 @@ func (r *Report) Markdown() []byte {
 	}
 	titles := map[Section]string{SectionOptional: "Optional (unscored)"}
 	for _, s := range r.Sections {
-		titles[s.ID] = fmt.Sprintf("%s (%s / %s)", s.Title, num(s.Earned), num(s.Applicable))
+		titles[s.ID] = fmt.Sprintf("%s (%s)", s.Title, s.label())
 	}
 	for _, sec := range append(sectionIDs(), SectionOptional) {
 		fmt.Fprintf(&b, "\n## %s\n", titles[sec])
@@ -56,7 +62,106 @@ func (r *Report) Markdown() []byte {
 			fmt.Fprintf(&b, "%s\n%s%s\n", fence, text, fence)
 		}
 	}
+	r.markdownCheckpoints(&b)
+	r.markdownLint(&b)
 	return b.Bytes()
+}
+
+// markdownCheckpoints writes the second lens: a table, then each
+// checkpoint's receipt, fix and verification command.
+func (r *Report) markdownCheckpoints(b *bytes.Buffer) {
+	if len(r.Checkpoints) == 0 {
+		return
+	}
+	b.WriteString("\n## Agent-protocol checkpoints (STANDARD.md §11, not scored)\n\n")
+	b.WriteString(r.checkpointCounts() + ".\n\n| Checkpoint | Legacy | Strength | Verdict | Missing |\n|---|---|---|---|---|\n")
+	for _, c := range r.Checkpoints {
+		fmt.Fprintf(b, "| `%s` | %s | %s | %s %s | %s |\n", c.ID, c.Legacy, c.Strength, verdictIcon(c.Verdict), c.Verdict, mdCell(c.Missing))
+	}
+	for _, c := range r.Checkpoints {
+		fmt.Fprintf(b, "\n### %s %s — %s (%s)\n\n", verdictIcon(c.Verdict), c.ID, c.Verdict, c.Strength)
+		text := checkpointText(c)
+		fence := fenceFor(text)
+		fmt.Fprintf(b, "%s\n%s%s\n", fence, text, fence)
+	}
+}
+
+// markdownPlan writes the fix-first plan and the three lenses' one-line
+// summaries.
+func (r *Report) markdownPlan(b *bytes.Buffer) {
+	fmt.Fprintf(b, "Three lenses: **%s / 100**; %s; ", num(r.Score), r.checkpointCounts())
+	if r.Lint != nil {
+		b.WriteString(r.Lint.lintLine())
+	}
+	b.WriteString(".\n\n## Fix first\n\n")
+	if len(r.Plan) == 0 {
+		b.WriteString("Nothing to fix.\n\n")
+		return
+	}
+	for _, p := range r.Plan {
+		fmt.Fprintf(b, "%d. **%s** `%s` (%s", p.Rank, p.Lens, p.ID, p.Verdict)
+		if p.Points > 0 {
+			fmt.Fprintf(b, ", +%s points", num(p.Points))
+		}
+		fmt.Fprintf(b, ", effort %d): %s\n", p.Effort, mdCell(p.Change))
+		if p.SiteYAML != "" {
+			fmt.Fprintf(b, "\n   Add to site.yaml:\n\n   ```yaml\n%s   ```\n\n", indent(p.SiteYAML, "   "))
+		}
+		fmt.Fprintf(b, "   Check again: `%s`\n", p.Verify)
+	}
+	b.WriteString("\n")
+}
+
+// indent prefixes every line of s.
+func indent(s, prefix string) string {
+	var out strings.Builder
+	for _, l := range strings.SplitAfter(s, "\n") {
+		if l != "" {
+			out.WriteString(prefix + l)
+		}
+	}
+	return out.String()
+}
+
+// markdownLint writes the third lens.
+func (r *Report) markdownLint(b *bytes.Buffer) {
+	if r.Lint == nil || len(r.Lint.Rules) == 0 {
+		return
+	}
+	b.WriteString("\n## Agent-compatibility lint (STANDARD.md §12, not scored)\n\n")
+	b.WriteString(r.Lint.lintLine() + ".\n\n| Rule | Kind | Verdict | Where |\n|---|---|---|---|\n")
+	for _, l := range r.Lint.Rules {
+		where := ""
+		if len(l.Findings) > 0 {
+			f := l.Findings[0]
+			where = f.Document
+			if f.Line > 0 {
+				where += fmt.Sprintf(":%d", f.Line)
+			}
+			if f.Field != "" {
+				where += " " + f.Field
+			}
+		}
+		fmt.Fprintf(b, "| `%s` | %s | %s %s | %s |\n", l.ID, l.Kind, verdictIcon(l.Verdict), l.Verdict, mdCell(where))
+	}
+	for _, l := range r.Lint.Rules {
+		if l.Verdict != Fail {
+			continue
+		}
+		text := lintText(l)
+		fence := fenceFor(text)
+		fmt.Fprintf(b, "\n### %s %s — %s\n\n%s\n%s%s\n", verdictIcon(l.Verdict), l.ID, l.Kind, fence, text, fence)
+	}
+}
+
+// mdCell makes text safe inside a Markdown table cell.
+func mdCell(s string) string {
+	s = strings.ReplaceAll(s, "|", "\\|")
+	s = strings.ReplaceAll(s, "\n", " ")
+	if len(s) > 160 {
+		s = s[:160] + " …"
+	}
+	return s
 }
 
 // sectionIDs lists the scored sections in order.

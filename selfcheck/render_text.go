@@ -123,3 +123,66 @@ func (r *Report) checkByID(id string) *CheckResult {
 	}
 	return nil
 }
+
+// checkpointText renders a checkpoint's receipt like a check's, then its
+// strength, fix and verification command.
+func checkpointText(c CheckpointResult) string {
+	t := receiptText(CheckResult{ID: c.ID, Verdict: c.Verdict, Missing: c.Missing, Scope: c.Scope, Receipt: c.Receipt})
+	t += "strength: " + string(c.Strength) + "\n"
+	if c.Agrees != "" {
+		t += "agrees with: " + c.Agrees + "\n"
+	}
+	if c.Fix != "" {
+		t += "fix: " + c.Fix + "\n"
+	}
+	return t + "verify: " + c.Verify + "\n"
+}
+
+// checkpointCounts is the one-line summary of the checkpoint lens.
+func (r *Report) checkpointCounts() string {
+	cs := r.CheckpointSummary
+	var parts []string
+	for _, v := range []Verdict{Pass, Partial, Fail, NotApplicable, CouldNotCheck} {
+		if n := cs.ByVerdict[v]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, v))
+		}
+	}
+	line := fmt.Sprintf("%d checkpoints: %s", cs.Total, strings.Join(parts, ", "))
+	if len(cs.MustFailing) > 0 {
+		line += "; MUST failing: " + strings.Join(cs.MustFailing, ", ")
+	}
+	return line
+}
+
+// lintText renders one rule's outcome: verdict, findings, fix.
+func lintText(l LintResult) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "rule: %s (%s)\nstatus: %s\n", l.ID, l.Kind, strings.ToLower(string(l.Verdict)))
+	for _, f := range l.Findings {
+		where := f.Document
+		if f.Line > 0 {
+			where += fmt.Sprintf(":%d", f.Line)
+		}
+		if f.Field != "" {
+			where += " " + f.Field
+		}
+		fmt.Fprintf(&b, "finding: %s — %s", where, f.Message)
+		if f.Excerpt != "" {
+			fmt.Fprintf(&b, " — %s", strconv.Quote(f.Excerpt))
+		}
+		b.WriteString("\n")
+	}
+	if l.Note != "" {
+		fmt.Fprintf(&b, "note: %s\n", l.Note)
+	}
+	if l.Fix != "" {
+		fmt.Fprintf(&b, "fix: %s\n", l.Fix)
+	}
+	return b.String()
+}
+
+// lintLine is the one-line summary of the lint lens.
+func (lr *LintReport) lintLine() string {
+	return fmt.Sprintf("%d rules: %d failure(s), %d warning(s); highest executability level the guidance supports: %s (%s)",
+		len(lr.Rules), lr.Failures, lr.Warnings, lr.LevelName, lr.LevelReason)
+}

@@ -1,11 +1,14 @@
 package selfcheck
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // SchemaVersion is the version of the JSON report schema documented in
 // docs/report-schema.md. It changes only when a field changes meaning or
 // disappears; added fields keep it.
-const SchemaVersion = "1.0"
+const SchemaVersion = "1.1"
 
 // StandardName and StandardRevision name the standard the report scores under.
 const (
@@ -57,6 +60,17 @@ type Report struct {
 	// Unverified lists what the scanner cannot measure without credentials
 	// (always execution_tested); never counted for or against the site.
 	Unverified []UnverifiedLine `json:"unverified"`
+	// Checkpoints is the second lens (STANDARD.md §11): the 28 agent-protocol
+	// checkpoints in catalogue order. Never changes the score. (Schema 1.1.)
+	Checkpoints []CheckpointResult `json:"checkpoints"`
+	// CheckpointSummary counts the checkpoints per verdict. (Schema 1.1.)
+	CheckpointSummary CheckpointSummary `json:"checkpoint_summary"`
+	// Plan is the fix-first plan: fixes ranked by score points recovered
+	// per unit of effort, then by strength and kind. (Schema 1.1.)
+	Plan []PlanItem `json:"plan"`
+	// Lint is the third lens (STANDARD.md §12): the 20 UAIX rules and the
+	// executability level. Never changes the score. (Schema 1.1.)
+	Lint *LintReport `json:"lint"`
 }
 
 // StandardRef names a standard and its revision.
@@ -87,6 +101,28 @@ type SectionResult struct {
 	Earned float64 `json:"earned"`
 	// Applicable is the sum of weights of its checks that apply.
 	Applicable float64 `json:"applicable"`
+	// Unverified lists what the section cannot prove without credentials
+	// (Connect: execution_tested whenever a backend interface applies).
+	// Rule 3: such a section is never presented as perfect, even when it
+	// earns every applicable point; the points themselves are never
+	// withheld (an UNVERIFIED line is never held against the site, §3).
+	Unverified []string `json:"unverified,omitempty"`
+}
+
+// Perfect reports a section that earned every applicable point and has
+// nothing left unverified.
+func (s SectionResult) Perfect() bool {
+	return s.Applicable > 0 && s.Earned >= s.Applicable && len(s.Unverified) == 0
+}
+
+// label is the section's points as the Markdown and HTML reports print
+// them: "earned / applicable", with the unverified part named.
+func (s SectionResult) label() string {
+	l := num(s.Earned) + " / " + num(s.Applicable)
+	if len(s.Unverified) > 0 {
+		l += ", not perfect: " + strings.Join(s.Unverified, ", ") + " UNVERIFIED"
+	}
+	return l
 }
 
 // CheckResult is one check's verdict with its receipt.

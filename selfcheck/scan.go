@@ -85,6 +85,11 @@ func (r *Report) finish(now time.Time) {
 		r.DurationMS = 0
 	}
 	r.score()
+	r.CheckpointSummary = r.checkpointSummary()
+	if r.Lint != nil {
+		r.Lint.count()
+	}
+	r.Plan = r.plan()
 }
 
 // redactAll redacts a list of URLs.

@@ -36,6 +36,16 @@ func (r *Report) score() {
 		r.Earned = round2(r.Earned + c.Earned)
 		r.Applicable += c.Weight
 	}
+	// Rule 3: no perfect Connect score on missing evidence. Wherever a
+	// backend interface applies (R9 is not NOT_APPLICABLE), tested
+	// execution stays UNVERIFIED and the section says so.
+	if c := r.checkByID("backend_interface_declared"); c != nil && c.Verdict != NotApplicable {
+		if s := bySection[SectionConnect]; s != nil {
+			for _, u := range r.Unverified {
+				s.Unverified = append(s.Unverified, u.ID)
+			}
+		}
+	}
 	r.Score = 0
 	if r.Applicable > 0 {
 		r.Score = float64(int64(1000*r.Earned/r.Applicable+0.5)) / 10

@@ -39,9 +39,11 @@ type site struct {
 	llmsDoc     lazy[*response]
 	openapiDoc  lazy[openapiResult]
 	mcpDoc      lazy[mcpEndpoint]
+	backendDoc  lazy[backendResult]
 
-	jsonMu   sync.Mutex
-	jsonDocs map[string]*lazy[jsonResult]
+	jsonMu         sync.Mutex
+	jsonDocs       map[string]*lazy[jsonResult]
+	scoredOutcomes map[string]*lazy[outcome]
 }
 
 // page is one scanned route: its HTML answer and the facts read from it.
@@ -54,7 +56,7 @@ type page struct {
 
 // newSite prepares the shared state of a scan.
 func newSite(f *fetcher, origin *url.URL, home string, opts Options) *site {
-	return &site{opts: opts, f: f, origin: origin, home: home, routes: []string{home}, pages: map[string]*lazy[*page]{}, jsonDocs: map[string]*lazy[jsonResult]{}}
+	return &site{opts: opts, f: f, origin: origin, home: home, routes: []string{home}, pages: map[string]*lazy[*page]{}, jsonDocs: map[string]*lazy[jsonResult]{}, scoredOutcomes: map[string]*lazy[outcome]{}}
 }
 
 // setRoutes fixes the routes of the scan (before any check runs); their

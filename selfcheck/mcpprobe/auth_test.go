@@ -27,7 +27,7 @@ func oauthSite(t *testing.T, challenge string, docs map[string]string, protect f
 		body, _ := io.ReadAll(r.Body)
 		var m struct{ Method string }
 		_ = json.Unmarshal(body, &m)
-		if m.Method != "initialize" && m.Method != "notifications/initialized" && m.Method != "tools/list" && r.Method == "POST" {
+		if m.Method != "initialize" && m.Method != "notifications/initialized" && m.Method != "tools/list" && m.Method != "server/discover" && m.Method != "agentready/no-such-method" && r.Method == "POST" {
 			t.Errorf("probe sent %q", m.Method)
 		}
 		if r.Header.Get("Authorization") != "" {

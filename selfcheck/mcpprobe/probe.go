@@ -84,6 +84,7 @@ func (p *prober) run() {
 		"clientInfo":      map[string]any{"name": p.opts.ClientName, "version": p.opts.ClientVersion},
 	})
 	if !ok {
+		p.discover()
 		return
 	}
 	var ir struct {
@@ -117,6 +118,40 @@ func (p *prober) run() {
 		return
 	}
 	p.listTools()
+	p.unknownMethod()
+}
+
+// discover asks server/discover (MCP 2026-07-28, stateless discovery) when
+// initialize gave no result and no token was asked for. Read-only.
+func (p *prober) discover() {
+	if p.res.Tools.ListedWithoutToken != nil || p.ctx.Err() != nil {
+		return // a 401 already told the story
+	}
+	msg, out, err := p.call("server/discover", 90, nil)
+	if err == nil && !out.needsToken() && len(msg.Result) > 0 && string(msg.Result) != "null" {
+		p.res.Discover = true
+	}
+}
+
+// unknownMethod asks a method nobody defines, once: the checkpoint wants an
+// HTTP 404 carrying a JSON-RPC error. Read-only: no tool is ever called.
+func (p *prober) unknownMethod() {
+	if p.ctx.Err() != nil {
+		return
+	}
+	msg, out, err := p.call("agentready/no-such-method", 91, nil)
+	if out.status == 0 && err != nil {
+		return
+	}
+	um := &UnknownMethod{Status: out.status, JSONRPCError: msg.Error != nil}
+	if !um.JSONRPCError && len(p.res.Exchanges) > 0 {
+		// A non-2xx answer is not parsed by call; its excerpt is the body.
+		var m rpcMessage
+		if json.Unmarshal([]byte(p.res.Exchanges[len(p.res.Exchanges)-1].Excerpt), &m) == nil && m.Error != nil {
+			um.JSONRPCError = true
+		}
+	}
+	p.res.UnknownMethod = um
 }
 
 // request calls method and returns its result. On a 401/403 it records
@@ -163,6 +198,11 @@ func (p *prober) listTools() {
 				Annotations *struct {
 					ReadOnlyHint *bool `json:"readOnlyHint"`
 				} `json:"annotations"`
+				Meta *struct {
+					UI *struct {
+						ResourceURI string `json:"resourceUri"`
+					} `json:"ui"`
+				} `json:"_meta"`
 			} `json:"tools"`
 			NextCursor string `json:"nextCursor"`
 		}
@@ -180,6 +220,9 @@ func (p *prober) listTools() {
 			total++
 			if t.Annotations != nil && t.Annotations.ReadOnlyHint != nil && *t.Annotations.ReadOnlyHint {
 				readOnly++
+			}
+			if t.Meta != nil && t.Meta.UI != nil && strings.HasPrefix(t.Meta.UI.ResourceURI, "ui://") {
+				p.res.UITools++
 			}
 		}
 		if lr.NextCursor == "" || total >= p.opts.MaxTools {

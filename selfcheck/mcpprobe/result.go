@@ -48,6 +48,14 @@ type Auth struct {
 	AuthorizationServer string `json:"authorizationServer,omitempty"`
 }
 
+// UnknownMethod is the answer to a JSON-RPC method nobody defines.
+type UnknownMethod struct {
+	// Status is the HTTP status.
+	Status int `json:"status"`
+	// JSONRPCError reports a JSON-RPC error object in the body.
+	JSONRPCError bool `json:"jsonrpcError"`
+}
+
 // Tools counts what tools/list returned. A count nobody could take is nil
 // (unknown), never zero (STANDARD §4).
 type Tools struct {
@@ -112,6 +120,15 @@ type Result struct {
 	SessionAssigned bool `json:"sessionAssigned"`
 	// Pages is how many tools/list pages were read.
 	Pages int `json:"pages"`
+	// Discover reports a server/discover result (MCP 2026-07-28), asked
+	// only when initialize gave no result.
+	Discover bool `json:"discover,omitempty"`
+	// UnknownMethod is how the endpoint answered a method that does not
+	// exist (asked once after tools/list; nil when never asked).
+	UnknownMethod *UnknownMethod `json:"unknownMethod,omitempty"`
+	// UITools counts listed tools whose _meta.ui.resourceUri names an MCP
+	// App resource.
+	UITools int `json:"uiTools,omitempty"`
 	// Exchanges are the HTTP exchanges in order (the raw handshake).
 	Exchanges []Exchange `json:"exchanges"`
 	// Err is the first failure that stopped or limited the probe.

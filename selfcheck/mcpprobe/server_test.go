@@ -82,7 +82,8 @@ func checkNeverCalled(t *testing.T, rec *recorder) {
 	t.Helper()
 	for _, r := range rec.requests() {
 		switch r.rpcMethod {
-		case "initialize", "notifications/initialized", "tools/list", "":
+		// The read-only discovery requests; never tools/call.
+		case "initialize", "notifications/initialized", "tools/list", "server/discover", "agentready/no-such-method", "":
 		default:
 			t.Errorf("probe sent %s %q", r.httpMethod, r.rpcMethod)
 		}

@@ -39,6 +39,9 @@ type Page struct {
 	Navigator bool      // navigator.modelContext in an inline script
 	Mailto    []string
 	Contact   []string // hrefs of links that look like a contact page
+	Anchors   []string // resolved hrefs of every <a> (bounded), in page order
+	Headings  int      // h1..h6 elements outside hidden content
+	CodeLang  bool     // a <code> or <pre> with a language-* / lang-* class
 	LabelFor  map[string]bool
 	Truncated bool
 }
@@ -46,7 +49,9 @@ type Page struct {
 // Form describes one <form>.
 type Form struct {
 	ID, ToolName, ToolDescription string
-	Hyphenated                    bool // tool-name / tool-description only
+	Method                        string // lower-cased method attribute ("get" when absent)
+	Action                        string // the action attribute, resolved against the page
+	Hyphenated                    bool   // tool-name / tool-description only
 	Hidden                        bool
 	Fields                        []Field
 }
@@ -249,12 +254,23 @@ func (p *Page) element(a atom.Atom, attrs attrs, e *openElem, base *url.URL) {
 		if len(p.Forms) < htmlMaxForms {
 			p.Forms = append(p.Forms, Form{
 				ID: attrs.get("id"), ToolName: attrs.get("toolname"), ToolDescription: attrs.get("tooldescription"),
+				Method: formMethod(attrs.get("method")), Action: Resolve(base, attrs.get("action")),
 				Hyphenated: attrs.get("toolname") == "" && attrs.get("tool-name") != "", Hidden: e.hidden,
 			})
 			e.form = len(p.Forms) - 1
 		}
 	case atom.Input, atom.Select, atom.Textarea:
 		p.control(a, attrs, e)
+	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+		if !e.hidden {
+			p.Headings++
+		}
+	case atom.Code, atom.Pre:
+		for _, c := range strings.Fields(strings.ToLower(attrs.get("class"))) {
+			if strings.HasPrefix(c, "language-") || strings.HasPrefix(c, "lang-") {
+				p.CodeLang = true
+			}
+		}
 	}
 	if strings.EqualFold(attrs.get("role"), "main") && !e.hidden {
 		p.HasMain, e.main = true, true
@@ -291,6 +307,9 @@ func (p *Page) control(a atom.Atom, attrs attrs, e *openElem) {
 func (p *Page) anchor(href string, base *url.URL) {
 	h := strings.TrimSpace(href)
 	lh := strings.ToLower(h)
+	if h != "" && len(p.Anchors) < htmlMaxLinks {
+		p.Anchors = append(p.Anchors, Resolve(base, h))
+	}
 	switch {
 	case strings.HasPrefix(lh, "mailto:"):
 		if len(p.Mailto) < htmlMaxLinks {
@@ -302,6 +321,20 @@ func (p *Page) anchor(href string, base *url.URL) {
 		}
 	}
 }
+
+// formMethod normalises a form's method attribute (HTML: get by default;
+// dialog closes a dialog and sends nothing).
+func formMethod(m string) string {
+	m = strings.ToLower(strings.TrimSpace(m))
+	if m == "" {
+		return "get"
+	}
+	return m
+}
+
+// Writes reports a form that sends something a server may keep: any method
+// but get and dialog.
+func (f Form) Writes() bool { return f.Method != "get" && f.Method != "dialog" }
 
 // finish resolves labels given by <label for=…>.
 func (p *Page) finish() {
@@ -347,7 +380,8 @@ func readAttrs(z *html.Tokenizer, more bool, buf attrs) attrs {
 		// The tokenizer lower-cases attribute names already.
 		switch key := string(k); key {
 		case "lang", "href", "rel", "type", "hidden", "inert", "aria-hidden", "style", "role", "for", "id",
-			"name", "toolname", "tooldescription", "tool-name", "toolparamdescription":
+			"name", "toolname", "tooldescription", "tool-name", "toolparamdescription",
+			"method", "action", "class":
 			if _, dup := buf.lookup(key); !dup {
 				buf = append(buf, attr{key, string(v)})
 			}

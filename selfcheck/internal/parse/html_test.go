@@ -18,7 +18,8 @@ func TestHTML(t *testing.T) {
 <form id="f" toolname="do_it" tooldescription="Does it well."><label>Name <input name="n" toolparamdescription="d"></label>
 <input type="hidden" name="csrf"><select id="s" name="s"></select><label for="s">S</label><textarea name="t"></textarea><button>Go</button></form>
 <input type="search" name="q"><a href="mailto:x@a.test">m</a><a href="/contact">c</a></main>
-<template><form><input name="x"></form></template></body></html>`), base)
+<template><form><input name="x"></form></template>
+<form method="POST" action="/order"><input name="qty"></form><h2>Install</h2><h3 hidden>x</h3><pre><code class="language-sh">go get</code></pre></body></html>`), base)
 	checks := []struct {
 		name string
 		ok   bool
@@ -28,9 +29,13 @@ func TestHTML(t *testing.T) {
 		{"links", len(f.Links) == 2 && f.Links[0].Target == "https://a.test/p" && f.Links[1].Type == "text/markdown"},
 		{"jsonld", len(f.JSONLD) == 1},
 		{"register", f.Register && !f.Navigator},
-		{"text excludes hidden, script and style", f.TextWords == 8 && f.TextChars == 22},
+		{"text excludes hidden, script and style", f.TextWords == 11 && f.TextChars == 35},
 		{"main", f.HasMain && f.MainChars > 0},
-		{"forms", len(f.Forms) == 2 && f.Forms[0].ToolName == "do_it" && !f.Forms[0].Hidden && f.Forms[1].Hidden},
+		{"forms", len(f.Forms) == 3 && f.Forms[0].ToolName == "do_it" && !f.Forms[0].Hidden && f.Forms[1].Hidden},
+		{"form methods", f.Forms[0].Method == "get" && !f.Forms[0].Writes() && f.Forms[2].Method == "post" && f.Forms[2].Writes() && f.Forms[2].Action == "https://a.test/order"},
+		{"anchors", len(f.Anchors) == 2 && f.Anchors[1] == "https://a.test/contact"},
+		{"headings outside hidden content", f.Headings == 1},
+		{"code language class", f.CodeLang},
 		{"fields", len(f.Forms[0].Fields) == 3 && f.Forms[0].Fields[0].Labelled && f.Forms[0].Fields[1].Labelled && !f.Forms[0].Fields[2].Labelled},
 		{"param descriptions", f.Forms[0].Fields[0].ParamDesc && !f.Forms[0].Fields[1].ParamDesc},
 		{"search surface", len(f.Surfaces) == 1 && !f.Surfaces[0].Annotated},

@@ -1,0 +1,178 @@
+package selfcheck
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+)
+
+// Effort is how much work a fix takes: 1 a site.yaml change the module
+// turns into documents, 2 a change to the site's HTML or headers, 3 work on
+// the service itself.
+type Effort int
+
+// The three efforts.
+const (
+	EffortConfig Effort = 1
+	EffortMarkup Effort = 2
+	EffortServer Effort = 3
+)
+
+// PlanItem is one fix of the fix-first plan.
+type PlanItem struct {
+	// Rank is the item's place, from 1.
+	Rank int `json:"rank"`
+	// Lens is "score", "checkpoint" or "lint".
+	Lens string `json:"lens"`
+	// ID is the check, checkpoint or lint rule it fixes.
+	ID string `json:"id"`
+	// Verdict is its verdict now.
+	Verdict Verdict `json:"verdict"`
+	// Points are the score points the fix recovers (0 outside the score).
+	Points float64 `json:"points"`
+	// Effort is 1 (site.yaml), 2 (HTML or header) or 3 (server work).
+	Effort Effort `json:"effort"`
+	// Change names the exact change.
+	Change string `json:"change"`
+	// SiteYAML is the site.yaml lines to merge when the module can
+	// generate the fix (valid YAML on its own).
+	SiteYAML string `json:"site_yaml,omitempty"`
+	// Verify is the command that rescans just this one.
+	Verify string `json:"verify"`
+}
+
+// scoreFix is how a scored check is fixed.
+type scoreFix struct {
+	effort Effort
+	change string
+	yaml   string
+}
+
+// FixSnippets returns the site.yaml snippet of every scored check the
+// module can fix by configuration (the manifest tests apply each one and
+// rescan to PASS).
+func FixSnippets() map[string]string {
+	out := map[string]string{}
+	for id, f := range scoreFixes {
+		if f.yaml != "" {
+			out[id] = f.yaml
+		}
+	}
+	return out
+}
+
+// scoreFixes are the fixes of the scored checks.
+var scoreFixes = map[string]scoreFix{
+	"sitemap":                       {EffortConfig, "Let agent_ready serve a sitemap (it does when the origin has none), listing your pages.", "site:\n  pages:\n    - /\n"},
+	"llms_txt":                      {EffortConfig, "Let agent_ready write /llms.txt with plain instructions for agents.", "llms:\n  instructions: >-\n    Read the pages listed below; request any page with Accept: text/markdown.\n"},
+	"capability_manifest":           {EffortConfig, "Publish agents.json (interfaces, authentication, contact) at both addresses.", "documents:\n  agents_json: generate\nauthentication:\n  type: none\n  note: everything is public and read-only\ncontacts:\n  email: hello@example.com\n"},
+	"crawler_policy":                {EffortConfig, "Let AI search and user-initiated agents in (training may stay refused).", "policy:\n  training: disallow\n  search: allow\n  user: allow\n"},
+	"discovery_links":               {EffortMarkup, "Send Link headers to /llms.txt (rel=\"describedby\") and /agents.json (rel=\"alternate\") on the home page (agent_ready adds them in front of the site).", ""},
+	"language_declared":             {EffortConfig, "Declare the page language: <html lang=\"en\"> (agent_ready injects it where missing).", "site:\n  language: en\n"},
+	"canonical_declared":            {EffortConfig, "Add <link rel=\"canonical\" href=\"https://your.site/page\"> (agent_ready injects it where missing).", "inject:\n  canonical: true\n"},
+	"structured_identity":           {EffortConfig, "Publish Organization JSON-LD with name and url (agent_ready injects it).", "site:\n  organization:\n    type: Organization\n    name: Example Co\n"},
+	"structured_freshness":          {EffortMarkup, "Give Article/WebPage/Product JSON-LD a dateModified.", ""},
+	"content_in_initial_html":       {EffortServer, "Render the page's text on the server (not only with JavaScript) and wrap it in <main>.", ""},
+	"markdown_representation":       {EffortConfig, "Put agent_ready in front of the site: it answers Accept: text/markdown with Markdown.", ""},
+	"vary_accept":                   {EffortMarkup, "Send Vary: Accept on both the HTML and the Markdown (agent_ready does).", ""},
+	"markdown_front_matter":         {EffortConfig, "Serve the Markdown with front matter (title, canonical, updated, language) — agent_ready writes it; set the language.", "site:\n  language: en\n"},
+	"markdown_alternate_advertised": {EffortMarkup, "Advertise the Markdown: Link: </page/md>; rel=\"alternate\"; type=\"text/markdown\" and the same <link> in the head (agent_ready adds both).", ""},
+	"browser_gets_html":             {EffortServer, "Answer browsers' Accept headers and */* with HTML.", ""},
+	"web_actions_declared":          {EffortConfig, "Declare each form as a WebMCP tool: toolname and tooldescription on the <form>.", "webmcp:\n  forms:\n    - selector: \"form\"\n      toolname: submit_form\n      tooldescription: Describe in a sentence what this form does.\n"},
+	"tool_form_quality":             {EffortConfig, "Use snake_case toolnames, descriptions of 10+ characters, labels and toolparamdescription on every field.", "webmcp:\n  forms:\n    - selector: \"form\"\n      toolname: submit_form\n      tooldescription: Describe in a sentence what this form does.\n      params:\n        q: What this field holds.\n"},
+	"surface_coverage":              {EffortConfig, "Annotate at least half the visible forms and search inputs.", "webmcp:\n  forms:\n    - selector: \"form\"\n      toolname: submit_form\n      tooldescription: Describe in a sentence what this form does.\n"},
+	"tools_permissions_policy":      {EffortMarkup, "Remove the Permissions-Policy entry that disables tools, or allow self.", ""},
+	"backend_interface_declared":    {EffortConfig, "Declare only interfaces that answer; serve a live MCP endpoint (the module's connect) or your real OpenAPI document.", "connect:\n  enabled: true\n"},
+	"mcp_transport":                 {EffortConfig, "Serve MCP over streamable HTTP on your origin (the module's connect does).", "connect:\n  enabled: true\n"},
+	"access_documented":             {EffortConfig, "State which capabilities need a token and which do not (agents.json authentication).", "authentication:\n  type: none\n  note: everything is public and read-only\n"},
+	"signin_discovery":              {EffortServer, "Publish OAuth metadata (RFC 8414 / RFC 9728) announcing PKCE S256.", ""},
+	"openapi_quality":               {EffortServer, "Give every operation an operationId, a summary or description, typed parameters, a 2xx schema and an error model; answer unknown API paths 404 with a JSON problem body.", ""},
+	"human_handoff":                 {EffortConfig, "Name a person to reach: a contact page or an email.", "contacts:\n  email: hello@example.com\n  page: /contact\n"},
+	"access_policy_declared":        {EffortConfig, "State who may do what (authentication) and a usage policy.", "authentication:\n  type: none\n  note: everything is public and read-only\npolicy:\n  training: disallow\n  search: allow\n  user: allow\n"},
+	"security_contact":              {EffortConfig, "Publish /.well-known/security.txt with Contact and a future Expires.", "contacts:\n  security:\n    contact: [security@example.com]\n    expires_days: 180\n"},
+}
+
+// strengthRank orders checkpoint strengths for the plan.
+var strengthRank = map[Strength]int{Must: 0, Should: 2, May: 4}
+
+// planMaxItems bounds the plan; the full lenses follow it in the report.
+const planMaxItems = 25
+
+// plan ranks the fixes: scored checks by score points recovered per unit
+// of effort, then MUST checkpoints, lint failures, SHOULD checkpoints,
+// lint warnings, MAY checkpoints.
+func (r *Report) plan() []PlanItem {
+	type ranked struct {
+		item PlanItem
+		tier int
+		per  float64
+	}
+	var all []ranked
+	verify := func(id string) string { return fmt.Sprintf("caddy agent-ready scan %s --check %s", r.Target, id) }
+	for _, c := range r.Checks {
+		if c.Weight == 0 || (c.Verdict != Fail && c.Verdict != Partial) {
+			continue
+		}
+		f, ok := scoreFixes[c.ID]
+		if !ok {
+			f = scoreFix{effort: EffortServer, change: c.Missing}
+		}
+		pts := 0.0
+		if r.Applicable > 0 {
+			pts = round2(100 * (c.Weight - c.Earned) / r.Applicable)
+		}
+		change := f.change
+		if c.Missing != "" {
+			change += " Missing: " + c.Missing
+		}
+		all = append(all, ranked{PlanItem{Lens: "score", ID: c.ID, Verdict: c.Verdict, Points: pts, Effort: f.effort, Change: change, SiteYAML: f.yaml, Verify: verify(c.ID)}, -1, pts / float64(f.effort)})
+	}
+	for _, c := range r.Checkpoints {
+		if c.Verdict != Fail && c.Verdict != Partial {
+			continue
+		}
+		all = append(all, ranked{PlanItem{Lens: "checkpoint", ID: c.ID, Verdict: c.Verdict, Effort: EffortMarkup, Change: c.Fix + " Missing: " + c.Missing, Verify: verify(c.ID)}, strengthRank[c.Strength], 0})
+	}
+	if r.Lint != nil {
+		for _, l := range r.Lint.Rules {
+			if l.Verdict != Fail {
+				continue
+			}
+			tier := 1
+			if l.Kind == LintWarning {
+				tier = 3
+			}
+			change := l.Fix
+			if len(l.Findings) > 0 {
+				f := l.Findings[0]
+				where := f.Document
+				if f.Line > 0 {
+					where += fmt.Sprintf(":%d", f.Line)
+				}
+				if f.Field != "" {
+					where += " " + f.Field
+				}
+				change += " (" + where + ": " + f.Message + ")"
+			}
+			all = append(all, ranked{PlanItem{Lens: "lint", ID: l.ID, Verdict: l.Verdict, Effort: EffortMarkup, Change: change, Verify: verify(l.ID)}, tier, 0})
+		}
+	}
+	slices.SortStableFunc(all, func(a, b ranked) int {
+		if c := cmp.Compare(a.tier, b.tier); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(b.per, a.per); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.item.Effort, b.item.Effort)
+	})
+	out := []PlanItem{}
+	for i, a := range all {
+		if i == planMaxItems {
+			break
+		}
+		a.item.Rank = i + 1
+		out = append(out, a.item)
+	}
+	return out
+}
