@@ -17,10 +17,6 @@ type MediaRange struct {
 	Q float64
 }
 
-// maxAcceptMembers bounds the work done on one Accept header; members past
-// it are ignored (a real client sends fewer than twenty).
-const maxAcceptMembers = 256
-
 // ParseAccept parses an Accept field value into its media ranges, in the
 // order they appear. Malformed members (bad token, "*/html", bad qvalue,
 // unterminated quoted string) are skipped; it never fails.

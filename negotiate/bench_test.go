@@ -1,11 +1,8 @@
 package negotiate
 
 import (
-	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"strings"
 	"testing"
 )
 
@@ -60,85 +57,5 @@ func BenchmarkHTMLPassThrough(b *testing.B) {
 		if err := h.ServeHTTP(w, r, next); err != nil {
 			b.Fatal(err)
 		}
-	}
-}
-
-func BenchmarkRewriter(b *testing.B) {
-	page := []byte(strings.Repeat("<p>Lorem ipsum dolor sit amet, <a href=\"/x\">consectetur</a> adipiscing.</p>\n", 2000))
-	page = append([]byte("<!DOCTYPE html><html><head><title>Bench</title></head><body>"), page...)
-	for _, tc := range []struct {
-		name string
-		inj  *Injection
-	}{
-		{"head only", &Injection{Lang: "en", Head: []HeadElement{mdLinkHead, canonicalHead}}},
-		{"forms (tokenizes every byte)", &Injection{Head: []HeadElement{mdLinkHead}, Forms: []FormAnnotation{contactForm}}},
-		{"forms, x/net/html (reference)", nil},
-	} {
-		b.Run(tc.name, func(b *testing.B) {
-			b.SetBytes(int64(len(page)))
-			b.ReportAllocs()
-			if tc.inj == nil {
-				inj := &Injection{Head: []HeadElement{mdLinkHead}, Forms: []FormAnnotation{contactForm}}
-				for b.Loop() {
-					libraryRewrite(page, inj)
-				}
-				return
-			}
-			for b.Loop() {
-				w := NewRewriter(io.Discard, tc.inj)
-				for p := page; len(p) > 0; {
-					n := min(len(p), 32<<10)
-					w.Write(p[:n])
-					p = p[n:]
-				}
-				w.Close()
-			}
-		})
-	}
-}
-
-// BenchmarkRewriterDemoPage rewrites the demo's /pricing page (10.6 kB:
-// a head with JSON-LD, a header with a search form) with the annotations
-// examples/site.yaml asks for, in the 32 KiB writes of reverse_proxy.
-func BenchmarkRewriterDemoPage(b *testing.B) {
-	page, err := os.ReadFile("../examples/site/pricing.html")
-	if err != nil {
-		b.Fatal(err)
-	}
-	inj := &Injection{Lang: "en", Head: []HeadElement{mdLinkHead, canonicalHead, jsonLDHead, alwaysHead}, Forms: []FormAnnotation{contactForm, searchForm}}
-	b.SetBytes(int64(len(page)))
-	b.ReportAllocs()
-	for b.Loop() {
-		w := NewRewriter(io.Discard, inj)
-		w.Write(page)
-		w.Close()
-	}
-}
-
-// BenchmarkRewritePage is the whole-page path of the same page: rewritten
-// by the rewriter (plans off, or a page seen for the first time) and from
-// its plan (the page seen before).
-func BenchmarkRewritePage(b *testing.B) {
-	page, err := os.ReadFile("../examples/site/pricing.html")
-	if err != nil {
-		b.Fatal(err)
-	}
-	inj := &Injection{Lang: "en", Head: []HeadElement{mdLinkHead, canonicalHead, jsonLDHead, alwaysHead}, Forms: []FormAnnotation{contactForm, searchForm}, Key: "bench"}
-	for _, tc := range []struct {
-		name  string
-		plans *planCache
-	}{
-		{"rewritten", nil},
-		{"from its plan", newPlanCache(DefaultRewriteCache)},
-	} {
-		b.Run(tc.name, func(b *testing.B) {
-			h := &Handler{plans: tc.plans}
-			b.SetBytes(int64(len(page)))
-			b.ReportAllocs()
-			for b.Loop() {
-				out, _ := h.rewritePage(pageBufPool.Get().(*[]byte), page, inj)
-				putPageBuf(out)
-			}
-		})
 	}
 }

@@ -15,9 +15,9 @@
 // (/pricing/md), and only for a 200 HTML answer to a GET within
 // Options.MaxSize. Everything else streams through without buffering: the
 // HTML form gains headers and, when configured, small head injections
-// (NewRewriter; a page in one content coding is decoded on the way and sent
-// as identity, for a compressing middleware in front to encode again); other
-// responses are untouched. Requests with another method
+// (package htmlrewrite; a page in one content coding is decoded on the way
+// and sent as identity, for a compressing middleware in front to encode
+// again); other responses are untouched. Requests with another method
 // or asking for a protocol upgrade go to next with the client's own
 // ResponseWriter. A request or response with Cache-Control: no-transform is
 // never converted or rewritten (RFC 9111 §5.2.1.6, §5.2.2.6); 206 and 1xx

@@ -109,52 +109,6 @@ func FuzzDecode(f *testing.F) {
 	})
 }
 
-func FuzzRewriter(f *testing.F) {
-	for _, tc := range rewriteCases {
-		if b, err := readGolden(tc.name); err == nil {
-			f.Add(b, uint8(7))
-		}
-	}
-	f.Add([]byte("<html><head></head><body><form id=contact><input name=email></form>"), uint8(1))
-	f.Add([]byte("<script>"), uint8(3))
-	f.Add([]byte("</"), uint8(1))
-	full := &Injection{Lang: "en", Head: []HeadElement{mdLinkHead, canonicalHead, alwaysHead}, Forms: []FormAnnotation{contactForm, searchForm}}
-	// A form annotation that never matches makes the rewriter tokenize the
-	// whole page without changing anything.
-	inert := &Injection{Forms: []FormAnnotation{{Selector: "form#no-such-form-anywhere", Attrs: map[string]string{"a": "b"}}}}
-	f.Fuzz(func(t *testing.T, page []byte, chunk uint8) {
-		size := int(chunk%64) + 1
-		if got := rewriteAll(t, page, nil, size); !bytes.Equal(got, page) {
-			t.Fatalf("empty injection changed the page:\n%q\n%q", page, got)
-		}
-		if got := rewriteAll(t, page, inert, size); !bytes.Equal(got, page) {
-			t.Fatalf("inert injection changed the page:\n%q\n%q", page, got)
-		}
-		whole := rewriteAll(t, page, full, len(page)+1)
-		if !isSubsequence(page, whole) {
-			t.Fatalf("injection dropped input bytes:\n%q\n%q", page, whole)
-		}
-		if got := rewriteAll(t, page, full, size); !bytes.Equal(got, whole) {
-			t.Fatalf("output depends on the write size %d:\n%q\n%q", size, got, whole)
-		}
-		// Rewritten whole, and again from the plan that recorded.
-		keyed := *full
-		if first, second, _ := planned(t, page, &keyed); !bytes.Equal(first, whole) || !bytes.Equal(second, whole) {
-			t.Fatalf("rewritten whole:\n%q\nfrom its plan:\n%q\nstreamed:\n%q", first, second, whole)
-		}
-		// The same as the rewriteState driven by x/net/html's Tokenizer.
-		for i, inj := range libraryInjections {
-			if got, want := rewriteAll(t, page, inj, size), libraryRewrite(page, inj); !bytes.Equal(got, want) {
-				t.Fatalf("injection %d differs from x/net/html's tokens:\n%q\n%q", i, got, want)
-			}
-		}
-		coding := []string{"gzip", "br", "zstd", "deflate"}[int(chunk)%4]
-		if got := rewriteCoded(t, encode(t, page, coding), full, size, coding); !bytes.Equal(got, whole) {
-			t.Fatalf("%s input gives another output:\n%q\n%q", coding, got, whole)
-		}
-	})
-}
-
 func FuzzSplitIfNoneMatch(f *testing.F) {
 	for _, s := range []string{`"a"`, `"a-md"`, `W/"a-md", "b"`, "*", `"x,y-md", "z"`, `"a-md`, `junk "a-md"`, ""} {
 		f.Add(s)

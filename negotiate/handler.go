@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/agentready/caddy-agentready/negotiate/htmlrewrite"
 )
 
 // Next is the rest of the handler chain, in Caddy's shape.
@@ -121,9 +123,9 @@ type Handler struct {
 	ClientURL func(r *http.Request) *url.URL
 
 	ready      bool
-	plans      *planCache // nil when Options.RewriteCache is off
-	suffix     string     // "" when disabled
-	staticLink []string   // llms.txt and agents.json Link values
+	plans      *htmlrewrite.PlanCache // nil when Options.RewriteCache is off
+	suffix     string                 // "" when disabled
+	staticLink []string               // llms.txt and agents.json Link values
 }
 
 var errNotProvisioned = errors.New("negotiate: handler used before Provision")
@@ -152,7 +154,7 @@ func (h *Handler) Provision() error {
 	}
 	h.plans = nil
 	if o.RewriteCache > 0 {
-		h.plans = newPlanCache(o.RewriteCache)
+		h.plans = htmlrewrite.NewPlanCache(o.RewriteCache)
 	}
 	h.ready = true
 	return nil

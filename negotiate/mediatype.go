@@ -10,6 +10,10 @@ type rawRange struct {
 	q        float64
 }
 
+// maxAcceptMembers bounds the work done on one Accept header; members past
+// it are ignored (a real client sends fewer than twenty).
+const maxAcceptMembers = 256
+
 // scanAccept calls fn for each well-formed member of an Accept value, in
 // order, until fn returns false. Members are split on commas outside quoted
 // strings (RFC 9110 §5.6.1); empty members are skipped, as the list syntax

@@ -590,7 +590,7 @@ func (rw *responseWriter) finishHTML() {
 		}
 		page = decoded
 	}
-	out, fromPlan := rw.h.rewritePage(pageBufPool.Get().(*[]byte), page, rw.inj)
+	out, fromPlan := rewritePage(pageBufPool.Get().(*[]byte), page, rw.inj, rw.h.plans)
 	rw.h.Observer.Rewrote(rw.r, fromPlan)
 	rw.rewriteHeaders()
 	rw.Header().Set("Content-Length", strconv.Itoa(len(*out)))

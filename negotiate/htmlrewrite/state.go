@@ -1,4 +1,4 @@
-package negotiate
+package htmlrewrite
 
 import (
 	"bytes"
@@ -76,20 +76,6 @@ func (st *rewriteState) needs(tt nethtml.TokenType, name []byte) bool {
 		return st.fields != nil
 	}
 	return st.fields != nil // a field
-}
-
-// annotatable reports whether, once the head is done, a token of type tt
-// named name may gain anything or change what later ones gain: the start
-// tags of html, form and a form's fields, and </form>. The tokenizer's
-// quiet mode reports only these.
-func annotatable(tt nethtml.TokenType, name []byte) bool {
-	switch string(name) {
-	case "form":
-		return tt == nethtml.StartTagToken || tt == nethtml.EndTagToken
-	case "html", "input", "select", "textarea":
-		return tt == nethtml.StartTagToken
-	}
-	return false
 }
 
 // attrSource gives the attributes of the current start tag, as
@@ -300,7 +286,7 @@ func tagName(raw []byte) (atom.Atom, []byte) {
 		i++
 	}
 	j := i
-	for j < len(raw) && !isHTMLSpace(raw[j]) && raw[j] != '/' && raw[j] != '>' {
+	for j < len(raw) && byteClass[raw[j]]&endsName == 0 {
 		j++
 	}
 	name := raw[i:j]
@@ -335,20 +321,6 @@ func attrValue(attrs []attr, key string) []byte {
 	return nil
 }
 
-// equalFold is strings.EqualFold for a byte slice against a string,
-// without converting either.
-func equalFold(b []byte, s string) bool {
-	if len(b) != len(s) {
-		return bytes.EqualFold(b, []byte(s)) // non-ASCII: lengths may differ
-	}
-	for i := 0; i < len(b); i++ {
-		if c, d := b[i], s[i]; c != d && (c|lowerBit(c) != d|lowerBit(d) || c >= 0x80 || d >= 0x80) {
-			return bytes.EqualFold(b, []byte(s))
-		}
-	}
-	return true
-}
-
 // mergeMissing returns dst with the entries of src it does not have yet
 // (the first annotation to name an attribute wins).
 func mergeMissing(dst, src map[string]string) map[string]string {
@@ -379,8 +351,4 @@ func isAttrName(s string) bool {
 		}
 	}
 	return true
-}
-
-func isHTMLSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'
 }

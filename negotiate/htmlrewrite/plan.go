@@ -1,7 +1,6 @@
-package negotiate
+package htmlrewrite
 
 import (
-	"bytes"
 	"encoding/binary"
 	"hash/maphash"
 	"sync"
@@ -11,20 +10,9 @@ import (
 
 // A rewrite plan is where the rewriter inserted bytes into one page. The
 // rewrite depends only on the page's bytes and on the injection, so a page
-// seen before, with the same injection, gets the same insertions: the
-// handler keeps the plans of the pages it buffered (see maxPlannedPage) and
-// applies them by copying, without tokenizing the page again.
-
-// DefaultRewriteCache is the default Options.RewriteCache: a plan holds the
-// bytes it inserts (a few kilobytes with the head elements), so this keeps
-// the plans of a few thousand pages.
-const DefaultRewriteCache = 8 << 20
-
-// maxPlannedPage is the largest page, by its Content-Length, that the HTML
-// path buffers whole: it is then sent with its exact Content-Length and its
-// plan is looked up or recorded. A larger page, or one of unknown length,
-// streams through the rewriter.
-const maxPlannedPage = 256 << 10
+// seen before, with the same injection, gets the same insertions:
+// RewritePage keeps the plans of the pages it rewrites whole in a PlanCache
+// and applies them by copying, without tokenizing the page again.
 
 // planSeed keys the page hashes of this process.
 var planSeed = maphash.MakeSeed()
@@ -89,19 +77,21 @@ func (p *plan) apply(dst, page []byte) (out []byte, ok bool) {
 	return append(dst, page[at:]...), true
 }
 
-// planCache keeps plans up to a bound on their bytes, dropping the least
-// recently used. It is safe for concurrent use.
-type planCache struct {
+// PlanCache keeps rewrite plans up to a bound on their bytes, dropping the
+// least recently used. It is safe for concurrent use.
+type PlanCache struct {
 	mu    sync.Mutex
 	plans *lru.Cache[planKey, *plan]
 }
 
-func newPlanCache(maxBytes int64) *planCache {
-	return &planCache{plans: lru.New[planKey, *plan](maxBytes)}
+// NewPlanCache returns a cache that keeps plans of at most maxBytes in all.
+// A plan holds the bytes it inserts (a few kilobytes with head elements).
+func NewPlanCache(maxBytes int64) *PlanCache {
+	return &PlanCache{plans: lru.New[planKey, *plan](maxBytes)}
 }
 
 // get returns the plan for k, or nil.
-func (c *planCache) get(k planKey) *plan {
+func (c *PlanCache) get(k planKey) *plan {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	p, _ := c.plans.Get(k)
@@ -110,7 +100,7 @@ func (c *planCache) get(k planKey) *plan {
 
 // put stores p, replacing any plan of the same key; a plan larger than the
 // whole bound is not kept.
-func (c *planCache) put(p *plan) {
+func (c *PlanCache) put(p *plan) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.plans.Add(p.key, p, p.size)
@@ -118,7 +108,7 @@ func (c *planCache) put(p *plan) {
 
 // drop removes the plan of p's key, if it is p (a plan that no longer
 // applies), and not a plan recorded since.
-func (c *planCache) drop(p *plan) {
+func (c *PlanCache) drop(p *plan) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if cur, _ := c.plans.Peek(p.key); cur == p {
@@ -126,51 +116,9 @@ func (c *planCache) drop(p *plan) {
 	}
 }
 
-// len is the number of plans kept.
-func (c *planCache) len() int {
+// Len is the number of plans kept.
+func (c *PlanCache) Len() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.plans.Len()
-}
-
-// rewritePage returns page rewritten with inj, in buf (from pageBufPool):
-// by the plan of an earlier identical page when the cache has one
-// (fromPlan), else by the rewriter, whose insertions become the plan for
-// the next time. An injection without a Key is never planned.
-func (h *Handler) rewritePage(buf *[]byte, page []byte, inj *Injection) (out *[]byte, fromPlan bool) {
-	planned := h.plans != nil && inj.Key != ""
-	var key planKey
-	if planned {
-		key = planKey{page: maphash.Bytes(planSeed, page), inj: maphash.String(planSeed, inj.Key)}
-		if p := h.plans.get(key); p != nil {
-			if out, ok := p.apply((*buf)[:0], page); ok {
-				*buf = out
-				return buf, true
-			}
-			h.plans.drop(p)
-		}
-	}
-	w := bytes.NewBuffer((*buf)[:0])
-	r := newRewriter(w, inj)
-	if planned {
-		r.plan = &plan{key: key}
-	}
-	_, _ = r.Write(page)
-	_ = r.Close()      // a bytes.Buffer never fails
-	if r.plan != nil { // set when planned, dropped if the rewrite gave up
-		r.plan.seal(page)
-		h.plans.put(r.plan)
-	}
-	*buf = w.Bytes()
-	return buf, false
-}
-
-// pageBufPool holds the buffers of the pages rewritten whole.
-var pageBufPool = sync.Pool{New: func() any { b := make([]byte, 0, 32<<10); return &b }}
-
-func putPageBuf(b *[]byte) {
-	if cap(*b) <= 2*maxPlannedPage {
-		*b = (*b)[:0]
-		pageBufPool.Put(b)
-	}
 }

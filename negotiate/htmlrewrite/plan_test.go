@@ -1,26 +1,26 @@
-package negotiate
+package htmlrewrite
 
 import (
 	"bytes"
-	"fmt"
-	"net/http"
-	"slices"
 	"strings"
 	"testing"
 )
+
+// testPlanCache is the bound of the plan caches of the tests.
+const testPlanCache = 8 << 20
 
 // planned rewrites page with inj through a fresh plan cache, twice: the
 // first time by the rewriter, recording the plan, the second from the plan.
 func planned(t testing.TB, page []byte, inj *Injection) (first, second []byte, plans int) {
 	t.Helper()
-	h := &Handler{plans: newPlanCache(DefaultRewriteCache)}
+	c := NewPlanCache(testPlanCache)
 	inj.Key = "test"
-	b1, plan1 := h.rewritePage(new([]byte), page, inj)
-	b2, plan2 := h.rewritePage(new([]byte), page, inj)
+	first, plan1 := RewritePage(nil, page, inj, c)
+	second, plan2 := RewritePage(nil, page, inj, c)
 	if plan1 || !plan2 {
 		t.Fatalf("from a plan: first %v, second %v; want false, true", plan1, plan2)
 	}
-	return *b1, *b2, h.plans.len()
+	return first, second, c.Len()
 }
 
 func TestRewritePlanReplaysTheRewrite(t *testing.T) {
@@ -40,7 +40,7 @@ func TestRewritePlanReplaysTheRewrite(t *testing.T) {
 			inj := *inj
 			first, second, n := planned(t, page, &inj)
 			if want := libraryRewrite(page, &inj); !bytes.Equal(first, want) {
-				t.Fatalf("injection %d: rewritePage differs from the rewriter:\n%q\n%q", i, first, want)
+				t.Fatalf("injection %d: RewritePage differs from x/net/html's tokens:\n%q\n%q", i, first, want)
 			}
 			if !bytes.Equal(second, first) {
 				t.Fatalf("injection %d: the plan gives\n%q\nthe rewrite gave\n%q", i, second, first)
@@ -56,7 +56,7 @@ func TestRewritePlanReplaysTheRewrite(t *testing.T) {
 // filing page A's plan under page B's key) is refused by its check bytes,
 // dropped, and B is rewritten afresh.
 func TestRewritePlanRefusesAnotherPage(t *testing.T) {
-	h := &Handler{plans: newPlanCache(DefaultRewriteCache)}
+	c := NewPlanCache(testPlanCache)
 	inj := &Injection{Lang: "en", Head: []HeadElement{alwaysHead}, Key: "k"}
 	// The same length, the head's end 3 bytes apart.
 	a := []byte("<html><head><title>A</title></head><body>aaaa</body></html>")
@@ -64,41 +64,40 @@ func TestRewritePlanRefusesAnotherPage(t *testing.T) {
 	if len(a) != len(b) {
 		t.Fatalf("pages of %d and %d bytes: the check must be the bytes, not the length", len(a), len(b))
 	}
-	first, _ := h.rewritePage(new([]byte), b, inj)
-	want := bytes.Clone(*first)
-	pb := onlyPlan(t, h)
-	h.plans.drop(pb)
-	h.rewritePage(new([]byte), a, inj)
-	pa := onlyPlan(t, h)
-	h.plans.drop(pa)
+	want, _ := RewritePage(nil, b, inj, c)
+	pb := onlyPlan(t, c)
+	c.drop(pb)
+	RewritePage(nil, a, inj, c)
+	pa := onlyPlan(t, c)
+	c.drop(pa)
 	pa.key = pb.key
-	h.plans.put(pa)
-	if got, fromPlan := h.rewritePage(new([]byte), b, inj); !bytes.Equal(*got, want) || fromPlan {
-		t.Fatalf("with page A's plan under its key, page B came out as\n%q\nwant\n%q", *got, want)
+	c.put(pa)
+	if got, fromPlan := RewritePage(nil, b, inj, c); !bytes.Equal(got, want) || fromPlan {
+		t.Fatalf("with page A's plan under its key, page B came out as\n%q\nwant\n%q", got, want)
 	}
-	if p := h.plans.get(pb.key); p == pa || p == nil {
+	if p := c.get(pb.key); p == pa || p == nil {
 		t.Errorf("plan under B's key: %p (A's was %p); want B's own, recorded anew", p, pa)
 	}
 }
 
-// onlyPlan returns the one plan h keeps.
-func onlyPlan(t *testing.T, h *Handler) *plan {
+// onlyPlan returns the one plan c keeps.
+func onlyPlan(t *testing.T, c *PlanCache) *plan {
 	t.Helper()
-	if n := h.plans.len(); n != 1 {
+	if n := c.Len(); n != 1 {
 		t.Fatalf("%d plans, want 1", n)
 	}
-	for _, p := range h.plans.plans.All() {
+	for _, p := range c.plans.All() {
 		return p
 	}
 	return nil
 }
 
 func TestRewritePlanNeedsAKey(t *testing.T) {
-	h := &Handler{plans: newPlanCache(DefaultRewriteCache)}
+	c := NewPlanCache(testPlanCache)
 	page := []byte("<html><head></head><body></body></html>")
 	inj := &Injection{Lang: "en"}
-	h.rewritePage(new([]byte), page, inj)
-	if n := h.plans.len(); n != 0 {
+	RewritePage(nil, page, inj, c)
+	if n := c.Len(); n != 0 {
 		t.Errorf("%d plans kept for an injection without a Key", n)
 	}
 }
@@ -107,7 +106,7 @@ func TestRewritePlanNeedsAKey(t *testing.T) {
 // plan: only complete rewrites are replayed.
 func TestRewritePlanNotForAGivenUpRewrite(t *testing.T) {
 	page := []byte("<html><head><meta content=\"" + strings.Repeat("x", 2*maxTokenBuf) + "\"></head><body>")
-	r := newRewriter(&bytes.Buffer{}, &Injection{Lang: "en", Head: []HeadElement{alwaysHead}})
+	r := New(&bytes.Buffer{}, &Injection{Lang: "en", Head: []HeadElement{alwaysHead}})
 	r.plan = &plan{}
 	for p := page; len(p) > 0; {
 		n := min(len(p), 32<<10)
@@ -121,7 +120,7 @@ func TestRewritePlanNotForAGivenUpRewrite(t *testing.T) {
 }
 
 func TestPlanCacheBound(t *testing.T) {
-	c := newPlanCache(10 << 10)
+	c := NewPlanCache(10 << 10)
 	for i := range 100 {
 		p := &plan{key: planKey{page: uint64(i)}}
 		p.add(0, make([]byte, 1000))
@@ -145,39 +144,5 @@ func TestPlanCacheBound(t *testing.T) {
 	c.put(big)
 	if c.get(big.key) != nil {
 		t.Error("a plan larger than the whole cache was kept")
-	}
-}
-
-// Through the handler: the second request for the same page is annotated
-// from the plan, byte for byte as the first, and both carry the exact
-// Content-Length; a changed page gets a plan of its own.
-func TestHandlerRewritePlans(t *testing.T) {
-	page := testPage
-	s := newStack(t, stackConfig{
-		origin: func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			fmt.Fprint(w, strings.Replace(page, "<title>", "<title>"+r.URL.Query().Get("v"), 1))
-		},
-		inject: func(r *http.Request) *Injection {
-			return &Injection{Lang: "en", Head: []HeadElement{alwaysHead}, Key: "site"}
-		},
-	})
-	first := s.do(http.MethodGet, "/pricing", hdr("Accept", browserAccept))
-	second := s.do(http.MethodGet, "/pricing", hdr("Accept", browserAccept))
-	if !bytes.Equal(first.body, second.body) || !strings.Contains(string(first.body), alwaysHead.HTML) {
-		t.Fatalf("first %q\nsecond %q", first.body, second.body)
-	}
-	for _, res := range []*result{first, second} {
-		res.wantHeader(t, "Content-Length", fmt.Sprint(len(first.body)))
-	}
-	if n := s.handler.plans.len(); n != 1 {
-		t.Errorf("%d plans after two requests for one page, want 1", n)
-	}
-	if ev := s.obs.list(); !slices.Contains(ev, "rewrote:plan=false") || !slices.Contains(ev, "rewrote:plan=true") {
-		t.Errorf("events %v: want one rewrite read as HTML and one from its plan", ev)
-	}
-	other := s.do(http.MethodGet, "/pricing?v=2", hdr("Accept", browserAccept))
-	if !strings.Contains(string(other.body), "<title>2") || s.handler.plans.len() != 2 {
-		t.Errorf("a changed page: %d plans, body %q", s.handler.plans.len(), other.body)
 	}
 }

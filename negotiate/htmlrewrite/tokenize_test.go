@@ -1,4 +1,4 @@
-package negotiate
+package htmlrewrite
 
 import (
 	"bytes"
@@ -299,7 +299,7 @@ func TestTokenizerMatchesLibraryOnPages(t *testing.T) {
 func testPages(t *testing.T) [][]byte {
 	t.Helper()
 	var pages [][]byte
-	for _, glob := range []string{"testdata/rewrite/*.in.html", "../examples/site/*.html", "../examples/site/*/*.html"} {
+	for _, glob := range []string{"testdata/rewrite/*.in.html", "../../examples/site/*.html", "../../examples/site/*/*.html"} {
 		m, err := filepath.Glob(glob)
 		if err != nil {
 			t.Fatal(err)
@@ -330,4 +330,48 @@ func FuzzTokenizer(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in []byte, chunk uint8) {
 		compareTokens(t, in, int(chunk%64)+1)
 	})
+}
+
+// BenchmarkTokenize runs the push tokenizer alone over the demo's /pricing
+// page and over a long body of paragraphs and links, in the 32 KiB writes
+// of reverse_proxy: every token reported (as before the body starts), and
+// in quiet mode (as once the head is done).
+func BenchmarkTokenize(b *testing.B) {
+	demo, err := os.ReadFile("../../examples/site/pricing.html")
+	if err != nil {
+		b.Fatal(err)
+	}
+	body := []byte(strings.Repeat("<p>Lorem ipsum dolor sit amet, <a href=\"/x\">consectetur</a> adipiscing.</p>\n<!-- c --><script>if (a<b) x()</script>\n<form><input name=q></form>\n", 1000))
+	for _, tc := range []struct {
+		name  string
+		page  []byte
+		quiet bool
+	}{
+		{"demo", demo, false},
+		{"body", body, false},
+		{"body quiet", body, true},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(tc.page)))
+			b.ReportAllocs()
+			z := tokenizer{attrs: make([]attrSpan, 0, 16)}
+			n := 0
+			for b.Loop() {
+				z = tokenizer{quiet: tc.quiet, attrs: z.attrs[:0]}
+				for base := 0; base < len(tc.page); base += 32 << 10 {
+					p := tc.page[base:min(base+32<<10, len(tc.page))]
+					for {
+						_, _, _, ok := z.next(p, int64(base))
+						if !ok {
+							break
+						}
+						n++
+					}
+				}
+			}
+			if n == 0 {
+				b.Fatal("no tokens")
+			}
+		})
+	}
 }

@@ -1,0 +1,37 @@
+package htmlrewrite
+
+import (
+	"bytes"
+	"hash/maphash"
+)
+
+// RewritePage appends page rewritten with inj to dst: by the plan of an
+// earlier identical page when plans has one (fromPlan), else by the
+// Rewriter, whose insertions become the plan for the next time. plans may
+// be nil, and an injection without a Key is never planned: the page is
+// then always rewritten anew.
+func RewritePage(dst, page []byte, inj *Injection, plans *PlanCache) (out []byte, fromPlan bool) {
+	planned := plans != nil && inj != nil && inj.Key != ""
+	var key planKey
+	if planned {
+		key = planKey{page: maphash.Bytes(planSeed, page), inj: maphash.String(planSeed, inj.Key)}
+		if p := plans.get(key); p != nil {
+			if out, ok := p.apply(dst, page); ok {
+				return out, true
+			}
+			plans.drop(p)
+		}
+	}
+	w := bytes.NewBuffer(dst)
+	r := New(w, inj)
+	if planned {
+		r.plan = &plan{key: key}
+	}
+	_, _ = r.Write(page)
+	_ = r.Close()      // a bytes.Buffer never fails
+	if r.plan != nil { // set when planned, dropped if the rewrite gave up
+		r.plan.seal(page)
+		plans.put(r.plan)
+	}
+	return w.Bytes(), false
+}

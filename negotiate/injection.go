@@ -1,0 +1,18 @@
+package negotiate
+
+import "github.com/agentready/caddy-agentready/negotiate/htmlrewrite"
+
+// The head injections of the HTML form are package htmlrewrite's; these
+// names are the ones Handler.Inject and its callers use.
+type (
+	// Injection says what the HTML form of a page gains on its way
+	// through; see htmlrewrite.Injection.
+	Injection = htmlrewrite.Injection
+	// HeadElement is a piece of markup to insert into the head of a page.
+	HeadElement = htmlrewrite.HeadElement
+	// TagMatch matches a start tag by name and attributes.
+	TagMatch = htmlrewrite.TagMatch
+	// FormAnnotation adds attributes to the forms a selector picks and to
+	// their fields.
+	FormAnnotation = htmlrewrite.FormAnnotation
+)
