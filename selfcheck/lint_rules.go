@@ -287,301 +287,361 @@ func (g *guidance) contactStated() *gText {
 	return nil
 }
 
+// init registers each rule's implementation in lintFuncs.
 func init() {
-	lintFuncs["get_action_fallback_required"] = func(g *guidance) (Verdict, []LintFinding, string) {
-		forms := g.writingForms()
-		if len(forms) == 0 {
-			return na("no form that writes on the scanned pages")
-		}
-		var fs []LintFinding
-		for _, f := range forms {
-			p := pathOf(f.route)
-			listed := false
-			for _, e := range g.exampleURLs() {
-				if e.u.Path == p || strings.TrimSuffix(e.u.Path, "/") == strings.TrimSuffix(p, "/") {
-					listed = true
-				}
-			}
-			if !listed {
-				fs = append(fs, formFinding(f, "POST-only action whose page is not named in llms.txt or agents.json as a GET fallback"))
-			}
-		}
-		return passOrFail(fs, fmt.Sprintf("%d form(s) that write", len(forms)))
+	lintFuncs["get_action_fallback_required"] = lintGetActionFallbackRequired
+	lintFuncs["get_action_idempotency_required"] = lintGetActionIdempotencyRequired
+	lintFuncs["get_action_query_secret"] = lintGetActionQuerySecret
+	lintFuncs["get_action_js_only_discovery"] = lintGetActionJsOnlyDiscovery
+	lintFuncs["llms_minimal_instruction_required"] = lintLlmsMinimalInstructionRequired
+	lintFuncs["retry_loop_no_op_violation"] = lintRetryLoopNoOpViolation
+	lintFuncs["post_equivalent_recommended"] = lintPostEquivalentRecommended
+	lintFuncs["get_action_security_order_warning"] = lintGetActionSecurityOrderWarning
+	lintFuncs["side_effecting_get_discovery_warning"] = lintSideEffectingGetDiscoveryWarning
+	lintFuncs["browser_form_fallback_required"] = lintBrowserFormFallbackRequired
+	lintFuncs["restore_readback_required"] = lintRestoreReadbackRequired
+	lintFuncs["dashboard_default_path_warning"] = lintDashboardDefaultPathWarning
+	lintFuncs["highest_lowest_path_required"] = lintHighestLowestPathRequired
+	lintFuncs["post_blocked_fallback_required"] = lintPostBlockedFallbackRequired
+	lintFuncs["live_get_blocked_fallback_required"] = lintLiveGetBlockedFallbackRequired
+	lintFuncs["mcp_unavailable_fallback_required"] = lintMcpUnavailableFallbackRequired
+	lintFuncs["auth_unavailable_fallback_required"] = lintAuthUnavailableFallbackRequired
+	lintFuncs["tool_unavailable_fallback_required"] = lintToolUnavailableFallbackRequired
+	lintFuncs["human_review_url_required"] = lintHumanReviewUrlRequired
+	lintFuncs["no_op_behavior_required"] = lintNoOpBehaviorRequired
+}
+
+// lintGetActionFallbackRequired checks the rule get_action_fallback_required (STANDARD.md §12).
+func lintGetActionFallbackRequired(g *guidance) (Verdict, []LintFinding, string) {
+	forms := g.writingForms()
+	if len(forms) == 0 {
+		return na("no form that writes on the scanned pages")
 	}
-	lintFuncs["get_action_idempotency_required"] = func(g *guidance) (Verdict, []LintFinding, string) {
-		acts := g.getActions()
-		if len(acts) == 0 {
-			return na("no GET-action example that can write")
-		}
-		var fs []LintFinding
-		for _, a := range acts {
-			u, _ := url.Parse(a.text)
-			ok := false
-			for k := range u.Query() {
-				if idemParam.MatchString(k) {
-					ok = true
-				}
-			}
-			if !ok {
-				fs = append(fs, a.finding("a GET action that can write has no idempotency_key or nonce"))
+	var fs []LintFinding
+	for _, f := range forms {
+		p := pathOf(f.route)
+		listed := false
+		for _, e := range g.exampleURLs() {
+			if e.u.Path == p || strings.TrimSuffix(e.u.Path, "/") == strings.TrimSuffix(p, "/") {
+				listed = true
 			}
 		}
-		return passOrFail(fs, fmt.Sprintf("%d GET-action example(s)", len(acts)))
+		if !listed {
+			fs = append(fs, formFinding(f, "POST-only action whose page is not named in llms.txt or agents.json as a GET fallback"))
+		}
 	}
-	lintFuncs["get_action_query_secret"] = func(g *guidance) (Verdict, []LintFinding, string) {
-		urls := g.exampleURLs()
-		if len(urls) == 0 {
-			return na("no example URL")
-		}
-		var fs []LintFinding
-		for _, e := range urls {
-			for k := range e.u.Query() {
-				if secretParam.MatchString(k) {
-					f := e.t.finding(fmt.Sprintf("query parameter %q carries a secret or a regulated identifier", k))
-					f.Excerpt = "…?" + k + "=… (value not recorded)"
-					fs = append(fs, f)
-				}
+	return passOrFail(fs, fmt.Sprintf("%d form(s) that write", len(forms)))
+}
+
+// lintGetActionIdempotencyRequired checks the rule get_action_idempotency_required (STANDARD.md §12).
+func lintGetActionIdempotencyRequired(g *guidance) (Verdict, []LintFinding, string) {
+	acts := g.getActions()
+	if len(acts) == 0 {
+		return na("no GET-action example that can write")
+	}
+	var fs []LintFinding
+	for _, a := range acts {
+		u, _ := url.Parse(a.text)
+		ok := false
+		for k := range u.Query() {
+			if idemParam.MatchString(k) {
+				ok = true
 			}
-			if e.u.User != nil {
-				f := e.t.finding("credentials in the URL's user info")
-				f.Excerpt = "(value not recorded)"
+		}
+		if !ok {
+			fs = append(fs, a.finding("a GET action that can write has no idempotency_key or nonce"))
+		}
+	}
+	return passOrFail(fs, fmt.Sprintf("%d GET-action example(s)", len(acts)))
+}
+
+// lintGetActionQuerySecret checks the rule get_action_query_secret (STANDARD.md §12).
+func lintGetActionQuerySecret(g *guidance) (Verdict, []LintFinding, string) {
+	urls := g.exampleURLs()
+	if len(urls) == 0 {
+		return na("no example URL")
+	}
+	var fs []LintFinding
+	for _, e := range urls {
+		for k := range e.u.Query() {
+			if secretParam.MatchString(k) {
+				f := e.t.finding(fmt.Sprintf("query parameter %q carries a secret or a regulated identifier", k))
+				f.Excerpt = "…?" + k + "=… (value not recorded)"
 				fs = append(fs, f)
 			}
 		}
-		return passOrFail(fs, fmt.Sprintf("%d example URL(s)", len(urls)))
+		if e.u.User != nil {
+			f := e.t.finding("credentials in the URL's user info")
+			f.Excerpt = "(value not recorded)"
+			fs = append(fs, f)
+		}
 	}
-	lintFuncs["get_action_js_only_discovery"] = func(g *guidance) (Verdict, []LintFinding, string) {
-		if g.jsOnly && !g.discovery {
-			return Fail, []LintFinding{{Document: g.home, Field: "body", Message: "the home page is an empty JavaScript shell and no llms.txt, sitemap or agents.json can be read with a plain GET"}}, ""
-		}
-		return Pass, nil, fmt.Sprintf("content in initial HTML: %t; GET-readable discovery: %t", !g.jsOnly, g.discovery)
-	}
-	lintFuncs["llms_minimal_instruction_required"] = func(g *guidance) (Verdict, []LintFinding, string) {
-		if !g.llmsFound {
-			return na("no llms.txt")
-		}
-		f := llmstxt.Inspect(g.llmsBody)
-		if f.HasInstructions {
-			return Pass, nil, "llms.txt carries direct instructions"
-		}
-		return Fail, []LintFinding{{Document: "/llms.txt", Line: 1, Excerpt: f.H1, Message: "llms.txt only points to specs or pages and gives no direct minimal instructions"}}, ""
-	}
-	lintFuncs["retry_loop_no_op_violation"] = func(g *guidance) (Verdict, []LintFinding, string) {
-		if len(g.texts) == 0 {
-			return na("no guidance (llms.txt, agents.json)")
-		}
-		var fs []LintFinding
-		for _, t := range g.all(retryRe) {
-			fs = append(fs, t.finding("tells agents to keep retrying or guessing"))
-		}
-		return passOrFail(fs, "")
-	}
+	return passOrFail(fs, fmt.Sprintf("%d example URL(s)", len(urls)))
+}
 
-	lintFuncs["post_equivalent_recommended"] = func(g *guidance) (Verdict, []LintFinding, string) {
-		acts := g.getActions()
-		if len(acts) == 0 {
-			return na("no GET action")
-		}
-		if g.hasPostOps() {
-			return Pass, nil, "the OpenAPI document has writing operations"
-		}
-		return Fail, []LintFinding{acts[0].finding("GET action without a POST or OpenAPI equivalent")}, ""
+// lintGetActionJsOnlyDiscovery checks the rule get_action_js_only_discovery (STANDARD.md §12).
+func lintGetActionJsOnlyDiscovery(g *guidance) (Verdict, []LintFinding, string) {
+	if g.jsOnly && !g.discovery {
+		return Fail, []LintFinding{{Document: g.home, Field: "body", Message: "the home page is an empty JavaScript shell and no llms.txt, sitemap or agents.json can be read with a plain GET"}}, ""
 	}
-	lintFuncs["get_action_security_order_warning"] = func(g *guidance) (Verdict, []LintFinding, string) {
-		var firstEx, firstSafe *gText
-		for i, t := range g.texts {
-			if t.doc != "/llms.txt" {
-				continue
-			}
-			if firstEx == nil && exampleRe.MatchString(t.text) {
-				firstEx = &g.texts[i]
-			}
-			if firstSafe == nil && safetyRe.MatchString(t.text) {
-				firstSafe = &g.texts[i]
-			}
-		}
-		if firstEx == nil {
-			return na("no example in llms.txt")
-		}
-		if firstSafe != nil && firstSafe.line < firstEx.line {
-			return Pass, nil, fmt.Sprintf("safety line %d before example line %d", firstSafe.line, firstEx.line)
-		}
-		return Fail, []LintFinding{firstEx.finding("an example appears before any consent or safety limit")}, ""
+	return Pass, nil, fmt.Sprintf("content in initial HTML: %t; GET-readable discovery: %t", !g.jsOnly, g.discovery)
+}
+
+// lintLlmsMinimalInstructionRequired checks the rule llms_minimal_instruction_required (STANDARD.md §12).
+func lintLlmsMinimalInstructionRequired(g *guidance) (Verdict, []LintFinding, string) {
+	if !g.llmsFound {
+		return na("no llms.txt")
 	}
-	lintFuncs["side_effecting_get_discovery_warning"] = func(g *guidance) (Verdict, []LintFinding, string) {
-		acts := g.getActions()
-		if len(acts) == 0 {
-			return na("no side-effecting GET link")
-		}
-		var fs []LintFinding
-		for _, a := range acts {
-			fs = append(fs, a.finding("a GET link that changes state is offered as discovery"))
-		}
-		return Fail, fs, ""
+	f := llmstxt.Inspect(g.llmsBody)
+	if f.HasInstructions {
+		return Pass, nil, "llms.txt carries direct instructions"
 	}
-	lintFuncs["browser_form_fallback_required"] = func(g *guidance) (Verdict, []LintFinding, string) {
-		posts := g.all(postRe)
-		if len(posts) == 0 && len(g.writingForms()) == 0 {
-			return na("no POST instruction")
-		}
-		if len(g.forms) > 0 || g.mentions(openRe) {
-			return Pass, nil, fmt.Sprintf("%d visible form(s)", len(g.forms))
-		}
-		return Fail, []LintFinding{posts[0].finding("POST instruction without a visible form or a page to open in a browser")}, ""
+	return Fail, []LintFinding{{Document: "/llms.txt", Line: 1, Excerpt: f.H1, Message: "llms.txt only points to specs or pages and gives no direct minimal instructions"}}, ""
+}
+
+// lintRetryLoopNoOpViolation checks the rule retry_loop_no_op_violation (STANDARD.md §12).
+func lintRetryLoopNoOpViolation(g *guidance) (Verdict, []LintFinding, string) {
+	if len(g.texts) == 0 {
+		return na("no guidance (llms.txt, agents.json)")
 	}
-	lintFuncs["restore_readback_required"] = func(g *guidance) (Verdict, []LintFinding, string) {
-		// Instructions only: llms.txt lines that are not entries of a link
-		// list (a link's note describes a page, it does not instruct).
-		var creates []gText
-		for _, t := range g.all(createRe) {
-			if t.doc == "/llms.txt" && !linkItemRe.MatchString(t.text) {
-				creates = append(creates, t)
-			}
-		}
-		if len(creates) == 0 {
-			return na("no create or update instruction")
-		}
-		if g.mentions(readbackRe) {
-			return Pass, nil, "a read-back or restore URL is named"
-		}
-		return Fail, []LintFinding{creates[0].finding("create/update instruction without a restore or read-back URL")}, ""
+	var fs []LintFinding
+	for _, t := range g.all(retryRe) {
+		fs = append(fs, t.finding("tells agents to keep retrying or guessing"))
 	}
-	lintFuncs["dashboard_default_path_warning"] = func(g *guidance) (Verdict, []LintFinding, string) {
-		ds := g.all(dashboardRe)
-		if len(ds) == 0 {
-			return na("no dashboard or custom-template path")
-		}
-		if !g.llmsFound && g.card == nil {
-			return Pass, nil, "no generated profile path exists"
-		}
-		return Fail, []LintFinding{ds[0].finding("a dashboard or custom-template path is presented as the default while generated paths exist")}, ""
+	return passOrFail(fs, "")
+}
+
+// lintPostEquivalentRecommended checks the rule post_equivalent_recommended (STANDARD.md §12).
+func lintPostEquivalentRecommended(g *guidance) (Verdict, []LintFinding, string) {
+	acts := g.getActions()
+	if len(acts) == 0 {
+		return na("no GET action")
 	}
-	lintFuncs["highest_lowest_path_required"] = func(g *guidance) (Verdict, []LintFinding, string) {
-		var routes []struct {
-			field string
-			o     map[string]any
-		}
-		for _, key := range []string{"routes", "interfaces"} {
-			arr, _ := g.card[key].([]any)
-			for i, e := range arr {
-				if o, ok := e.(map[string]any); ok && (key == "routes" || str(o, "url") != "") {
-					routes = append(routes, struct {
-						field string
-						o     map[string]any
-					}{fmt.Sprintf("%s[%d]", key, i), o})
-				}
-			}
-		}
-		if len(routes) == 0 {
-			return na("no route or interface with an address in agents.json")
-		}
-		var fs []LintFinding
-		for _, r := range routes {
-			var lack []string
-			if r.o["highestSupportedPath"] == nil && r.o["highest_supported_path"] == nil {
-				lack = append(lack, "highest_supported_path")
-			}
-			if r.o["lowestSafeFallback"] == nil && r.o["lowest_safe_fallback"] == nil {
-				lack = append(lack, "lowest_safe_fallback")
-			}
-			if len(lack) > 0 {
-				fs = append(fs, LintFinding{Document: g.cardDoc, Field: r.field, Excerpt: str(r.o, "url"), Message: "omits " + strings.Join(lack, " and ")})
-			}
-		}
-		return passOrFail(fs, fmt.Sprintf("%d route(s)", len(routes)))
+	if g.hasPostOps() {
+		return Pass, nil, "the OpenAPI document has writing operations"
 	}
-	lintFuncs["post_blocked_fallback_required"] = func(g *guidance) (Verdict, []LintFinding, string) {
-		posts := g.all(postRe)
-		if len(posts) == 0 && !g.hasPostOps() {
-			return na("no POST path")
+	return Fail, []LintFinding{acts[0].finding("GET action without a POST or OpenAPI equivalent")}, ""
+}
+
+// lintGetActionSecurityOrderWarning checks the rule get_action_security_order_warning (STANDARD.md §12).
+func lintGetActionSecurityOrderWarning(g *guidance) (Verdict, []LintFinding, string) {
+	var firstEx, firstSafe *gText
+	for i, t := range g.texts {
+		if t.doc != "/llms.txt" {
+			continue
 		}
-		if g.mentions(postFallRe) {
-			return Pass, nil, ""
+		if firstEx == nil && exampleRe.MatchString(t.text) {
+			firstEx = &g.texts[i]
 		}
-		f := LintFinding{Document: "/openapi.json", Message: "POST path without a fallback for agents that cannot send JSON POST"}
-		if len(posts) > 0 {
-			f = posts[0].finding(f.Message)
+		if firstSafe == nil && safetyRe.MatchString(t.text) {
+			firstSafe = &g.texts[i]
 		}
-		return Fail, []LintFinding{f}, ""
 	}
-	lintFuncs["live_get_blocked_fallback_required"] = func(g *guidance) (Verdict, []LintFinding, string) {
-		var lives []gText
-		for _, t := range g.all(liveGetRe) {
-			if t.doc == "/llms.txt" {
-				lives = append(lives, t)
-			}
-		}
-		if len(lives) == 0 {
-			return na("no live-GET guidance in llms.txt")
-		}
-		if g.mentions(liveFallRe) {
-			return Pass, nil, ""
-		}
-		return Fail, []LintFinding{lives[0].finding("live-GET guidance without a fallback for index-only fetchers")}, ""
+	if firstEx == nil {
+		return na("no example in llms.txt")
 	}
-	lintFuncs["mcp_unavailable_fallback_required"] = func(g *guidance) (Verdict, []LintFinding, string) {
-		if !g.mcp {
-			return na("MCP is not referenced")
-		}
-		if g.mentions(mcpFallRe) {
-			return Pass, nil, ""
-		}
-		f := LintFinding{Document: g.cardDoc, Field: "interfaces", Message: "MCP is referenced without a fallback for when it is unavailable"}
-		if t := g.first(regexp.MustCompile(`(?i)\bmcp\b`)); t != nil {
-			f = t.finding(f.Message)
-		}
-		return Fail, []LintFinding{f}, ""
+	if firstSafe != nil && firstSafe.line < firstEx.line {
+		return Pass, nil, fmt.Sprintf("safety line %d before example line %d", firstSafe.line, firstEx.line)
 	}
-	lintFuncs["auth_unavailable_fallback_required"] = func(g *guidance) (Verdict, []LintFinding, string) {
-		if !g.authNeed {
-			return na("no capability needs a token")
-		}
-		if g.mentions(authFallRe) || g.contactStated() != nil {
-			return Pass, nil, ""
-		}
-		f := LintFinding{Document: g.cardDoc, Field: "authentication", Message: "an authenticated capability without an unauthenticated fallback or public review URL"}
-		if t := g.first(authRe); t != nil {
-			f = t.finding(f.Message)
-		}
-		return Fail, []LintFinding{f}, ""
+	return Fail, []LintFinding{firstEx.finding("an example appears before any consent or safety limit")}, ""
+}
+
+// lintSideEffectingGetDiscoveryWarning checks the rule side_effecting_get_discovery_warning (STANDARD.md §12).
+func lintSideEffectingGetDiscoveryWarning(g *guidance) (Verdict, []LintFinding, string) {
+	acts := g.getActions()
+	if len(acts) == 0 {
+		return na("no side-effecting GET link")
 	}
-	lintFuncs["tool_unavailable_fallback_required"] = func(g *guidance) (Verdict, []LintFinding, string) {
-		annotated := 0
-		for _, f := range g.forms {
-			if f.form.Annotated() {
-				annotated++
+	var fs []LintFinding
+	for _, a := range acts {
+		fs = append(fs, a.finding("a GET link that changes state is offered as discovery"))
+	}
+	return Fail, fs, ""
+}
+
+// lintBrowserFormFallbackRequired checks the rule browser_form_fallback_required (STANDARD.md §12).
+func lintBrowserFormFallbackRequired(g *guidance) (Verdict, []LintFinding, string) {
+	posts := g.all(postRe)
+	if len(posts) == 0 && len(g.writingForms()) == 0 {
+		return na("no POST instruction")
+	}
+	if len(g.forms) > 0 || g.mentions(openRe) {
+		return Pass, nil, fmt.Sprintf("%d visible form(s)", len(g.forms))
+	}
+	return Fail, []LintFinding{posts[0].finding("POST instruction without a visible form or a page to open in a browser")}, ""
+}
+
+// lintRestoreReadbackRequired checks the rule restore_readback_required (STANDARD.md §12).
+func lintRestoreReadbackRequired(g *guidance) (Verdict, []LintFinding, string) {
+	// Instructions only: llms.txt lines that are not entries of a link
+	// list (a link's note describes a page, it does not instruct).
+	var creates []gText
+	for _, t := range g.all(createRe) {
+		if t.doc == "/llms.txt" && !linkItemRe.MatchString(t.text) {
+			creates = append(creates, t)
+		}
+	}
+	if len(creates) == 0 {
+		return na("no create or update instruction")
+	}
+	if g.mentions(readbackRe) {
+		return Pass, nil, "a read-back or restore URL is named"
+	}
+	return Fail, []LintFinding{creates[0].finding("create/update instruction without a restore or read-back URL")}, ""
+}
+
+// lintDashboardDefaultPathWarning checks the rule dashboard_default_path_warning (STANDARD.md §12).
+func lintDashboardDefaultPathWarning(g *guidance) (Verdict, []LintFinding, string) {
+	ds := g.all(dashboardRe)
+	if len(ds) == 0 {
+		return na("no dashboard or custom-template path")
+	}
+	if !g.llmsFound && g.card == nil {
+		return Pass, nil, "no generated profile path exists"
+	}
+	return Fail, []LintFinding{ds[0].finding("a dashboard or custom-template path is presented as the default while generated paths exist")}, ""
+}
+
+// lintHighestLowestPathRequired checks the rule highest_lowest_path_required (STANDARD.md §12).
+func lintHighestLowestPathRequired(g *guidance) (Verdict, []LintFinding, string) {
+	var routes []struct {
+		field string
+		o     map[string]any
+	}
+	for _, key := range []string{"routes", "interfaces"} {
+		arr, _ := g.card[key].([]any)
+		for i, e := range arr {
+			if o, ok := e.(map[string]any); ok && (key == "routes" || str(o, "url") != "") {
+				routes = append(routes, struct {
+					field string
+					o     map[string]any
+				}{fmt.Sprintf("%s[%d]", key, i), o})
 			}
 		}
-		if !g.mcp && annotated == 0 && !g.mentions(toolRe) {
-			return na("no tool is referenced")
-		}
-		if g.mentions(toolFallRe) {
-			return Pass, nil, ""
-		}
-		f := LintFinding{Document: g.home, Field: "form[toolname]", Message: "tools are offered without a fallback for when a tool is unavailable"}
-		if t := g.first(toolRe); t != nil {
-			f = t.finding(f.Message)
-		}
-		return Fail, []LintFinding{f}, ""
 	}
-	lintFuncs["human_review_url_required"] = func(g *guidance) (Verdict, []LintFinding, string) {
-		if !g.offered && len(g.writingForms()) == 0 && len(g.forms) == 0 {
-			return na("no action that can block")
-		}
-		if t := g.contactStated(); t != nil {
-			return Pass, nil, "human review at " + t.text
-		}
-		return Fail, []LintFinding{{Document: "/llms.txt", Message: "actions can block, and no public human-review URL (contact page, mailto) is stated"}}, ""
+	if len(routes) == 0 {
+		return na("no route or interface with an address in agents.json")
 	}
-	lintFuncs["no_op_behavior_required"] = func(g *guidance) (Verdict, []LintFinding, string) {
-		if len(g.texts) == 0 {
-			return na("no guidance (llms.txt, agents.json)")
+	var fs []LintFinding
+	for _, r := range routes {
+		var lack []string
+		if r.o["highestSupportedPath"] == nil && r.o["highest_supported_path"] == nil {
+			lack = append(lack, "highest_supported_path")
 		}
-		if g.mentions(noOpRe) {
-			return Pass, nil, ""
+		if r.o["lowestSafeFallback"] == nil && r.o["lowest_safe_fallback"] == nil {
+			lack = append(lack, "lowest_safe_fallback")
 		}
-		return Fail, []LintFinding{{Document: "/llms.txt", Message: "nothing tells an agent to stop safely when a capability is unsupported"}}, ""
+		if len(lack) > 0 {
+			fs = append(fs, LintFinding{Document: g.cardDoc, Field: r.field, Excerpt: str(r.o, "url"), Message: "omits " + strings.Join(lack, " and ")})
+		}
 	}
+	return passOrFail(fs, fmt.Sprintf("%d route(s)", len(routes)))
+}
+
+// lintPostBlockedFallbackRequired checks the rule post_blocked_fallback_required (STANDARD.md §12).
+func lintPostBlockedFallbackRequired(g *guidance) (Verdict, []LintFinding, string) {
+	posts := g.all(postRe)
+	if len(posts) == 0 && !g.hasPostOps() {
+		return na("no POST path")
+	}
+	if g.mentions(postFallRe) {
+		return Pass, nil, ""
+	}
+	f := LintFinding{Document: "/openapi.json", Message: "POST path without a fallback for agents that cannot send JSON POST"}
+	if len(posts) > 0 {
+		f = posts[0].finding(f.Message)
+	}
+	return Fail, []LintFinding{f}, ""
+}
+
+// lintLiveGetBlockedFallbackRequired checks the rule live_get_blocked_fallback_required (STANDARD.md §12).
+func lintLiveGetBlockedFallbackRequired(g *guidance) (Verdict, []LintFinding, string) {
+	var lives []gText
+	for _, t := range g.all(liveGetRe) {
+		if t.doc == "/llms.txt" {
+			lives = append(lives, t)
+		}
+	}
+	if len(lives) == 0 {
+		return na("no live-GET guidance in llms.txt")
+	}
+	if g.mentions(liveFallRe) {
+		return Pass, nil, ""
+	}
+	return Fail, []LintFinding{lives[0].finding("live-GET guidance without a fallback for index-only fetchers")}, ""
+}
+
+// lintMcpUnavailableFallbackRequired checks the rule mcp_unavailable_fallback_required (STANDARD.md §12).
+func lintMcpUnavailableFallbackRequired(g *guidance) (Verdict, []LintFinding, string) {
+	if !g.mcp {
+		return na("MCP is not referenced")
+	}
+	if g.mentions(mcpFallRe) {
+		return Pass, nil, ""
+	}
+	f := LintFinding{Document: g.cardDoc, Field: "interfaces", Message: "MCP is referenced without a fallback for when it is unavailable"}
+	if t := g.first(regexp.MustCompile(`(?i)\bmcp\b`)); t != nil {
+		f = t.finding(f.Message)
+	}
+	return Fail, []LintFinding{f}, ""
+}
+
+// lintAuthUnavailableFallbackRequired checks the rule auth_unavailable_fallback_required (STANDARD.md §12).
+func lintAuthUnavailableFallbackRequired(g *guidance) (Verdict, []LintFinding, string) {
+	if !g.authNeed {
+		return na("no capability needs a token")
+	}
+	if g.mentions(authFallRe) || g.contactStated() != nil {
+		return Pass, nil, ""
+	}
+	f := LintFinding{Document: g.cardDoc, Field: "authentication", Message: "an authenticated capability without an unauthenticated fallback or public review URL"}
+	if t := g.first(authRe); t != nil {
+		f = t.finding(f.Message)
+	}
+	return Fail, []LintFinding{f}, ""
+}
+
+// lintToolUnavailableFallbackRequired checks the rule tool_unavailable_fallback_required (STANDARD.md §12).
+func lintToolUnavailableFallbackRequired(g *guidance) (Verdict, []LintFinding, string) {
+	annotated := 0
+	for _, f := range g.forms {
+		if f.form.Annotated() {
+			annotated++
+		}
+	}
+	if !g.mcp && annotated == 0 && !g.mentions(toolRe) {
+		return na("no tool is referenced")
+	}
+	if g.mentions(toolFallRe) {
+		return Pass, nil, ""
+	}
+	f := LintFinding{Document: g.home, Field: "form[toolname]", Message: "tools are offered without a fallback for when a tool is unavailable"}
+	if t := g.first(toolRe); t != nil {
+		f = t.finding(f.Message)
+	}
+	return Fail, []LintFinding{f}, ""
+}
+
+// lintHumanReviewUrlRequired checks the rule human_review_url_required (STANDARD.md §12).
+func lintHumanReviewUrlRequired(g *guidance) (Verdict, []LintFinding, string) {
+	if !g.offered && len(g.writingForms()) == 0 && len(g.forms) == 0 {
+		return na("no action that can block")
+	}
+	if t := g.contactStated(); t != nil {
+		return Pass, nil, "human review at " + t.text
+	}
+	return Fail, []LintFinding{{Document: "/llms.txt", Message: "actions can block, and no public human-review URL (contact page, mailto) is stated"}}, ""
+}
+
+// lintNoOpBehaviorRequired checks the rule no_op_behavior_required (STANDARD.md §12).
+func lintNoOpBehaviorRequired(g *guidance) (Verdict, []LintFinding, string) {
+	if len(g.texts) == 0 {
+		return na("no guidance (llms.txt, agents.json)")
+	}
+	if g.mentions(noOpRe) {
+		return Pass, nil, ""
+	}
+	return Fail, []LintFinding{{Document: "/llms.txt", Message: "nothing tells an agent to stop safely when a capability is unsupported"}}, ""
 }
 
 // levelNames name the executability ladder (STANDARD.md §12).
