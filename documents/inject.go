@@ -1,11 +1,14 @@
 package documents
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"html"
+	"maps"
 	"net/http"
 	"net/url"
-	"strconv"
-	"sync/atomic"
+	"slices"
 
 	"github.com/agentready/caddy-agentready/manifest"
 	"github.com/agentready/caddy-agentready/negotiate"
@@ -18,10 +21,6 @@ var (
 	skipARD       = negotiate.TagMatch{Tag: "link", Attrs: map[string]string{"rel": "ard"}}
 	skipJSONLD    = negotiate.TagMatch{Tag: "script", Attrs: map[string]string{"type": "application/ld+json"}}
 )
-
-// templates numbers the injection templates, so that each has a Key of
-// its own for the rewrite plans (negotiate.Injection.Key).
-var templates atomic.Uint64
 
 // Injection is the negotiate.Handler Inject hook: what the HTML form of
 // the page r gains, nil when the documents fail to generate.
@@ -36,7 +35,7 @@ func (s *Set) Injection(r *http.Request) *negotiate.Injection {
 // injectionTemplate turns the site's annotations into the rewriter's terms,
 // once per bundle; only the canonical link differs between pages.
 func injectionTemplate(mi manifest.Injection) *negotiate.Injection {
-	inj := &negotiate.Injection{Lang: mi.Lang, Key: "t" + strconv.FormatUint(templates.Add(1), 10)}
+	inj := &negotiate.Injection{Lang: mi.Lang}
 	if mi.JSONLD != "" {
 		inj.Head = append(inj.Head, negotiate.HeadElement{HTML: mi.JSONLD, SkipIf: skipJSONLD})
 	}
@@ -60,7 +59,36 @@ func injectionTemplate(mi manifest.Injection) *negotiate.Injection {
 		}
 		inj.Forms = append(inj.Forms, fa)
 	}
+	inj.Key = templateKey(inj)
 	return inj
+}
+
+// templateKey names what a template injects, for the rewrite plans
+// (negotiate.Injection.Key): a hash of its content, so that a bundle
+// generated again with the same annotations (after discovery found the
+// site's pages, say) finds the plans of the one before it.
+func templateKey(inj *negotiate.Injection) string {
+	h := sha256.New()
+	field := func(s string) { fmt.Fprintf(h, "%d:%s;", len(s), s) }
+	field(inj.Lang)
+	for _, e := range inj.Head {
+		field(e.HTML)
+	}
+	for _, f := range inj.Forms {
+		field(f.Selector)
+		for _, k := range slices.Sorted(maps.Keys(f.Attrs)) {
+			field(k)
+			field(f.Attrs[k])
+		}
+		for _, name := range slices.Sorted(maps.Keys(f.Fields)) {
+			field(name)
+			for _, k := range slices.Sorted(maps.Keys(f.Fields[name])) {
+				field(k)
+				field(f.Fields[name][k])
+			}
+		}
+	}
+	return "t" + hex.EncodeToString(h.Sum(nil)[:12])
 }
 
 // injection returns what the HTML form of the page the client asked for at

@@ -47,3 +47,23 @@ func TestInjection(t *testing.T) {
 		}
 	}
 }
+
+// TestTemplateKeyStable: a bundle generated again with the same
+// annotations keeps its Key (so the rewrite plans still apply), and a
+// change in what is injected changes it.
+func TestTemplateKeyStable(t *testing.T) {
+	mi := manifest.Injection{Lang: "en", JSONLD: `<script type="application/ld+json">{}</script>`,
+		Forms: []manifest.FormAnnotation{{Selector: "form#q", ToolName: "search", Params: map[string]string{"q": "query", "n": "count"}}}}
+	a, b := injectionTemplate(mi), injectionTemplate(mi)
+	if a.Key == "" || a.Key != b.Key {
+		t.Fatalf("keys of the same template: %q, %q", a.Key, b.Key)
+	}
+	mi.Forms[0].Params["n"] = "how many"
+	if c := injectionTemplate(mi); c.Key == a.Key {
+		t.Errorf("a changed form annotation kept the key %q", c.Key)
+	}
+	mi.Lang = "fr"
+	if c := injectionTemplate(mi); c.Key == a.Key {
+		t.Errorf("a changed lang kept the key %q", c.Key)
+	}
+}
