@@ -186,9 +186,11 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next Next) e
 	if err != nil {
 		rw.abort()
 		rw.abortIfCut() // not a short page that an error handler ends cleanly
+		rw.free()
 		return err
 	}
 	rw.finish()
+	rw.free()
 	return nil
 }
 
