@@ -154,13 +154,23 @@ func (rw *responseWriter) markdownHref() string {
 	return p
 }
 
+// markdownTarget is markdownHref, made once per response: the Link header
+// and the head link both need it (one allocation fewer on an annotated
+// page).
+func (rw *responseWriter) markdownTarget() string {
+	if rw.mdHref == "" {
+		rw.mdHref = rw.markdownHref()
+	}
+	return rw.mdHref
+}
+
 // commonHeaders are the ones both forms carry (STANDARD.md §6): Vary, the
 // three Link headers and Content-Signal.
 func (rw *responseWriter) commonHeaders() {
 	hdr := rw.Header()
 	var mdLink string
 	if on(rw.h.Options.MarkdownLink) {
-		mdLink = LinkValue(rw.markdownHref(), "alternate", "text/markdown")
+		mdLink = LinkValue(rw.markdownTarget(), "alternate", "text/markdown")
 	}
 	// The values added to fields the response does not have yet share one
 	// array, each field's slice capped at its length so that a later
@@ -333,7 +343,7 @@ func (rw *responseWriter) injection() (*Injection, string) {
 		}
 	}
 	if on(rw.h.Options.HeadLink) {
-		href := html.EscapeString(rw.markdownHref())
+		href := html.EscapeString(rw.markdownTarget())
 		link := HeadElement{
 			HTML:   `<link rel="alternate" type="text/markdown" href="` + href + `">`,
 			SkipIf: skipMarkdownLink,

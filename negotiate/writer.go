@@ -38,6 +38,7 @@ type responseWriter struct {
 	noTransform bool     // request Cache-Control: no-transform (RFC 9111 §5.2.1.6)
 	pagePath    string   // escaped path of the page, suffix removed
 	mdTags      []string // If-None-Match members that validate the Markdown form
+	mdHref      string   // markdownTarget's answer, once asked
 
 	mode     mode
 	status   int
