@@ -2,6 +2,7 @@ package caddymodule
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/base64"
 	"fmt"
@@ -48,6 +49,47 @@ type documents struct {
 	// sitemapURLs are the pages of the site's sitemap, for llms.auto_list;
 	// read once the config runs (see setSitemapURLs).
 	sitemapURLs []string
+	// sitemap is the path of the origin's own sitemap, found once the
+	// config runs (see setSitemap); "" when none was found, or not yet.
+	sitemap string
+	// noSitemap is true once no sitemap was found answering, not even the
+	// generated one at /sitemap.xml (manifest.Env.NoSitemap).
+	noSitemap bool
+
+	// findSitemap, when set, looks for the origin's own sitemap and calls
+	// setSitemap (AgentReady.findSitemap). It runs once, on the first
+	// request for a generated document: those name the sitemap.
+	findSitemap func(context.Context)
+	sitemapOnce sync.Once
+	sitemapDone chan struct{}
+}
+
+// maxSitemapWait bounds how long a request for a generated document waits
+// for the sitemap discovery; past it, the documents name /sitemap.xml and
+// robots.txt adds no Sitemap: line where the origin names one.
+const maxSitemapWait = 10 * time.Second
+
+// awaitSitemap starts the sitemap discovery on first use and waits for it
+// to finish, for at most maxSitemapWait or until the client leaves. The
+// discovery itself runs on its own context: a client that leaves does not
+// stop it for the next one.
+func (d *documents) awaitSitemap(ctx context.Context) {
+	if d.findSitemap == nil {
+		return
+	}
+	d.sitemapOnce.Do(func() {
+		go func() {
+			defer close(d.sitemapDone)
+			d.findSitemap(context.Background())
+		}()
+	})
+	t := time.NewTimer(maxSitemapWait)
+	defer t.Stop()
+	select {
+	case <-d.sitemapDone:
+	case <-ctx.Done():
+	case <-t.C:
+	}
 }
 
 // bundle is a manifest.Bundle with each document's validators computed once.
@@ -75,6 +117,8 @@ func newDocuments(site *manifest.Site, suffix, baseDir string) (*documents, erro
 		baseDir: baseDir,
 		bundles: make(map[string]*bundle),
 		paths:   map[string]bool{"/robots.txt": true, "/sitemap.xml": true},
+
+		sitemapDone: make(chan struct{}),
 	}
 	origin := site.Info.Origin
 	if origin == "" {
@@ -136,6 +180,8 @@ func (d *documents) generate(origin string) *bundle {
 		Now:            d.loaded,
 		ConfigDir:      d.baseDir,
 		SitemapURLs:    d.sitemapURLs,
+		OriginSitemaps: originSitemaps(origin, d.sitemap),
+		NoSitemap:      d.noSitemap,
 	})
 	if err != nil {
 		return &bundle{err: err}
@@ -168,8 +214,11 @@ func (d *documents) serve(w http.ResponseWriter, r *http.Request, next caddyhttp
 		return false, nil
 	}
 	path := r.URL.Path
-	if !d.paths[path] {
+	if !d.paths[path] || originOnly(r) {
 		return false, nil
+	}
+	if path != manifest.PathSitemap {
+		d.awaitSitemap(r.Context())
 	}
 	b := d.bundleFor(r)
 	if b.err != nil {
@@ -326,4 +375,27 @@ func (d *documents) setSitemapURLs(urls []string) {
 	d.sitemapURLs = urls
 	clear(d.bundles)
 	d.order = d.order[:0]
+}
+
+// setSitemap records the path of the origin's own sitemap ("" for none)
+// and whether no sitemap answers at all, and drops the generated bundles,
+// so the next request regenerates the documents that name it.
+func (d *documents) setSitemap(path string, none bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.sitemap == path && d.noSitemap == none {
+		return
+	}
+	d.sitemap, d.noSitemap = path, none
+	clear(d.bundles)
+	d.order = d.order[:0]
+}
+
+// originSitemaps is manifest.Env.OriginSitemaps for a bundle of origin:
+// the origin's sitemap found at path, on that origin.
+func originSitemaps(origin, path string) []string {
+	if path == "" {
+		return nil
+	}
+	return []string{origin + path}
 }

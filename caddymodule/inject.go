@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"sync/atomic"
 
+	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
+
 	"github.com/agentready/caddy-agentready/manifest"
 	"github.com/agentready/caddy-agentready/negotiate"
 )
@@ -54,14 +56,21 @@ func injectionTemplate(mi manifest.Injection) *negotiate.Injection {
 }
 
 // injection returns what the HTML form of the page r asks for gains: the
-// bundle's template plus, when configured, the page's canonical link (its
-// path on the canonical origin, without query or fragment).
+// bundle's template plus, when configured, the page's canonical link: the
+// path the client asked for on the canonical origin. A path rewritten inside
+// the server (php_fastcgi's /index.php, try_files) is never the page's public
+// URL, and a query may or may not be part of it (a search, a filter, a
+// tracking parameter): a page whose public URL is not known this way gets no
+// canonical.
 func (b *bundle) injection(r *http.Request) *negotiate.Injection {
 	if !b.Inject.Canonical {
 		return b.inject
 	}
-	u := url.URL{Path: r.URL.Path}
-	href := html.EscapeString(b.Inject.Origin + u.EscapedPath())
+	u := clientURL(r)
+	if u == nil || u.RawQuery != "" || u.ForceQuery {
+		return b.inject
+	}
+	href := html.EscapeString(b.Inject.Origin + (&url.URL{Path: u.Path, RawPath: u.RawPath}).EscapedPath())
 	canonical := negotiate.HeadElement{
 		HTML:   `<link rel="canonical" href="` + href + `">`,
 		SkipIf: skipCanonical,
@@ -70,4 +79,15 @@ func (b *bundle) injection(r *http.Request) *negotiate.Injection {
 	inj.Head = append([]negotiate.HeadElement{canonical}, b.inject.Head...)
 	inj.Key += "\x00canonical:" + href
 	return &inj
+}
+
+// clientURL is the URL the client asked for, before any rewrite inside the
+// server: Caddy keeps it with the request as the original request. It is
+// nil outside a Caddy server.
+func clientURL(r *http.Request) *url.URL {
+	or, ok := r.Context().Value(caddyhttp.OriginalRequestCtxKey).(http.Request)
+	if !ok || or.URL == nil {
+		return nil
+	}
+	return or.URL
 }

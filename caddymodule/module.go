@@ -7,11 +7,8 @@ package caddymodule
 import (
 	"context"
 	"fmt"
-	"net"
 	"net/http"
-	"net/url"
 	"runtime"
-	"strconv"
 	"strings"
 	"time"
 
@@ -188,8 +185,11 @@ type SelfScan struct {
 	Disabled bool `json:"disabled,omitempty"`
 
 	// Target is the URL the scan starts from; its host selects the site in
-	// Caddy's routing. Default: the YAML's `site.origin`, else
-	// `http://localhost:<port>` of the server's first listener.
+	// Caddy's routing. Default: the YAML's `site.origin`, else the first
+	// host of the site block that holds agent_ready (a wildcard
+	// `*.example.com` as www.example.com) on the server's scheme and port,
+	// else `http://localhost:<port>` of the server's first listener. The
+	// report says which address it scanned and why.
 	Target string `json:"target,omitempty"`
 
 	// Delay is how long after start (or reload) the first scan waits.
@@ -323,9 +323,10 @@ func (ar *AgentReady) provisionNegotiation() error {
 			TokensHeader:   ar.TokensHeader,
 			RewriteCache:   ar.RewriteCache,
 		},
-		Convert:  ar.convertPage,
-		Observer: observer{logger: ar.logger},
-		Reenter:  reenterServer,
+		Convert:   ar.convertPage,
+		Observer:  observer{logger: ar.logger},
+		Reenter:   reenterServer,
+		ClientURL: clientURL,
 	}
 	// Each conversion's budget.
 	ar.neg.Options.ConvertTimeout = time.Duration(ar.ConvertTimeout)
@@ -349,7 +350,7 @@ func (ar *AgentReady) provisionBackground(ctx caddy.Context) error {
 	if srv == nil {
 		return nil
 	}
-	origin, err := ar.ownOrigin(srv)
+	origin, why, err := ar.ownOrigin(srv)
 	if err != nil {
 		return err
 	}
@@ -365,6 +366,7 @@ func (ar *AgentReady) provisionBackground(ctx caddy.Context) error {
 	if err := ar.provisionConnect(ctx, srv, origin); err != nil {
 		return err
 	}
+	ar.docs.findSitemap = func(ctx context.Context) { ar.findSitemap(ctx, srv, origin) }
 	if ar.site.LLMs.AutoList.Enabled {
 		// llms.auto_list: read the sitemap through the site itself once the
 		// server runs (the origin's, or ours when it has none).
@@ -387,28 +389,12 @@ func (ar *AgentReady) provisionBackground(ctx caddy.Context) error {
 		ar.connectSite = origin
 		metrics.index.add(origin, ar.connect)
 	}
-	return ar.provisionSelfScan(app, srv, origin)
-}
-
-// ownOrigin is the address the module reaches its own site at: the
-// self_scan target, the YAML's site.origin, or the server's first listener.
-func (ar *AgentReady) ownOrigin(srv *caddyhttp.Server) (string, error) {
-	if ar.SelfScan != nil && ar.SelfScan.Target != "" {
-		u, err := url.Parse(ar.SelfScan.Target)
-		if err != nil || !u.IsAbs() || u.Host == "" {
-			return "", fmt.Errorf("self_scan target: want an absolute URL, got %q", ar.SelfScan.Target)
-		}
-		return u.Scheme + "://" + u.Host, nil
-	}
-	if ar.site.Info.Origin != "" {
-		return ar.site.Info.Origin, nil
-	}
-	return targetFromListeners(srv.Listen), nil
+	return ar.provisionSelfScan(app, srv, origin, why)
 }
 
 // provisionSelfScan registers the site's self-score with the agent_ready app,
 // which starts scanning once the config runs.
-func (ar *AgentReady) provisionSelfScan(app *App, srv *caddyhttp.Server, origin string) error {
+func (ar *AgentReady) provisionSelfScan(app *App, srv *caddyhttp.Server, origin, why string) error {
 	ss := ar.SelfScan
 	if ss == nil {
 		ss = new(SelfScan)
@@ -420,6 +406,7 @@ func (ar *AgentReady) provisionSelfScan(app *App, srv *caddyhttp.Server, origin 
 	if target == "" {
 		target = origin + "/"
 	}
+	ar.logger.Info("self-scan target", zap.String("target", target), zap.String("why", why))
 	delay, interval, timeout := time.Duration(ss.Delay), time.Duration(ss.Interval), time.Duration(ss.Timeout)
 	if delay == 0 {
 		delay = 2 * time.Second
@@ -442,6 +429,7 @@ func (ar *AgentReady) provisionSelfScan(app *App, srv *caddyhttp.Server, origin 
 		site: val.(*siteScan),
 		scanner: &scanner{
 			target:  target,
+			note:    why,
 			handler: srv,
 			timeout: timeout,
 			logger:  ar.logger.Named("self_scan"),
@@ -455,27 +443,6 @@ func (ar *AgentReady) provisionSelfScan(app *App, srv *caddyhttp.Server, origin 
 		interval: interval,
 	})
 	return nil
-}
-
-// targetFromListeners derives the self-scan's URL from the server's first
-// listener: `:8080` becomes `http://localhost:8080`.
-func targetFromListeners(listen []string) string {
-	for _, l := range listen {
-		na, err := caddy.ParseNetworkAddress(l)
-		if err != nil || na.IsUnixNetwork() || na.IsFdNetwork() {
-			continue
-		}
-		host := na.Host
-		if host == "" || host == "0.0.0.0" || host == "::" {
-			host = "localhost"
-		}
-		scheme := "http"
-		if na.StartPort == 443 {
-			scheme = "https"
-		}
-		return scheme + "://" + net.JoinHostPort(host, strconv.Itoa(int(na.StartPort)))
-	}
-	return ""
 }
 
 // Cleanup releases the site's self-score entry and content index; each

@@ -53,6 +53,7 @@ func (s *siteScan) Destruct() error { return nil }
 // scanner is one config's way to scan one site.
 type scanner struct {
 	target  string
+	note    string // why target: the setting it comes from
 	handler http.Handler
 	opts    selfcheck.Options
 	timeout time.Duration
@@ -63,6 +64,7 @@ type scanner struct {
 type status struct {
 	Site     string    `json:"site"`
 	Target   string    `json:"target"`
+	Why      string    `json:"target_note,omitempty"`
 	Running  bool      `json:"running"`
 	Finished time.Time `json:"finished,omitzero"`
 	Score    *float64  `json:"score,omitempty"`
@@ -74,7 +76,7 @@ func (s *siteScan) status() status {
 	defer s.mu.Unlock()
 	st := status{Site: s.key, Running: s.running, Finished: s.finished, Error: s.lastErr}
 	if s.scanner != nil {
-		st.Target = s.scanner.target
+		st.Target, st.Why = s.scanner.target, s.scanner.note
 	}
 	if s.report != nil {
 		score := s.report.Score
@@ -112,6 +114,7 @@ func (s *siteScan) run(ctx context.Context) error {
 
 	rendered := map[string][]byte{}
 	if err == nil {
+		rep.TargetNote = sc.note
 		var jerr error
 		rendered["json"], jerr = rep.JSON()
 		if jerr != nil {

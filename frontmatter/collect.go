@@ -27,17 +27,33 @@ type sources struct {
 	jsonldSize int
 	timeMod    string // <time itemprop=dateModified> or class naming an update
 	timePub    string // <time itemprop=datePublished> or pubdate
-	timeArt    string // first <time datetime> inside an <article>
+	// The dates (YYYY-MM-DD) of the <time datetime> elements of the page's
+	// content, outside its comments, related-post lists and navigation:
+	// those inside an <article>, and those inside <main> (or role=main).
+	timesArticle, timesMain []string
 }
+
+// maxContentTimes bounds the dates kept per list: an archive page dates
+// every teaser.
+const maxContentTimes = 256
+
+// scope says where in the document the walk is.
+type scope uint8
+
+const (
+	inArticle scope = 1 << iota // inside an <article>
+	inMain                      // inside <main> or [role=main]
+	inChrome                    // inside comments, related posts, nav or aside
+)
 
 // collect walks doc once and gathers every metadata candidate.
 func collect(doc *html.Node) *sources {
 	s := &sources{meta: make(map[string]string)}
-	s.walk(doc, 0, false)
+	s.walk(doc, 0, 0)
 	return s
 }
 
-func (s *sources) walk(n *html.Node, depth int, inArticle bool) {
+func (s *sources) walk(n *html.Node, depth int, sc scope) {
 	if depth > maxWalkDepth {
 		return
 	}
@@ -72,13 +88,23 @@ func (s *sources) walk(n *html.Node, depth int, inArticle bool) {
 		case atom.Style, atom.Template, atom.Noscript:
 			return
 		case atom.Article:
-			inArticle = true
+			sc |= inArticle
+		case atom.Main:
+			sc |= inMain
+		case atom.Nav, atom.Aside:
+			sc |= inChrome
 		case atom.Time:
-			s.addTime(n, inArticle)
+			s.addTime(n, sc)
+		}
+		if strings.EqualFold(attr(n, "role"), "main") {
+			sc |= inMain
+		}
+		if isChrome(n) {
+			sc |= inChrome
 		}
 	}
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		s.walk(c, depth+1, inArticle)
+		s.walk(c, depth+1, sc)
 	}
 }
 
@@ -116,8 +142,8 @@ func (s *sources) addScript(n *html.Node) {
 }
 
 // addTime records <time> elements that state a modification or publication
-// date, and the first dated <time> inside an <article>.
-func (s *sources) addTime(n *html.Node, inArticle bool) {
+// date, and the dates of the content's <time> elements.
+func (s *sources) addTime(n *html.Node, sc scope) {
 	dt := strings.TrimSpace(attr(n, "datetime"))
 	if dt == "" {
 		return
@@ -130,9 +156,54 @@ func (s *sources) addTime(n *html.Node, inArticle bool) {
 	case s.timePub == "" && (prop == "datepublished" || hasAttr(n, "pubdate") || strings.Contains(class, "published")):
 		s.timePub = dt
 	}
-	if inArticle && s.timeArt == "" {
-		s.timeArt = dt
+	d := Date(dt)
+	if d == "" || sc&inChrome != 0 {
+		return
 	}
+	if sc&inArticle != 0 && len(s.timesArticle) < maxContentTimes {
+		s.timesArticle = append(s.timesArticle, d)
+	}
+	if sc&inMain != 0 && len(s.timesMain) < maxContentTimes {
+		s.timesMain = append(s.timesMain, d)
+	}
+}
+
+// chromeWords name, in a class or id, the parts of a page around its
+// content that carry dates of their own: comment threads (WordPress's
+// .wp-block-comments, #comments, .comment-respond) and related-post lists.
+var chromeWords = []string{"comment", "related"}
+
+// isChrome reports whether n's class or id names a comment thread or a
+// related-post list. The page's containers (<html>, <body>, <main>,
+// <article>) are never chrome, whatever their classes say
+// ("comments-open").
+func isChrome(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.Html, atom.Body, atom.Main, atom.Article:
+		return false
+	}
+	for _, a := range n.Attr {
+		if a.Namespace != "" || (a.Key != "class" && a.Key != "id") {
+			continue
+		}
+		v := strings.ToLower(a.Val)
+		for _, w := range chromeWords {
+			if strings.Contains(v, w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// contentDates returns the dates of the content's <time> elements: those
+// of its articles when it has dated articles, else those of its main
+// landmark.
+func (s *sources) contentDates() []string {
+	if len(s.timesArticle) > 0 {
+		return s.timesArticle
+	}
+	return s.timesMain
 }
 
 // get returns the first non-empty meta value among keys.

@@ -51,3 +51,26 @@ func firstDate(candidates ...string) string {
 	}
 	return ""
 }
+
+// latest returns the latest of dates (YYYY-MM-DD, which sort as strings),
+// or "".
+func latest(dates []string) string {
+	l := ""
+	for _, d := range dates {
+		l = max(l, d)
+	}
+	return l
+}
+
+// single returns the date when dates hold one distinct date, else "".
+func single(dates []string) string {
+	for _, d := range dates {
+		if d != dates[0] {
+			return ""
+		}
+	}
+	if len(dates) == 0 {
+		return ""
+	}
+	return dates[0]
+}

@@ -36,18 +36,28 @@ func ExtractWithJSONLD(doc *html.Node, pageURL *url.URL, header http.Header, def
 		ld.description)
 	m.Canonical = canonical(pageURL, base, src.canonical, header)
 	// The freshest statement wins in this order: the page's structured data,
-	// its Open Graph tags, a dated <time> in the article, then the origin's
-	// Last-Modified (RFC 9110 §8.8.2), which dates the representation.
-	m.Updated = firstDate(
+	// its Open Graph tags, a <time> marked as an update, the latest <time>
+	// of the content (a post's date; an archive's newest entry), then the
+	// origin's Last-Modified (RFC 9110 §8.8.2), which dates the
+	// representation.
+	dates := src.contentDates()
+	stated := firstDate(
 		ld.modified,
 		src.get("property:article:modified_time", "name:article:modified_time", "property:og:updated_time", "itemprop:datemodified"),
-		src.timeMod,
-		src.timeArt,
-		header.Get("Last-Modified"))
+		src.timeMod)
+	m.Updated = firstDate(stated, latest(dates), header.Get("Last-Modified"))
+	// When nothing else dates the page, a content that states one date
+	// only was published then (WordPress prints a post's date as a bare
+	// <time datetime>); a page of many dates is a listing, published at
+	// none of them, and a page that states its update has a lone <time>
+	// that may be anything ("prices last changed on").
 	m.Published = firstDate(
 		ld.published,
 		src.get("property:article:published_time", "name:article:published_time", "itemprop:datepublished"),
 		src.timePub)
+	if m.Published == "" && stated == "" {
+		m.Published = single(dates)
+	}
 	m.Language = pickLanguage(src, header, defaultLang)
 	m.Author = first(ld.author, nonURL(src.get("name:author", "property:article:author", "name:article:author")))
 	m.Image = first(

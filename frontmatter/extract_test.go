@@ -118,7 +118,47 @@ func TestExtractSources(t *testing.T) {
 			name:   "updated: time in the article before Last-Modified",
 			html:   `<time datetime="2023-01-01">outside</time><article><p>x <time datetime="2024-02-03">Feb</time></article>`,
 			header: http.Header{"Last-Modified": {"Mon, 02 Jan 2006 15:04:05 GMT"}},
-			want:   Meta{Canonical: "https://example.com/blog/post?x=1", Updated: "2024-02-03"},
+			want:   Meta{Canonical: "https://example.com/blog/post?x=1", Updated: "2024-02-03", Published: "2024-02-03"},
+		},
+		{
+			// WordPress 6.1, Twenty Twenty-Three: the post's date is a bare
+			// <time> in the post-meta part inside <main>, no <article>; the
+			// comment's date comes later and must not count.
+			name: "dates: wordpress block theme single post, comment dates left out",
+			html: `<header><nav><time datetime="2026-12-01">menu</time></nav></header><main class="wp-block-group">
+<h1 class="wp-block-post-title">Post</h1><div class="entry-content wp-block-post-content"><p>Text</p></div>
+<div class="wp-block-template-part"><div class="wp-block-group"><p>Posted</p><div class="wp-block-post-date"><time datetime="2024-05-14T09:30:00+00:00">May 14, 2024</time></div></div></div>
+<section class="wp-block-template-part"><div class="wp-block-comments"><ol class="wp-block-comment-template"><li id="comment-2">
+<div class="wp-block-comment-date"><time datetime="2024-05-15T08:00:00+00:00">May 15, 2024</time></div></li></ol></div></section></main>`,
+			want: Meta{Title: "Post", Canonical: "https://example.com/blog/post?x=1", Updated: "2024-05-14", Published: "2024-05-14"},
+		},
+		{
+			name: "dates: an archive is updated at its newest entry and published at none",
+			html: `<main><ul class="wp-block-post-template"><li class="wp-block-post"><h2>A</h2><div class="wp-block-post-date"><time datetime="2024-04-02T14:00:00+00:00">x</time></div></li>
+<li class="wp-block-post"><h2>B</h2><div class="wp-block-post-date"><time datetime="2024-05-14T09:30:00+00:00">x</time></div></li></ul></main>`,
+			want: Meta{Canonical: "https://example.com/blog/post?x=1", Updated: "2024-05-14"},
+		},
+		{
+			name: "dates: articles before the rest of main, related posts and asides left out",
+			html: `<div role="main"><article><time datetime="2024-01-02">x</time></article>
+<time datetime="2025-06-01">sidebar-ish</time><div class="related-posts"><time datetime="2026-01-01">x</time></div></div>
+<aside><article><time datetime="2026-02-02">x</time></article></aside>`,
+			want: Meta{Canonical: "https://example.com/blog/post?x=1", Updated: "2024-01-02", Published: "2024-01-02"},
+		},
+		{
+			name: "dates: a container's class never makes its content chrome",
+			html: `<body class="single comments-open"><main class="has-comments"><time datetime="2024-03-01">x</time></main></body>`,
+			want: Meta{Canonical: "https://example.com/blog/post?x=1", Updated: "2024-03-01", Published: "2024-03-01"},
+		},
+		{
+			name: "dates: main without articles, role=main, same date twice is one date",
+			html: `<div role="main"><p><time datetime="2024-03-01T10:00:00Z">x</time> and <time datetime="2024-03-01">again</time></p></div>`,
+			want: Meta{Canonical: "https://example.com/blog/post?x=1", Updated: "2024-03-01", Published: "2024-03-01"},
+		},
+		{
+			name: "dates: the head's statements beat the content's times",
+			html: `<meta property="article:published_time" content="2023-01-01"><main><time datetime="2024-03-01">x</time></main>`,
+			want: Meta{Canonical: "https://example.com/blog/post?x=1", Updated: "2024-03-01", Published: "2023-01-01"},
 		},
 		{
 			name:   "updated: Last-Modified last",

@@ -88,7 +88,7 @@ func (r *resolved) agentsJSON() ([]byte, error) {
 		URL:         r.origin,
 		Content: cardContent{
 			LLMs:     r.url(PathLLMsTxt),
-			Sitemap:  r.origin + PathSitemap,
+			Sitemap:  r.sitemapURL,
 			Markdown: cardMarkdown{ContentNegotiation: true, FallbackSuffix: r.mdSuffix},
 			Language: s.Info.Language,
 		},

@@ -38,8 +38,15 @@ type Env struct {
 	// OriginSitemaps are the origin's own sitemaps that answered 200 at
 	// their URL (discover's Result.DirectSitemaps). When set, the robots.txt
 	// additions name them instead of the generated /sitemap.xml, so no
-	// Sitemap line points at a redirect or a 404. Default: none.
+	// Sitemap line points at a redirect or a 404, and llms.txt and
+	// agents.json name the first. Default: none.
 	OriginSitemaps []string
+	// NoSitemap says the caller looked and no sitemap answers at the
+	// origin: none of OriginSitemaps, and the origin's /sitemap.xml
+	// redirects or fails, so the generated one is never served there.
+	// llms.txt, agents.json and robots.txt then name no sitemap. Default:
+	// false.
+	NoSitemap bool
 }
 
 // PageInfo is one page of the site, as discovery found it.
@@ -166,6 +173,9 @@ type resolved struct {
 	serve     map[string]bool // path -> published
 	mcp       *Interface      // interface behind the generated server card
 	a2a       *Interface      // interface behind the generated agent card
+	// sitemapURL is the sitemap the documents name: the origin's first,
+	// else the origin's /sitemap.xml; "" for none (Env.NoSitemap).
+	sitemapURL string
 }
 
 // Generate produces every document for env. It fails when no origin is
@@ -289,6 +299,12 @@ func (s *Site) resolve(env Env) (*resolved, error) {
 		if onSite(u) {
 			r.sitemaps = append(r.sitemaps, u)
 		}
+	}
+	switch {
+	case len(r.sitemaps) > 0:
+		r.sitemapURL = r.sitemaps[0]
+	case !env.NoSitemap:
+		r.sitemapURL = r.origin + PathSitemap
 	}
 	r.decide()
 	return r, nil

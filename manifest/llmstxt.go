@@ -66,8 +66,8 @@ func (r *resolved) llmsInstructions(b *strings.Builder) {
 	if r.serve[PathAgentsJSON] {
 		fmt.Fprintf(b, "- Read %s%s for what this site offers agents: interfaces, sign-in, contact and usage policy.\n", r.origin, PathWKAgentsJSON)
 	}
-	if r.serve[PathSitemap] {
-		fmt.Fprintf(b, "- Find every page in %s/sitemap.xml.\n", r.origin)
+	if r.serve[PathSitemap] && r.sitemapURL != "" {
+		fmt.Fprintf(b, "- Find every page in %s.\n", r.sitemapURL)
 	}
 	if s.Connect.Enabled {
 		fmt.Fprintf(b, "- Search and read this site's pages over MCP (streamable HTTP, read-only tools) at %s, or ask a question in plain language with GET %s?query=your+question (JSON answer).\n",

@@ -16,6 +16,7 @@ const MaxRobotsBytes = 512 << 10
 // RobotsAdditions is what the site adds to the origin's robots.txt.
 type RobotsAdditions struct {
 	// Sitemap is the absolute sitemap URL for a Sitemap: line, "" for none.
+	// It is added only when the origin's robots.txt names no sitemap.
 	Sitemap string
 	// OriginSitemaps are the origin's own sitemaps (Env.OriginSitemaps);
 	// when set they are named instead of Sitemap, each one the origin's
@@ -51,8 +52,8 @@ func (r *resolved) robotsAdditions() *RobotsAdditions {
 	switch {
 	case len(r.sitemaps) > 0:
 		add.OriginSitemaps = r.sitemaps
-	case r.s.Documents.Sitemap.enabled():
-		add.Sitemap = r.origin + PathSitemap
+	case r.s.Documents.Sitemap.enabled() && r.sitemapURL != "":
+		add.Sitemap = r.sitemapURL
 	}
 	kinds := []struct {
 		kind  CrawlerKind
@@ -146,14 +147,16 @@ func MergeRobots(origin []byte, add RobotsAdditions) (merged []byte, warnings []
 			warnings = append(warnings, fmt.Sprintf("robots.txt: the origin states Content-Signal %q; it is kept instead of %q", o.contentSignal, add.ContentSignal))
 		}
 	}
-	sitemaps := add.OriginSitemaps
-	if len(sitemaps) == 0 && add.Sitemap != "" {
-		sitemaps = []string{add.Sitemap}
-	}
-	for _, sm := range sitemaps {
+	for _, sm := range add.OriginSitemaps {
 		if !o.sitemaps[sm] {
 			fmt.Fprintf(&out, "Sitemap: %s\n", sm)
 		}
+	}
+	// The generated sitemap is named only when the origin's robots.txt
+	// names none of its own: a second one would send crawlers to the same
+	// pages twice, or to a redirect (WordPress redirects /sitemap.xml).
+	if len(add.OriginSitemaps) == 0 && add.Sitemap != "" && len(o.sitemaps) == 0 {
+		fmt.Fprintf(&out, "Sitemap: %s\n", add.Sitemap)
 	}
 	if add.Agentmap != "" {
 		switch {

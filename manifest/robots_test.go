@@ -55,6 +55,15 @@ func TestMergeRobots(t *testing.T) {
 				"robots.txt: the origin's Agentmap https://r.example/catalog.json is kept; agents will not find https://r.example/.well-known/ard.json from robots.txt"},
 		},
 		{
+			// WordPress's own robots.txt names its sitemap; /sitemap.xml
+			// redirects to it. A second Sitemap: line would send crawlers
+			// to the redirect.
+			name:     "origin sitemap named: no second one",
+			origin:   "User-agent: *\nDisallow: /wp-admin/\nAllow: /wp-admin/admin-ajax.php\n\nSitemap: https://r.example/wp-sitemap.xml\n",
+			contains: []string{"Sitemap: https://r.example/wp-sitemap.xml\n\n# Added by agent_ready", "Agentmap: https://r.example/.well-known/ard.json"},
+			absent:   []string{"Sitemap: https://r.example/sitemap.xml"},
+		},
+		{
 			name:     "origin shuts everyone out",
 			origin:   "User-agent: *\nDisallow: /\n",
 			contains: []string{"User-agent: OAI-SearchBot\nDisallow: /\n"},

@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"encoding/json"
 	"encoding/xml"
 	"fmt"
 	"slices"
@@ -196,5 +197,50 @@ func TestAutoListFromPages(t *testing.T) {
 	}
 	if strings.Contains(llms, "Third") {
 		t.Errorf("auto_list.max 2 exceeded:\n%s", llms)
+	}
+}
+
+// TestFoundSitemap: the origin's sitemap the caller found answering
+// (Env.OriginSitemaps) is the one llms.txt, agents.json and the robots.txt
+// line name; none when none answers (Env.NoSitemap); the generated
+// /sitemap.xml when the caller did not look or names another origin.
+func TestFoundSitemap(t *testing.T) {
+	const origin = "https://notes.example"
+	for _, tc := range []struct {
+		name  string
+		found []string
+		none  bool
+		want  string
+	}{
+		{"not looked", nil, false, origin + "/sitemap.xml"},
+		{"the origin's", []string{origin + "/wp-sitemap.xml"}, false, origin + "/wp-sitemap.xml"},
+		{"another origin's", []string{"https://cdn.example/sitemap.xml"}, false, origin + "/sitemap.xml"},
+		{"none answers", nil, true, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b, err := Default().Generate(Env{Origin: origin, Now: testNow, OriginSitemaps: tc.found, NoSitemap: tc.none})
+			if err != nil {
+				t.Fatal(err)
+			}
+			llms := string(b.Document(PathLLMsTxt).Body)
+			var card struct{ Content struct{ Sitemap string } }
+			if err := json.Unmarshal(b.Document(PathAgentsJSON).Body, &card); err != nil {
+				t.Fatal(err)
+			}
+			if card.Content.Sitemap != tc.want {
+				t.Errorf("agents.json names %q, want %q", card.Content.Sitemap, tc.want)
+			}
+			mention := strings.Contains(llms, "- Find every page in "+tc.want+".\n")
+			if (tc.want != "") != mention || (tc.want == "" && strings.Contains(llms, "sitemap")) {
+				t.Errorf("llms.txt names the sitemap wrongly (want %q):\n%s", tc.want, llms)
+			}
+			merged, _, err := b.MergeRobots(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Count(string(merged), "Sitemap:"); (tc.want == "" && got != 0) || (tc.want != "" && (got != 1 || !strings.Contains(string(merged), "Sitemap: "+tc.want+"\n"))) {
+				t.Errorf("merged robots.txt:\n%s", merged)
+			}
+		})
 	}
 }

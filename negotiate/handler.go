@@ -110,6 +110,15 @@ type Handler struct {
 	// cannot, the page is asked of next directly, and only the handlers
 	// after this one see the page's path.
 	Reenter func(w http.ResponseWriter, r *http.Request) bool
+	// ClientURL, when set, returns the URL the client asked for, for a
+	// server that may have rewritten the request's URL before this handler
+	// runs (a front controller's rewrite to /index.php, a stripped path
+	// prefix). The page's address (Page.URL, the front matter's canonical),
+	// its Markdown alternate in the Link header and the head link are built
+	// from its path and query, never from a path rewritten inside the
+	// server. nil, or a nil answer: the request's URL as this handler
+	// receives it.
+	ClientURL func(r *http.Request) *url.URL
 
 	ready      bool
 	plans      *planCache // nil when Options.RewriteCache is off

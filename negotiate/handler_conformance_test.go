@@ -274,23 +274,38 @@ var conformanceCases = []conformanceCase{
 		},
 	},
 	{
-		name:   "head for markdown: headers without converting, no zero length",
+		// RFC 9110 §9.3.2: the header fields GET would get, the Markdown's
+		// length and token count included, so the page is asked for with
+		// GET and converted; no body.
+		name:   "head for markdown: the headers of get, length included",
 		cfg:    stackConfig{origin: htmlOrigin(testPage, "Etag", `"v1"`)},
 		method: http.MethodHead,
 		req:    hdr("Accept", agentAccept),
 		check: func(t *testing.T, s *stack, res *result) {
-			if r := s.lastOriginRequest(); r.Method != http.MethodHead {
+			if r := s.lastOriginRequest(); r.Method != http.MethodGet {
 				t.Errorf("origin saw %s", r.Method)
 			}
 			res.wantStatus(t, 200)
 			res.wantHeader(t, "Content-Type", "text/markdown; charset=utf-8")
 			res.wantHeader(t, "Etag", `"v1-md"`)
-			res.wantHeader(t, "Content-Length", "")
-			if res.length == 0 {
-				t.Error("HEAD advertises Content-Length: 0")
-			}
+			res.wantHeader(t, "Content-Length", fmt.Sprint(len(testMarkdown)))
+			res.wantHeader(t, "X-Markdown-Tokens", "7")
+			res.wantBody(t, "")
 			res.wantVary(t, true)
 			res.wantLinks(t, discoveryLinks...)
+			wantConverted(t, s, 1)
+		},
+	},
+	{
+		name:   "head for markdown of an image: its headers, no body",
+		cfg:    stackConfig{origin: typedOrigin("image/png", "\x89PNG fake image bytes")},
+		method: http.MethodHead,
+		req:    hdr("Accept", agentAccept),
+		check: func(t *testing.T, s *stack, res *result) {
+			res.wantStatus(t, 200)
+			res.wantHeader(t, "Content-Type", "image/png")
+			res.wantHeader(t, "Content-Length", fmt.Sprint(len("\x89PNG fake image bytes")))
+			res.wantBody(t, "")
 			wantConverted(t, s, 0)
 		},
 	},

@@ -63,7 +63,9 @@ func (rw *responseWriter) serveMarkdown(conv *Converted) {
 	rw.mode = modeDiscard
 	rw.w.WriteHeader(http.StatusOK)
 	rw.h.Observer.Served(rw.r, "markdown")
-	_, _ = rw.w.Write(conv.Markdown)
+	if !rw.headGet {
+		_, _ = rw.w.Write(conv.Markdown)
+	}
 	rw.buf = bytes.Buffer{}
 }
 
@@ -122,22 +124,20 @@ func (rw *responseWriter) abandon(err error) {
 	rw.buf = bytes.Buffer{}
 }
 
-// pageURL is the absolute URL of the page: the request's, without the
-// Markdown suffix.
+// pageURL is the absolute URL of the page: the one the client asked for,
+// without the Markdown suffix.
 func (rw *responseWriter) pageURL() *url.URL {
-	u := *rw.r.URL
+	u := rw.public
 	u.Scheme, u.Host = "http", rw.r.Host
 	if rw.r.TLS != nil {
 		u.Scheme = "https"
 	}
-	setEscapedPath(&u, rw.pagePath)
-	u.Fragment, u.RawFragment, u.User = "", "", nil
 	return &u
 }
 
 // markdownHref is the address of this page's Markdown alternate.
 func (rw *responseWriter) markdownHref() string {
-	p := rw.pagePath
+	p := rw.public.EscapedPath()
 	switch {
 	case rw.h.suffix == "":
 	case p == "/":
@@ -148,8 +148,8 @@ func (rw *responseWriter) markdownHref() string {
 	default:
 		p += rw.h.suffix
 	}
-	if rw.r.URL.RawQuery != "" {
-		p += "?" + rw.r.URL.RawQuery
+	if rw.public.RawQuery != "" {
+		p += "?" + rw.public.RawQuery
 	}
 	return p
 }
@@ -223,7 +223,7 @@ func addLink(links []string, v string) []string {
 func (rw *responseWriter) htmlHeaders() { rw.commonHeaders() }
 
 // markdownHeaders turns the origin's headers into those of the Markdown
-// form; conv is nil for HEAD, whose body length is not known.
+// form of conv.
 func (rw *responseWriter) markdownHeaders(conv *Converted) {
 	hdr := rw.Header()
 	for _, k := range representationHeaders {
@@ -232,11 +232,9 @@ func (rw *responseWriter) markdownHeaders(conv *Converted) {
 	hdr.Set("Content-Type", markdownContentType)
 	rw.markdownValidators()
 	rw.commonHeaders()
-	if conv != nil {
-		hdr.Set("Content-Length", strconv.Itoa(len(conv.Markdown)))
-		if on(rw.h.Options.TokensHeader) && conv.Tokens > 0 {
-			hdr.Set("X-Markdown-Tokens", strconv.Itoa(conv.Tokens))
-		}
+	hdr.Set("Content-Length", strconv.Itoa(len(conv.Markdown)))
+	if on(rw.h.Options.TokensHeader) && conv.Tokens > 0 {
+		hdr.Set("X-Markdown-Tokens", strconv.Itoa(conv.Tokens))
 	}
 }
 

@@ -22,6 +22,9 @@ func (rw *responseWriter) followSlash(next Next) Next {
 		if err := next(c, r); err != nil || !c.caught {
 			return err
 		}
+		if pub := rw.public.EscapedPath(); !strings.HasSuffix(pub, "/") {
+			setEscapedPath(&rw.public, pub+"/")
+		}
 		rw.pagePath = c.want
 		r2 := r.Clone(r.Context())
 		setEscapedPath(r2.URL, c.want)

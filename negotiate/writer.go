@@ -39,6 +39,11 @@ type responseWriter struct {
 	pagePath    string   // escaped path of the page, suffix removed
 	mdTags      []string // If-None-Match members that validate the Markdown form
 	mdHref      string   // markdownTarget's answer, once asked
+	headGet     bool     // a HEAD for Markdown, asked of next as a GET (see originRequest)
+	// public is the page's path and query as the client asked for them
+	// (Handler.ClientURL; the suffix removed): what the page's address, its
+	// Markdown alternate and the front matter's canonical are built from.
+	public url.URL
 
 	mode     mode
 	status   int
@@ -76,6 +81,7 @@ var writerPool = sync.Pool{New: func() any { return new(responseWriter) }}
 func (h *Handler) newResponseWriter(w http.ResponseWriter, r *http.Request) *responseWriter {
 	rw := writerPool.Get().(*responseWriter)
 	*rw = responseWriter{w: w, h: h, r: r, pagePath: r.URL.EscapedPath()}
+	rw.setPublic(h.clientURL(r))
 	rw.noTransform = hasToken(r.Header["Cache-Control"], "no-transform")
 	if rw.noTransform {
 		return rw // a transformation is what the client asked us not to do
@@ -87,6 +93,11 @@ func (h *Handler) newResponseWriter(w http.ResponseWriter, r *http.Request) *res
 	}
 	if page, ok := h.pagePath(rw.pagePath); ok {
 		rw.pagePath, rw.viaSuffix, rw.wantMD = page, true, true
+		if pub, ok := h.pagePath(rw.public.EscapedPath()); ok {
+			setEscapedPath(&rw.public, pub)
+		} else {
+			setEscapedPath(&rw.public, page)
+		}
 		return rw
 	}
 	rw.wantMD = PrefersMarkdown(joinLines(r.Header["Accept"]))
@@ -99,6 +110,23 @@ func (h *Handler) newResponseWriter(w http.ResponseWriter, r *http.Request) *res
 func (rw *responseWriter) free() {
 	*rw = responseWriter{}
 	writerPool.Put(rw)
+}
+
+// clientURL is the URL the client asked for: Handler.ClientURL's answer,
+// else the request's own.
+func (h *Handler) clientURL(r *http.Request) *url.URL {
+	if h.ClientURL != nil {
+		if u := h.ClientURL(r); u != nil {
+			return u
+		}
+	}
+	return r.URL
+}
+
+// setPublic keeps the path and query of u, copied: a handler after this
+// one may rewrite the request's URL in place.
+func (rw *responseWriter) setPublic(u *url.URL) {
+	rw.public = url.URL{Path: u.Path, RawPath: u.RawPath, RawQuery: u.RawQuery}
 }
 
 func joinLines(lines []string) string {
@@ -126,13 +154,21 @@ func (rw *responseWriter) originRequest(r *http.Request) *http.Request {
 		setIfNoneMatch(r2.Header, origin)
 		return r2
 	}
-	if !rw.viaSuffix && len(inm) == 0 && len(r.Header["Range"]) == 0 && len(r.Header["If-Range"]) == 0 {
-		return r // nothing to take out: no copy (6 allocations of a Markdown request)
+	if !rw.viaSuffix && r.Method == http.MethodGet && len(inm) == 0 && len(r.Header["Range"]) == 0 && len(r.Header["If-Range"]) == 0 {
+		return r // nothing to change: no copy (6 allocations of a Markdown request)
 	}
 	r2 := r.Clone(r.Context())
 	if rw.viaSuffix {
 		setEscapedPath(r2.URL, rw.pagePath)
 		r2.Header.Set("Accept", suffixAccept)
+	}
+	if r.Method == http.MethodHead {
+		// RFC 9110 §9.3.2: HEAD gets the header fields GET would, and the
+		// Markdown's Content-Length and token count exist only once the
+		// page is converted: the page is asked for with GET, converted,
+		// and only the body is left out.
+		r2.Method = http.MethodGet
+		rw.headGet = true
 	}
 	// RFC 9110 §14.2: a server may ignore Range; the Markdown form is always
 	// sent whole, so the origin must send the whole page too.
@@ -251,6 +287,9 @@ func (rw *responseWriter) Write(p []byte) (int, error) {
 		}
 		return rw.Write(p) // rewritten, or passed on if it did not decode
 	}
+	if rw.headGet {
+		return len(p), nil // the GET's body, which the HEAD does not get
+	}
 	return rw.w.Write(p)
 }
 
@@ -280,7 +319,7 @@ func (rw *responseWriter) FlushError() error {
 
 // wouldBuffer reports whether a final status would start buffering.
 func (rw *responseWriter) wouldBuffer(status int) bool {
-	return rw.wantMD && rw.r.Method == http.MethodGet && status == http.StatusOK &&
+	return rw.wantMD && (rw.r.Method == http.MethodGet || rw.headGet) && status == http.StatusOK &&
 		isHTML(rw.Header().Get("Content-Type")) && !hasToken(rw.Header()["Cache-Control"], "no-transform")
 }
 
@@ -366,15 +405,6 @@ func (rw *responseWriter) startMarkdown() {
 	n, err := strconv.ParseInt(hdr.Get("Content-Length"), 10, 64)
 	if err == nil && n > rw.h.Options.MaxSize {
 		rw.failOpen("too_large", ErrTooLarge)
-		return
-	}
-	if rw.r.Method == http.MethodHead {
-		// HEAD: the headers GET would most likely get, without converting
-		// (the length of the Markdown is unknown, so none is given).
-		rw.markdownHeaders(nil)
-		rw.mode = modeDiscard
-		rw.w.WriteHeader(http.StatusOK)
-		rw.h.Observer.Served(rw.r, "markdown")
 		return
 	}
 	if rw.h.Cached != nil {
@@ -628,7 +658,7 @@ func (rw *responseWriter) failOpen(reason string, err error) {
 		hdr.Set("Content-Length", strconv.Itoa(rw.buf.Len()))
 	}
 	rw.pass(rw.status, "html")
-	if rw.buf.Len() > 0 {
+	if rw.buf.Len() > 0 && !rw.headGet {
 		_, _ = rw.w.Write(rw.buf.Bytes())
 	}
 	rw.buf = bytes.Buffer{}

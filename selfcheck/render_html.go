@@ -117,7 +117,8 @@ pre{white-space:pre-wrap;word-break:break-word;background:#f6f6f6;padding:.6rem;
 </head>
 <body>
 <h1>Agent-readiness report: {{.R.Target}}</h1>
-<p class="muted">Scored under {{.R.Standard.Name}}, revision {{.R.Standard.Revision}}, by {{.R.Scanner.Name}} {{.R.Scanner.Version}} on {{.R.Started.Format "2006-01-02 15:04:05 UTC"}} in {{.R.DurationMS}} ms. A diagnostic to act on, not a certificate.</p>
+{{if .R.TargetNote}}<p id="target-note">Address scanned: {{.R.Target}} ({{.R.TargetNote}}).</p>
+{{end}}<p class="muted">Scored under {{.R.Standard.Name}}, revision {{.R.Standard.Revision}}, by {{.R.Scanner.Name}} {{.R.Scanner.Version}} on {{.R.Started.Format "2006-01-02 15:04:05 UTC"}} in {{.R.DurationMS}} ms. A diagnostic to act on, not a certificate.</p>
 <div class="summary">
 <svg id="score-gauge" width="140" height="140" viewBox="0 0 120 120" role="img" aria-labelledby="score">
 <circle cx="60" cy="60" r="52" fill="none" stroke="#e5e5e5" stroke-width="12"/>

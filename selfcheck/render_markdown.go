@@ -12,6 +12,9 @@ import (
 func (r *Report) Markdown() []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "# Agent-readiness report: %s\n\n", r.Target)
+	if r.TargetNote != "" {
+		fmt.Fprintf(&b, "Address scanned: %s (%s).\n\n", r.Target, r.TargetNote)
+	}
 	fmt.Fprintf(&b, "**Score: %s / 100** (%s of %s applicable points) under %s, revision %s.\n\n",
 		num(r.Score), num(r.Earned), num(r.Applicable), r.Standard.Name, r.Standard.Revision)
 	fmt.Fprintf(&b, "Scanned by %s %s on %s in %d ms. A diagnostic to act on, not a certificate.\n\n",

@@ -137,3 +137,29 @@ func TestMarkdownFenceSurvivesBackticks(t *testing.T) {
 		t.Error("llms_txt receipt is not fenced with five backticks")
 	}
 }
+
+// TestTargetNote: a report whose target was chosen by the program that ran
+// the scan says why in every rendering; a report of a given URL says
+// nothing more.
+func TestTargetNote(t *testing.T) {
+	r := scanHandler(t, bareSite(), Options{})
+	for name, out := range map[string]string{"markdown": string(r.Markdown()), "html": string(r.HTML())} {
+		if strings.Contains(out, "Address scanned") {
+			t.Errorf("%s: a note without a TargetNote", name)
+		}
+	}
+	r.TargetNote = "the host <of> the site block"
+	js, err := r.JSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string][2]string{
+		"markdown": {string(r.Markdown()), "Address scanned: " + r.Target + " (the host <of> the site block)."},
+		"html":     {string(r.HTML()), `<p id="target-note">Address scanned: ` + r.Target + ` (the host &lt;of&gt; the site block).</p>`},
+		"json":     {string(js), `"target_note": "the host <of> the site block"`},
+	} {
+		if !strings.Contains(want[0], want[1]) {
+			t.Errorf("%s lacks %s", name, want[1])
+		}
+	}
+}

@@ -28,6 +28,10 @@ type Report struct {
 	Scanner ScannerRef `json:"scanner"`
 	// Target is the URL the scan started from, normalised.
 	Target string `json:"target"`
+	// TargetNote says why this URL was scanned, when the program that ran
+	// the scan chose it (a server scanning its own site names the setting
+	// it took the address from). Empty: the URL was given.
+	TargetNote string `json:"target_note,omitempty"`
 	// Started is when the scan began (UTC).
 	Started time.Time `json:"started"`
 	// DurationMS is how long the scan took, in milliseconds.

@@ -33,6 +33,10 @@ var goldenExtraction = map[string]string{
 	// a landing page readability judges an article: only its one-field
 	// call-back form goes
 	"landing-sections": "landmark:main+pruned",
+	// WordPress 6.1 with Twenty Twenty-Three: a post (its meta, comments
+	// and reply form go), a category archive (its teasers stay, dated)
+	"wordpress-post":    "landmark:main",
+	"wordpress-archive": "landmark:main",
 }
 
 // goldenHeader is the origin response every golden page is converted with.

@@ -67,8 +67,9 @@ func (o Options) maxMarkdownSize() int {
 
 // DefaultPrune returns the prune selectors used when Options.Prune is nil:
 // navigation, footers, asides, hidden elements, menus, toolbars and
-// dialogs, cookie and consent banners, share widgets, comment threads,
-// related-post and ad widgets, skip links.
+// dialogs, cookie and consent banners, share widgets, comment threads and
+// reply forms, related-post and ad widgets, skip links, and WordPress's
+// post meta.
 func DefaultPrune() []string {
 	return []string{
 		"nav", "footer:not(blockquote footer)", "aside",
@@ -94,7 +95,22 @@ func DefaultPrune() []string {
 		".ad", ".ads", ".advert", ".advertisement", "[id^=div-gpt-ad]",
 		// skip links
 		"a.skip-link", `a[href="#main"]`, `a[href="#content"]`, `a[href="#main-content"]`,
+		// WordPress: comment threads and the reply form of block and classic
+		// themes, and a block theme's post meta (the groups that hold a post's
+		// date, terms or author but no heading nor post text: "Posted",
+		// "in", "by", "Tags:"), which the front matter states already
+		".wp-block-comments", ".wp-block-post-comments", ".wp-block-post-comments-form",
+		"#respond", ".comment-respond", ".comment-list", ".commentlist",
+		wpPostMeta(".wp-block-group"), wpPostMeta(".wp-block-columns"),
 	}
+}
+
+// wpPostMeta selects the WordPress blocks of kind that hold a post's meta
+// (date, categories and tags, author) and none of its title, headings,
+// excerpt or text: on a listing, the teaser that dates a post stays.
+func wpPostMeta(kind string) string {
+	return kind + ":has(.wp-block-post-date, .wp-block-post-terms, .wp-block-post-author)" +
+		":not(:has(h1, h2, h3, h4, h5, h6, .wp-block-post-title, .wp-block-post-content, .wp-block-post-excerpt))"
 }
 
 // prune returns the effective prune selectors.
@@ -107,7 +123,7 @@ func (o Options) prune() []string {
 
 // formatVersion changes whenever the Markdown this package writes for the
 // same input changes, so cached conversions of an older build are not served.
-const formatVersion = "convert/2"
+const formatVersion = "convert/3"
 
 // Hash returns a short stable digest of the options (with the default prune
 // list spelled out) and the output format version: two Options with the same
