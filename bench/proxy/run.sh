@@ -98,8 +98,8 @@ go build -o "$WORK/proxy" ./bench/proxy
 mapfile -t PORTS < <("$WORK/proxy" ports 23)
 ORIGIN_PORT=${PORTS[0]}
 
-wait_up() { # url
-	for _ in $(seq 100); do
+wait_up() { # url [seconds, default 10]
+	for _ in $(seq $((${2:-10} * 10))); do
 		curl -s -o /dev/null "$1" && return 0
 		sleep 0.1
 	done
@@ -121,7 +121,7 @@ start_front() {
 
 "$WORK/proxy" origin -addr "127.0.0.1:$ORIGIN_PORT" -site examples/site 2>"$WORK/origin.log" &
 PIDS+=($!)
-wait_up "http://127.0.0.1:$ORIGIN_PORT/"
+wait_up "http://127.0.0.1:$ORIGIN_PORT/" 120 # it makes a 1 GiB gzip bomb first
 
 machine() {
 	echo "Date: $(date -u '+%Y-%m-%d %H:%M UTC'); nproc: $(nproc); CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'); $(go version | cut -d' ' -f3-4); Caddy $BUILT."
