@@ -1,6 +1,7 @@
 package caddymodule
 
 import (
+	"math"
 	"strconv"
 	"strings"
 
@@ -73,121 +74,178 @@ func (ar *AgentReady) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			return d.ArgErr()
 		}
 	}
-	// Subdirectives by the kind of value they take.
-	strs := map[string]*string{
-		"config":           &ar.Config,
-		"cache_control":    &ar.CacheControl,
-		"default_language": &ar.DefaultLanguage,
-	}
-	offable := map[string]*string{ // "off" is stored as "-"
-		"markdown_suffix": &ar.MarkdownSuffix,
-		"link_llms":       &ar.LinkLLMS,
-		"link_agents":     &ar.LinkAgents,
-	}
-	switches := map[string]**bool{
-		"link_markdown": &ar.LinkMarkdown,
-		"head_link":     &ar.HeadLink,
-		"tokens_header": &ar.TokensHeader,
-		"jsonld_block":  &ar.JSONLDBlock,
-		"inject":        &ar.Inject,
-	}
-	lists := map[string]*[]string{
-		"content_selector": &ar.ContentSelectors,
-		"keep":             &ar.Keep,
-	}
-	sizes := map[string]*int64{ // "off" is stored as -1 where allowed
-		"max_size":          &ar.MaxSize,
-		"max_markdown_size": &ar.MaxMarkdownSize,
-		"conversion_cache":  &ar.ConversionCache,
-		"rewrite_cache":     &ar.RewriteCache,
-	}
 	for d.NextBlock(0) {
-		sub := d.Val()
-		switch {
-		case strs[sub] != nil:
-			v, err := oneArg(d)
-			if err != nil {
-				return err
-			}
-			*strs[sub] = v
-		case offable[sub] != nil:
-			v, err := oneArg(d)
-			if err != nil {
-				return err
-			}
-			if v == "off" {
-				v = "-"
-			}
-			*offable[sub] = v
-		case switches[sub] != nil:
-			b, err := onOff(d)
-			if err != nil {
-				return err
-			}
-			*switches[sub] = &b
-		case lists[sub] != nil:
-			args := d.RemainingArgs()
-			if len(args) == 0 {
-				return d.ArgErr()
-			}
-			*lists[sub] = append(*lists[sub], args...)
-		case sizes[sub] != nil:
-			v, err := oneArg(d)
-			if err != nil {
-				return err
-			}
-			if v == "off" && (sub == "conversion_cache" || sub == "rewrite_cache") {
-				*sizes[sub] = -1
-				continue
-			}
-			n, err := humanize.ParseBytes(v)
-			if err != nil || n == 0 {
-				return d.Errf("%s: invalid size '%s'", sub, v)
-			}
-			*sizes[sub] = int64(n)
-		case sub == "convert_timeout":
-			v, err := oneArg(d)
-			if err != nil {
-				return err
-			}
-			dur, err := caddy.ParseDuration(v)
-			if err != nil || dur <= 0 {
-				return d.Errf("convert_timeout: invalid duration '%s'", v)
-			}
-			ar.ConvertTimeout = caddy.Duration(dur)
-		case sub == "content_signal":
-			args := d.RemainingArgs()
-			if len(args) == 0 {
-				return d.ArgErr()
-			}
-			ar.ContentSignal = strings.Join(args, " ")
-		case sub == "prune":
-			args := d.RemainingArgs()
-			switch {
-			case len(args) == 0:
-				return d.ArgErr()
-			case len(args) == 1 && args[0] == "off":
-				ar.PruneDefaults = new(bool)
-			default:
-				ar.Prune = append(ar.Prune, args...)
-			}
-		case sub == "images_without_alt":
-			v, err := oneArg(d)
-			if err != nil {
-				return err
-			}
-			if v != "keep" && v != "drop" {
-				return d.Errf("images_without_alt: expected keep or drop, got '%s'", v)
-			}
-			ar.KeepImagesWithoutAlt = v == "keep"
-		case sub == "self_scan":
-			if err := ar.unmarshalSelfScan(d); err != nil {
-				return err
-			}
-		default:
-			return d.Errf("unrecognized subdirective '%s'", sub)
+		sub, ok := subdirectives[d.Val()]
+		if !ok {
+			return d.Errf("unrecognized subdirective '%s'", d.Val())
+		}
+		if err := sub.parse(ar, d); err != nil {
+			return err
 		}
 	}
+	return nil
+}
+
+// subdirective is one line of the agent_ready block: the JSON fields of
+// AgentReady it sets and how it reads its arguments into them. It only
+// sets what the line says: defaults and checks belong to the packages
+// that own the settings (negotiate.Options, convert.Settings).
+type subdirective struct {
+	fields []string
+	parse  func(ar *AgentReady, d *caddyfile.Dispenser) error
+}
+
+// subdirectives is the syntax of the agent_ready block. Every JSON field of
+// AgentReady but site_yaml has its subdirective, named as the field except
+// content_selector (repeatable, one selector list each), images_without_alt
+// (keep or drop) and prune (whose "off" is prune_defaults).
+var subdirectives = map[string]subdirective{
+	"config":             {[]string{"config"}, textArg(func(ar *AgentReady) *string { return &ar.Config })},
+	"max_size":           {[]string{"max_size"}, sizeArg(false, func(ar *AgentReady) *int64 { return &ar.MaxSize })},
+	"max_markdown_size":  {[]string{"max_markdown_size"}, sizeArg(false, func(ar *AgentReady) *int64 { return &ar.MaxMarkdownSize })},
+	"convert_timeout":    {[]string{"convert_timeout"}, (*AgentReady).parseConvertTimeout},
+	"markdown_suffix":    {[]string{"markdown_suffix"}, offableArg(func(ar *AgentReady) *string { return &ar.MarkdownSuffix })},
+	"link_llms":          {[]string{"link_llms"}, offableArg(func(ar *AgentReady) *string { return &ar.LinkLLMS })},
+	"link_agents":        {[]string{"link_agents"}, offableArg(func(ar *AgentReady) *string { return &ar.LinkAgents })},
+	"link_markdown":      {[]string{"link_markdown"}, switchArg(func(ar *AgentReady) **bool { return &ar.LinkMarkdown })},
+	"head_link":          {[]string{"head_link"}, switchArg(func(ar *AgentReady) **bool { return &ar.HeadLink })},
+	"cache_control":      {[]string{"cache_control"}, textArg(func(ar *AgentReady) *string { return &ar.CacheControl })},
+	"content_signal":     {[]string{"content_signal"}, (*AgentReady).parseContentSignal},
+	"tokens_header":      {[]string{"tokens_header"}, switchArg(func(ar *AgentReady) **bool { return &ar.TokensHeader })},
+	"rewrite_cache":      {[]string{"rewrite_cache"}, sizeArg(true, func(ar *AgentReady) *int64 { return &ar.RewriteCache })},
+	"content_selector":   {[]string{"content_selectors"}, listArgs(func(ar *AgentReady) *[]string { return &ar.ContentSelectors })},
+	"prune":              {[]string{"prune", "prune_defaults"}, (*AgentReady).parsePrune},
+	"keep":               {[]string{"keep"}, listArgs(func(ar *AgentReady) *[]string { return &ar.Keep })},
+	"images_without_alt": {[]string{"keep_images_without_alt"}, (*AgentReady).parseImagesWithoutAlt},
+	"jsonld_block":       {[]string{"jsonld_block"}, switchArg(func(ar *AgentReady) **bool { return &ar.JSONLDBlock })},
+	"default_language":   {[]string{"default_language"}, textArg(func(ar *AgentReady) *string { return &ar.DefaultLanguage })},
+	"conversion_cache":   {[]string{"conversion_cache"}, sizeArg(true, func(ar *AgentReady) *int64 { return &ar.ConversionCache })},
+	"inject":             {[]string{"inject"}, switchArg(func(ar *AgentReady) **bool { return &ar.Inject })},
+	"self_scan":          {[]string{"self_scan"}, (*AgentReady).unmarshalSelfScan},
+}
+
+// textArg reads one argument into a string field.
+func textArg(field func(*AgentReady) *string) func(*AgentReady, *caddyfile.Dispenser) error {
+	return func(ar *AgentReady, d *caddyfile.Dispenser) error {
+		v, err := oneArg(d)
+		if err != nil {
+			return err
+		}
+		*field(ar) = v
+		return nil
+	}
+}
+
+// offableArg reads one argument into a string field; "off" is stored as
+// "-", the value that turns the setting off.
+func offableArg(field func(*AgentReady) *string) func(*AgentReady, *caddyfile.Dispenser) error {
+	return func(ar *AgentReady, d *caddyfile.Dispenser) error {
+		v, err := oneArg(d)
+		if err != nil {
+			return err
+		}
+		if v == "off" {
+			v = "-"
+		}
+		*field(ar) = v
+		return nil
+	}
+}
+
+// switchArg reads on or off into a *bool field.
+func switchArg(field func(*AgentReady) **bool) func(*AgentReady, *caddyfile.Dispenser) error {
+	return func(ar *AgentReady, d *caddyfile.Dispenser) error {
+		b, err := onOff(d)
+		if err != nil {
+			return err
+		}
+		*field(ar) = &b
+		return nil
+	}
+}
+
+// listArgs appends one or more arguments to a list field.
+func listArgs(field func(*AgentReady) *[]string) func(*AgentReady, *caddyfile.Dispenser) error {
+	return func(ar *AgentReady, d *caddyfile.Dispenser) error {
+		args := d.RemainingArgs()
+		if len(args) == 0 {
+			return d.ArgErr()
+		}
+		*field(ar) = append(*field(ar), args...)
+		return nil
+	}
+}
+
+// sizeArg reads a positive size ("4MiB", "10MB", bytes) into a field; with
+// offable, "off" is stored as -1.
+func sizeArg(offable bool, field func(*AgentReady) *int64) func(*AgentReady, *caddyfile.Dispenser) error {
+	return func(ar *AgentReady, d *caddyfile.Dispenser) error {
+		sub := d.Val()
+		v, err := oneArg(d)
+		if err != nil {
+			return err
+		}
+		if v == "off" && offable {
+			*field(ar) = -1
+			return nil
+		}
+		n, err := humanize.ParseBytes(v)
+		if err != nil || n == 0 || n > math.MaxInt64 {
+			return d.Errf("%s: invalid size '%s'", sub, v)
+		}
+		*field(ar) = int64(n)
+		return nil
+	}
+}
+
+func (ar *AgentReady) parseConvertTimeout(d *caddyfile.Dispenser) error {
+	v, err := oneArg(d)
+	if err != nil {
+		return err
+	}
+	dur, err := caddy.ParseDuration(v)
+	if err != nil || dur <= 0 {
+		return d.Errf("convert_timeout: invalid duration '%s'", v)
+	}
+	ar.ConvertTimeout = caddy.Duration(dur)
+	return nil
+}
+
+// parseContentSignal reads the Content-Signal value, which may be given
+// unquoted: its arguments are joined with spaces.
+func (ar *AgentReady) parseContentSignal(d *caddyfile.Dispenser) error {
+	args := d.RemainingArgs()
+	if len(args) == 0 {
+		return d.ArgErr()
+	}
+	ar.ContentSignal = strings.Join(args, " ")
+	return nil
+}
+
+// parsePrune reads `prune <selector...>` (more selectors to prune) or
+// `prune off` (no built-in prune selectors).
+func (ar *AgentReady) parsePrune(d *caddyfile.Dispenser) error {
+	args := d.RemainingArgs()
+	switch {
+	case len(args) == 0:
+		return d.ArgErr()
+	case len(args) == 1 && args[0] == "off":
+		ar.PruneDefaults = new(bool)
+	default:
+		ar.Prune = append(ar.Prune, args...)
+	}
+	return nil
+}
+
+func (ar *AgentReady) parseImagesWithoutAlt(d *caddyfile.Dispenser) error {
+	v, err := oneArg(d)
+	if err != nil {
+		return err
+	}
+	if v != "keep" && v != "drop" {
+		return d.Errf("images_without_alt: expected keep or drop, got '%s'", v)
+	}
+	ar.KeepImagesWithoutAlt = v == "keep"
 	return nil
 }
 

@@ -16,6 +16,9 @@ import (
 	_ "github.com/caddyserver/caddy/v2/modules/caddyhttp/encode"
 	_ "github.com/caddyserver/caddy/v2/modules/caddyhttp/encode/gzip"
 	_ "github.com/caddyserver/caddy/v2/modules/caddyhttp/reverseproxy"
+
+	"github.com/agentready/caddy-agentready/negotiate"
+	"github.com/agentready/caddy-agentready/negotiate/convert"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -148,11 +151,18 @@ func TestUnmarshalCaddyfile(t *testing.T) {
 	f := false
 	tr := true
 	want := AgentReady{
-		Config: "site.yaml", MaxSize: 4 << 20, MaxMarkdownSize: 10e6, ConvertTimeout: caddy.Duration(3 * time.Second), MarkdownSuffix: "-", LinkLLMS: "/docs/llms.txt", LinkAgents: "-",
-		LinkMarkdown: &f, HeadLink: &tr, CacheControl: "private, max-age=60",
-		ContentSignal: "search=yes, ai-input=yes, ai-train=no", TokensHeader: &f,
-		ContentSelectors: []string{"#content", ".post", ".extra"}, Prune: []string{"nav", ".ads"}, Keep: []string{".keep-me"},
-		KeepImagesWithoutAlt: true, JSONLDBlock: &f, DefaultLanguage: "en-GB", ConversionCache: -1, RewriteCache: -1, Inject: &f,
+		Config: "site.yaml",
+		Options: negotiate.Options{
+			MaxSize: 4 << 20, MaxMarkdownSize: 10e6, MarkdownSuffix: "-", LinkLLMS: "/docs/llms.txt", LinkAgents: "-",
+			LinkMarkdown: &f, HeadLink: &tr, CacheControl: "private, max-age=60",
+			ContentSignal: "search=yes, ai-input=yes, ai-train=no", TokensHeader: &f, RewriteCache: -1,
+		},
+		ConvertTimeout: caddy.Duration(3 * time.Second),
+		Settings: convert.Settings{
+			ContentSelectors: []string{"#content", ".post", ".extra"}, Prune: []string{"nav", ".ads"}, Keep: []string{".keep-me"},
+			KeepImagesWithoutAlt: true, JSONLDBlock: &f, DefaultLanguage: "en-GB", ConversionCache: -1,
+		},
+		Inject: &f,
 	}
 	gotJSON, _ := json.Marshal(ar)
 	wantJSON, _ := json.Marshal(want)

@@ -92,13 +92,13 @@ func cmdConvert(fl caddycmd.Flags) (int, error) {
 		URL:    fl.String("url"),
 		File:   fl.Arg(0),
 		Tokens: fl.Bool("tokens"),
-		Options: convert.Options{
+		Settings: convert.Settings{
 			ContentSelectors:     strs("content-selector"),
-			Prune:                pruneSelectors(strs("prune"), !fl.Bool("no-default-prune")),
+			Prune:                strs("prune"),
+			PruneDefaults:        convert.Bool(!fl.Bool("no-default-prune")),
 			Keep:                 strs("keep"),
 			KeepImagesWithoutAlt: fl.Bool("keep-images-without-alt"),
-			JSONLD:               !fl.Bool("no-jsonld"),
-			FrontMatter:          true,
+			JSONLDBlock:          convert.Bool(!fl.Bool("no-jsonld")),
 			DefaultLanguage:      fl.String("default-language"),
 		},
 	}
@@ -110,10 +110,10 @@ func cmdConvert(fl caddycmd.Flags) (int, error) {
 
 // convertArgs are the inputs of `caddy agent-ready convert`.
 type convertArgs struct {
-	URL     string // the page's address
-	File    string // input file; "" or "-" for stdin
-	Tokens  bool   // print the token count on stderr
-	Options convert.Options
+	URL      string // the page's address
+	File     string // input file; "" or "-" for stdin
+	Tokens   bool   // print the token count on stderr
+	Settings convert.Settings
 }
 
 // runConvert converts one HTML document exactly as the handler would:
@@ -139,7 +139,11 @@ func runConvert(stdin io.Reader, stdout, stderr io.Writer, args convertArgs) err
 	if len(raw) > maxConvertInput {
 		return fmt.Errorf("input larger than %d bytes", maxConvertInput)
 	}
-	conv, err := convert.New(args.Options)
+	var neg negotiate.Options // the handler's default output budget
+	if err := neg.Provision(); err != nil {
+		return err
+	}
+	conv, err := newConverter(args.Settings, neg.MaxMarkdownSize)
 	if err != nil {
 		return err
 	}

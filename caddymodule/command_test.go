@@ -20,10 +20,9 @@ import (
 // TestRunConvertMatchesHandler: `caddy agent-ready convert` prints what the
 // handler serves for the same page and settings.
 func TestRunConvertMatchesHandler(t *testing.T) {
-	opts := convert.Options{Prune: pruneSelectors(nil, true), JSONLD: true, FrontMatter: true}
 	page := filepath.Join("..", "examples", "site", "pricing.html")
 	var out, errOut bytes.Buffer
-	err := runConvert(nil, &out, &errOut, convertArgs{URL: "https://acme.example/pricing", File: page, Tokens: true, Options: opts})
+	err := runConvert(nil, &out, &errOut, convertArgs{URL: "https://acme.example/pricing", File: page, Tokens: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +30,7 @@ func TestRunConvertMatchesHandler(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	conv, err := convert.New(opts)
+	conv, err := convert.New(convert.Options{FrontMatter: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,6 +51,21 @@ func TestRunConvertMatchesHandler(t *testing.T) {
 	}
 }
 
+// TestRunConvertEmptyPage: an empty page is a valid, empty Markdown
+// document: its front matter and no body, exit status 0.
+func TestRunConvertEmptyPage(t *testing.T) {
+	for _, in := range []string{"", "<html><body></body></html>"} {
+		var out, errOut bytes.Buffer
+		err := runConvert(strings.NewReader(in), &out, &errOut, convertArgs{URL: "http://x/"})
+		if err != nil {
+			t.Fatalf("%q: %v", in, err)
+		}
+		if want := "---\ncanonical: http://x/\n---\n"; out.String() != want {
+			t.Errorf("%q: output %q, want %q", in, out.String(), want)
+		}
+	}
+}
+
 func TestRunConvertErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -61,8 +75,8 @@ func TestRunConvertErrors(t *testing.T) {
 	}{
 		{"relative url", convertArgs{URL: "/pricing"}, "<p>x</p>", "need an absolute URL"},
 		{"missing file", convertArgs{URL: "http://x/", File: "does-not-exist.html"}, "", "opening input"},
-		{"bad selector", convertArgs{URL: "http://x/", Options: convert.Options{ContentSelectors: []string{"main["}}}, "<p>x</p>", "main["},
-		{"empty page", convertArgs{URL: "http://x/"}, "<html><body></body></html>", "converting"},
+		{"bad selector", convertArgs{URL: "http://x/", Settings: convert.Settings{ContentSelectors: []string{"main["}}}, "<p>x</p>", "main["},
+		{"application shell", convertArgs{URL: "http://x/"}, "<script>app()</script><div id=app></div>", "converting"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out, errOut bytes.Buffer

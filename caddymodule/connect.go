@@ -1,13 +1,10 @@
 package caddymodule
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
-	"net/url"
 	"sort"
 	"strings"
 	"time"
@@ -18,17 +15,12 @@ import (
 	"go.uber.org/zap/exp/zapslog"
 
 	"github.com/agentready/caddy-agentready/connect"
-	"github.com/agentready/caddy-agentready/frontmatter"
+	"github.com/agentready/caddy-agentready/discover"
 	"github.com/agentready/caddy-agentready/manifest"
 )
 
-// Bounds of what the content index reads from the site.
-const (
-	maxIndexedPage   = 4 << 20 // one page's Markdown
-	maxSitemaps      = 20      // child sitemaps followed from a sitemapindex
-	maxSitemapURLs   = 50000   // URLs read from all sitemaps together
-	internalMaxRedir = 5
-)
+// internalMaxRedir bounds the redirects an in-process request follows.
+const internalMaxRedir = 5
 
 // contentStores holds the content index of every site that serves the
 // built-in MCP endpoint, by origin. The entries outlive config reloads (a
@@ -48,18 +40,17 @@ type contentStore struct {
 func (c *contentStore) Destruct() error { return c.store.Close() }
 
 // provisionConnect builds the built-in MCP endpoint and /ask when the YAML
-// enables them. Its index fills in the background once the config starts,
-// starting from the index a previous config of the site left.
-func (ar *AgentReady) provisionConnect(ctx caddy.Context, srv *caddyhttp.Server, origin string) error {
+// enables them, indexing the pages of src. Its index fills in the
+// background once the config starts, starting from the index a previous
+// config of the site (by origin, its in-process address) left.
+func (ar *AgentReady) provisionConnect(src *connect.HTTPSource, origin string) error {
 	c := ar.site.Connect
 	if !c.Enabled {
 		return nil
 	}
-	if srv == nil {
-		return nil // not inside an HTTP server: nothing to index through
-	}
+	public := ar.publicOrigin(origin)
 	opts := connect.Options{
-		Origin:            origin,
+		Origin:            public,
 		MCPPath:           c.MCPPath,
 		AskPath:           c.AskPath,
 		MaxPages:          c.MaxPages,
@@ -79,12 +70,12 @@ func (ar *AgentReady) provisionConnect(ctx caddy.Context, srv *caddyhttp.Server,
 		opts.Auth = &connect.OAuth{
 			Issuer:              a.AuthorizationServers[0],
 			JWKSURL:             a.JWKSURI,
-			Audience:            strings.TrimSuffix(origin, "/") + opts.MCPPath,
-			ResourceMetadataURL: strings.TrimSuffix(origin, "/") + manifest.PathOAuthResource,
+			Audience:            public + opts.MCPPath,
+			ResourceMetadataURL: public + manifest.PathOAuthResource,
 			Scopes:              scopes,
 		}
 		if opts.MCPPath == "" {
-			opts.Auth.Audience = strings.TrimSuffix(origin, "/") + connect.DefaultMCPPath
+			opts.Auth.Audience = public + connect.DefaultMCPPath
 		}
 	}
 	val, _, err := contentStores.LoadOrNew(origin, func() (caddy.Destructor, error) {
@@ -98,7 +89,6 @@ func (ar *AgentReady) provisionConnect(ctx caddy.Context, srv *caddyhttp.Server,
 		return fmt.Errorf("connect: %v", err)
 	}
 	opts.Store = val.(*contentStore).store
-	src := &siteSource{origin: origin, client: internalClient(srv)}
 	logger := slog.New(zapslog.NewHandler(ar.logger.Named("connect").Core()))
 	server, err := connect.New(opts, src, logger)
 	if err != nil {
@@ -107,6 +97,15 @@ func (ar *AgentReady) provisionConnect(ctx caddy.Context, srv *caddyhttp.Server,
 	}
 	ar.connect, ar.connectSite = server, origin
 	return nil
+}
+
+// publicOrigin is the origin the site's pages are known under: site.origin,
+// else origin, the address the module reaches the site at.
+func (ar *AgentReady) publicOrigin(origin string) string {
+	if ar.site.Info.Origin != "" {
+		origin = ar.site.Info.Origin
+	}
+	return strings.TrimSuffix(origin, "/")
 }
 
 // cleanupConnect stops this config's MCP endpoint and releases its hold on
@@ -181,137 +180,35 @@ func internalClient(srv http.Handler) *http.Client {
 	}
 }
 
-// siteSource lists and fetches the site's pages through Caddy's handler
-// chain, so the index sees exactly what an agent asking for Markdown gets.
-type siteSource struct {
-	origin string
-	client *http.Client
-}
-
-// Pages reads the site's sitemap (the origin's, or the generated one),
-// following one level of sitemap index.
-func (s *siteSource) Pages(ctx context.Context) ([]string, error) {
-	queue := []string{s.origin + "/sitemap.xml"}
-	var pages []string
-	for i := 0; i < len(queue) && i <= maxSitemaps && len(pages) < maxSitemapURLs; i++ {
-		body, err := s.get(ctx, queue[i], "application/xml", manifest.MaxSitemapBytes)
-		if err != nil {
-			if i == 0 {
-				return nil, fmt.Errorf("reading sitemap: %v", err)
-			}
-			continue
-		}
-		urls, err := manifest.ParseSitemap(body, maxSitemapURLs-len(pages))
-		if err != nil {
-			if i == 0 {
-				return nil, fmt.Errorf("parsing sitemap: %v", err)
-			}
-			continue
-		}
-		for _, u := range urls {
-			if i == 0 && strings.HasSuffix(strings.ToLower(u), ".xml") {
-				queue = append(queue, u) // a child of a sitemap index
-				continue
-			}
-			pages = append(pages, u)
-		}
-	}
-	return pages, nil
-}
-
-// Fetch gets one page as Markdown, conditionally on its previous ETag.
-func (s *siteSource) Fetch(ctx context.Context, pageURL string, prev connect.Validators) (*connect.Page, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.rewrite(pageURL), nil)
+// pageSource is the source of the site's pages for the content index and
+// llms.auto_list: the YAML's discovery section run through the site's own
+// server at origin, the pages' URLs written on the public origin
+// (site.origin, else origin), each page fetched as Markdown. Discovery
+// reads the origin's own robots.txt and sitemaps: its requests pass the
+// documents agent_ready generates by (see originOnly).
+func (ar *AgentReady) pageSource(srv http.Handler, origin string) (*connect.HTTPSource, error) {
+	d := ar.site.Discovery
+	disc, err := discover.New(discover.Options{
+		Origin:       origin,
+		PublicOrigin: ar.publicOrigin(origin),
+		Client:       &http.Client{Transport: originOnlyTransport{inProcessTransport{handler: srv}}},
+		Mode:         discover.Mode(d.Mode),
+		Seeds:        ar.site.NamedPages(),
+		MaxPages:     d.MaxPages,
+		MaxDepth:     d.MaxDepth,
+		MaxBytes:     d.MaxBytes,
+		MaxPageBytes: d.MaxPageBytes,
+		Concurrency:  d.Concurrency,
+		Delay:        d.Delay,
+		Timeout:      d.Timeout,
+	})
 	if err != nil {
 		return nil, err
 	}
-	req.Header.Set("Accept", "text/markdown, text/plain;q=0.5")
-	if prev.ETag != "" {
-		req.Header.Set("If-None-Match", prev.ETag)
-	} else if prev.LastModified != "" {
-		req.Header.Set("If-Modified-Since", prev.LastModified)
-	}
-	resp, err := s.client.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	switch {
-	case resp.StatusCode == http.StatusNotModified:
-		return nil, connect.ErrNotModified
-	case resp.StatusCode != http.StatusOK:
-		return nil, fmt.Errorf("status %d", resp.StatusCode)
-	case !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/markdown") &&
-		!strings.HasPrefix(resp.Header.Get("Content-Type"), "text/plain"): // llms.txt
-		return nil, fmt.Errorf("no Markdown form (got %q): the page is too large or failed to convert", resp.Header.Get("Content-Type"))
-	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxIndexedPage+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(body) > maxIndexedPage {
-		return nil, fmt.Errorf("markdown larger than %d bytes", maxIndexedPage)
-	}
-	meta, _, err := frontmatter.Parse(body)
-	if err != nil {
-		return nil, fmt.Errorf("front matter: %v", err)
-	}
-	return &connect.Page{
-		URL:         meta.Canonical,
-		Title:       meta.Title,
-		Description: meta.Description,
-		Language:    meta.Language,
-		Markdown:    body,
-		Updated:     meta.Updated,
-		Validators: connect.Validators{
-			ETag:         resp.Header.Get("ETag"),
-			LastModified: resp.Header.Get("Last-Modified"),
-		},
-	}, nil
-}
-
-// get reads a document of the site, bounded.
-func (s *siteSource) get(ctx context.Context, u, accept string, limit int64) ([]byte, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.rewrite(u), nil)
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("Accept", accept)
-	resp, err := s.client.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("status %d", resp.StatusCode)
-	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(body)) > limit {
-		return nil, fmt.Errorf("larger than %d bytes", limit)
-	}
-	return body, nil
-}
-
-// rewrite keeps requests on the site: URLs of another origin are refused by
-// connect already, so this only normalises the scheme and host to ours.
-func (s *siteSource) rewrite(u string) string {
-	pu, err := url.Parse(u)
-	if err != nil {
-		return u
-	}
-	ou, err := url.Parse(s.origin)
-	if err != nil {
-		return u
-	}
-	pu.Scheme, pu.Host = ou.Scheme, ou.Host
-	return pu.String()
+	return &connect.HTTPSource{Discoverer: disc, Client: internalClient(srv), Origin: origin}, nil
 }
 
 // Interface guards
 var (
 	_ caddy.Destructor = (*contentStore)(nil)
-	_ connect.Source   = (*siteSource)(nil)
 )

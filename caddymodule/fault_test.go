@@ -27,6 +27,7 @@ import (
 	dto "github.com/prometheus/client_model/go"
 
 	"github.com/agentready/caddy-agentready/negotiate"
+	"github.com/agentready/caddy-agentready/negotiate/convert"
 )
 
 // faultPage is the HTML every misbehaving origin path starts to send: big
@@ -601,7 +602,7 @@ func waitFor(t *testing.T, cond func() bool) {
 func TestFaultConverterPanic(t *testing.T) {
 	ctx, cancel := caddy.NewContext(caddy.Context{Context: context.Background()})
 	defer cancel()
-	ar := &AgentReady{SelfScan: &SelfScan{Disabled: true}, ConversionCache: -1}
+	ar := &AgentReady{SelfScan: &SelfScan{Disabled: true}, Settings: convert.Settings{ConversionCache: -1}}
 	if err := ar.Provision(ctx); err != nil {
 		t.Fatal(err)
 	}

@@ -506,17 +506,23 @@ func TestIntegrationBadYAMLFailsAtLoad(t *testing.T) {
 	}
 }
 
-// TestIntegrationLLMsAutoList: llms.auto_list lists the sitemap's pages in
-// llms.txt once the server runs.
+// TestIntegrationLLMsAutoList: llms.auto_list lists the site's pages, as
+// discovery finds them in the origin's sitemap, in llms.txt once the server
+// runs; a sitemap entry that does not answer with a page is left out.
 func TestIntegrationLLMsAutoList(t *testing.T) {
 	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/sitemap.xml" {
+		switch r.URL.Path {
+		case "/sitemap.xml":
+			w.Header().Set("Content-Type", "application/xml")
+			io.WriteString(w, `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`+
+				`<url><loc>http://`+r.Host+`/guides/first-steps</loc></url><url><loc>http://`+r.Host+`/guides/billing</loc></url>`+
+				`<url><loc>http://`+r.Host+`/guides/gone</loc></url></urlset>`)
+		case "/", "/guides/first-steps", "/guides/billing":
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			io.WriteString(w, "<html><head><title>Guide</title></head><body><main><h1>Guide</h1><p>Text.</p></main></body></html>")
+		default:
 			http.NotFound(w, r)
-			return
 		}
-		w.Header().Set("Content-Type", "application/xml")
-		io.WriteString(w, `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`+
-			`<url><loc>http://`+r.Host+`/guides/first-steps</loc></url><url><loc>http://`+r.Host+`/guides/billing</loc></url></urlset>`)
 	}))
 	t.Cleanup(origin.Close)
 	base := runWithYAML(t, origin.URL, "site:\n  name: Auto\n  pages: [/pricing, /contact]\nllms:\n  auto_list:\n    enabled: true\n    section: Everything\n")
@@ -531,6 +537,9 @@ func TestIntegrationLLMsAutoList(t *testing.T) {
 	}
 	if !strings.Contains(body, "## Everything") || !strings.Contains(body, base+"/guides/billing") {
 		t.Fatalf("llms.txt does not list the sitemap's pages:\n%s", body)
+	}
+	if strings.Contains(body, "/guides/gone") {
+		t.Errorf("llms.txt lists a sitemap entry that answers 404:\n%s", body)
 	}
 }
 

@@ -8,8 +8,8 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/url"
 	"runtime"
-	"strings"
 	"time"
 
 	"github.com/caddyserver/caddy/v2"
@@ -19,6 +19,7 @@ import (
 	"golang.org/x/sync/semaphore"
 
 	"github.com/agentready/caddy-agentready/connect"
+	"github.com/agentready/caddy-agentready/documents"
 	"github.com/agentready/caddy-agentready/manifest"
 	"github.com/agentready/caddy-agentready/negotiate"
 	"github.com/agentready/caddy-agentready/negotiate/convert"
@@ -41,115 +42,38 @@ func init() {
 // file_server, …). In the Caddyfile it orders itself after `encode`.
 type AgentReady struct {
 	// Config is the path of the site's YAML file (see docs/configuration.md).
-	// Relative paths are resolved against Caddy's working directory. When
-	// empty, and SiteYAML is empty too, the documents are generated from
-	// defaults derived from the request's origin.
+	// Relative paths are resolved against Caddy's working directory.
+	// Default: none; when SiteYAML is empty too, the documents are
+	// generated from defaults derived from the request's origin.
 	Config string `json:"config,omitempty"`
 
 	// SiteYAML is the site's YAML configuration inlined as a string, for
 	// JSON configs that do not want a separate file. Mutually exclusive with
-	// Config.
+	// Config. Default: none.
 	SiteYAML string `json:"site_yaml,omitempty"`
 
-	// MaxSize is the largest origin body, in bytes, that is buffered for
-	// conversion, before and after decompression. A larger page passes
-	// through as HTML (still with `Vary: Accept`). Default: 2 MiB.
-	MaxSize int64 `json:"max_size,omitempty"`
+	// The negotiation settings (max_size, convert_timeout,
+	// max_markdown_size, markdown_suffix, link_llms, link_agents,
+	// link_markdown, head_link, cache_control, content_signal,
+	// rewrite_cache, tokens_header): their defaults and checks are
+	// negotiate's. content_signal defaults to the usage policy of the
+	// site's YAML, if any.
+	negotiate.Options
 
 	// ConvertTimeout is the time budget of one conversion, counted from
 	// the moment the page has been read. A conversion past it stops and
 	// the page is sent as HTML (logged, and counted with reason
 	// `budget_time`). A conversion also stops when its client goes away.
-	// Default: 2s.
+	// It takes Caddy's duration syntax ("1500ms", or nanoseconds) and is
+	// negotiate.Options.ConvertTimeout. Default: 2s.
 	ConvertTimeout caddy.Duration `json:"convert_timeout,omitempty"`
 
-	// MaxMarkdownSize is the output budget of one conversion, in bytes: a
-	// conversion whose Markdown grows past it stops and the page is sent
-	// as HTML (logged, and counted with reason `budget_size`). Default:
-	// 4 × MaxSize (8 MiB).
-	MaxMarkdownSize int64 `json:"max_markdown_size,omitempty"`
-
-	// MarkdownSuffix is the path suffix that serves a page's Markdown to
-	// clients that cannot send headers: `GET /pricing/md` answers the
-	// Markdown of `/pricing`. "-" disables it. Default: "/md".
-	MarkdownSuffix string `json:"markdown_suffix,omitempty"`
-
-	// LinkLLMS is the target of the `Link: <…>; rel="describedby"` header
-	// pointing at llms.txt. "-" removes the header. Default: "/llms.txt".
-	LinkLLMS string `json:"link_llms,omitempty"`
-
-	// LinkAgents is the target of the `Link: <…>; rel="alternate";
-	// type="application/json"` header pointing at agents.json. "-" removes
-	// the header. Default: "/agents.json".
-	LinkAgents string `json:"link_agents,omitempty"`
-
-	// LinkMarkdown adds the `Link` header that offers the page's own
-	// Markdown alternate. Default: true.
-	LinkMarkdown *bool `json:"link_markdown,omitempty"`
-
-	// HeadLink repeats the Markdown alternate in the HTML head as
-	// `<link rel="alternate" type="text/markdown">`, inserted by the HTML
-	// rewrite (see RewriteCache; pages of unknown or large size stream
-	// through it). Default: true.
-	HeadLink *bool `json:"head_link,omitempty"`
-
-	// CacheControl is the `Cache-Control` of the Markdown form. Default: the
-	// origin's value; `private` is added whenever the origin response sets a
-	// cookie, so a shared cache never stores a cookie with the Markdown.
-	CacheControl string `json:"cache_control,omitempty"`
-
-	// ContentSignal is sent as the `Content-Signal` header on both forms,
-	// e.g. `search=yes, ai-input=yes, ai-train=no`. Default: the usage
-	// policy of the site's YAML, if any; otherwise no header.
-	ContentSignal string `json:"content_signal,omitempty"`
-
-	// TokensHeader adds `x-markdown-tokens` (an o200k BPE count) to the
-	// Markdown form. Default: true.
-	TokensHeader *bool `json:"tokens_header,omitempty"`
-
-	// ContentSelectors are CSS selectors of the page's main content, tried
-	// before the built-in landmarks (`main`, `[role=main]`, a single
-	// `article`) and the readability fallback. Default: none.
-	ContentSelectors []string `json:"content_selectors,omitempty"`
-
-	// Prune are CSS selectors of elements removed from the page before
-	// conversion, on top of the defaults (see PruneDefaults). Default: none.
-	Prune []string `json:"prune,omitempty"`
-
-	// PruneDefaults applies the built-in prune selectors: navigation,
-	// footers, asides, cookie and consent banners, share widgets,
-	// `[aria-hidden=true]` and `[hidden]`. Default: true.
-	PruneDefaults *bool `json:"prune_defaults,omitempty"`
-
-	// Keep are CSS selectors that always survive pruning. Default: none.
-	Keep []string `json:"keep,omitempty"`
-
-	// KeepImagesWithoutAlt keeps `<img>` elements that have no alt text
-	// (as `![](src)`). Default: false (they are dropped).
-	KeepImagesWithoutAlt bool `json:"keep_images_without_alt,omitempty"`
-
-	// JSONLDBlock appends the page's own JSON-LD to the Markdown as a fenced
-	// `json` block, so no structured fact is lost. Default: true.
-	JSONLDBlock *bool `json:"jsonld_block,omitempty"`
-
-	// DefaultLanguage is the front matter `language` when neither the page
-	// (`<html lang>`) nor the origin (`Content-Language`) names one.
-	// Default: the site's YAML default language, if any.
-	DefaultLanguage string `json:"default_language,omitempty"`
-
-	// ConversionCache bounds, in bytes, the cache of converted pages keyed
-	// by the origin's validators (ETag/Last-Modified), URL and these
-	// settings. -1 disables it. Default: 64 MiB.
-	ConversionCache int64 `json:"conversion_cache,omitempty"`
-
-	// RewriteCache bounds, in bytes, the rewrite plans: where the
-	// annotations went into each HTML page rewritten whole (pages with a
-	// Content-Length up to 256 KiB, which are then sent with their exact
-	// length). The same page bytes with the same annotations are annotated
-	// again by copying, without reading the page as HTML again. A plan is
-	// found by a hash of the page and checked against it before use. -1
-	// disables it. Default: 8 MiB.
-	RewriteCache int64 `json:"rewrite_cache,omitempty"`
+	// The conversion settings (content_selectors, prune, prune_defaults,
+	// keep, keep_images_without_alt, jsonld_block, default_language,
+	// conversion_cache): their defaults and checks are convert's.
+	// default_language defaults to the site's YAML default language, if
+	// any.
+	convert.Settings
 
 	// Inject applies the site's HTML annotations to the HTML form with a
 	// streaming rewrite: `<html lang>` and `<link rel="canonical">` when
@@ -165,7 +89,7 @@ type AgentReady struct {
 
 	site     *manifest.Site
 	scanKey  string
-	docs     *documents
+	docs     *documents.Set
 	conv     *convert.Converter
 	cache    *convert.Cache
 	optsHash string
@@ -216,11 +140,6 @@ func (AgentReady) CaddyModule() caddy.ModuleInfo {
 	}
 }
 
-const (
-	defaultMaxSize   = 2 << 20
-	defaultCacheSize = 64 << 20
-)
-
 // Provision sets up the handler: it loads and validates the site's YAML,
 // builds the converter once, fills in defaults and registers the site's
 // self-scan and content index with the agent_ready app.
@@ -229,24 +148,9 @@ func (ar *AgentReady) Provision(ctx caddy.Context) error {
 	if ar.Config != "" && ar.SiteYAML != "" {
 		return fmt.Errorf("config and site_yaml are mutually exclusive")
 	}
-	// Header values from the config, checked before anything uses them
-	// (and under the names the Caddyfile and JSON use).
-	if err := ar.checkHeaderValues(); err != nil {
+	if err := ar.provisionSettings(); err != nil {
 		return err
 	}
-	if ar.MaxSize == 0 {
-		ar.MaxSize = defaultMaxSize
-	}
-	if ar.MaxMarkdownSize == 0 { // negative ones are refused by the negotiation
-		ar.MaxMarkdownSize = 4 * ar.MaxSize
-	}
-	if ar.MarkdownSuffix == "" {
-		ar.MarkdownSuffix = "/md"
-	}
-	if ar.ConversionCache == 0 {
-		ar.ConversionCache = defaultCacheSize
-	}
-
 	site, err := ar.loadSite()
 	if err != nil {
 		return err
@@ -255,7 +159,7 @@ func (ar *AgentReady) Provision(ctx caddy.Context) error {
 	for _, w := range site.Warnings() {
 		ar.logger.Warn("site configuration", zap.String("warning", w))
 	}
-	if ar.docs, err = newDocuments(site, ar.suffix(), ar.configDir()); err != nil {
+	if err := ar.provisionDocuments(site); err != nil {
 		return err
 	}
 	if err := ar.provisionConverter(); err != nil {
@@ -270,28 +174,33 @@ func (ar *AgentReady) Provision(ctx caddy.Context) error {
 	return ar.provisionBackground(ctx)
 }
 
+// provisionSettings fills in the defaults of the negotiation and
+// conversion settings and checks them, each in the package that owns them;
+// an error names the setting as the Caddyfile and JSON do.
+func (ar *AgentReady) provisionSettings() error {
+	ar.Options.ConvertTimeout = time.Duration(ar.ConvertTimeout)
+	if err := ar.Options.Provision(); err != nil {
+		return fmt.Errorf("negotiation: %w", err)
+	}
+	if err := ar.Settings.Provision(); err != nil {
+		return fmt.Errorf("conversion: %w", err)
+	}
+	return nil
+}
+
 // provisionConverter builds the one converter (and its cache) that every
 // request uses.
 func (ar *AgentReady) provisionConverter() error {
-	copts := convert.Options{
-		ContentSelectors:     ar.ContentSelectors,
-		Prune:                pruneSelectors(ar.Prune, boolOr(ar.PruneDefaults, true)),
-		Keep:                 ar.Keep,
-		KeepImagesWithoutAlt: ar.KeepImagesWithoutAlt,
-		JSONLD:               boolOr(ar.JSONLDBlock, true),
-		FrontMatter:          true,
-		DefaultLanguage:      ar.DefaultLanguage,
-		MaxMarkdownSize:      ar.MaxMarkdownSize,
+	s := ar.Settings
+	if s.DefaultLanguage == "" {
+		s.DefaultLanguage = ar.site.Info.Language
 	}
-	if copts.DefaultLanguage == "" {
-		copts.DefaultLanguage = ar.site.Info.Language
-	}
-	conv, err := convert.New(copts)
+	conv, err := newConverter(s, ar.MaxMarkdownSize)
 	if err != nil {
 		return fmt.Errorf("building converter: %v", err)
 	}
 	ar.conv = conv
-	ar.optsHash = copts.Hash()
+	ar.optsHash = conv.Options().Hash()
 	// As many max_size pages in flight as there are cores to convert them
 	// (conversions are CPU-bound): on 2 cores, 4 MiB of HTML, about 120 MB
 	// of live heap at the worst.
@@ -303,42 +212,38 @@ func (ar *AgentReady) provisionConverter() error {
 	return nil
 }
 
+// newConverter builds the converter of the handler, and of `caddy
+// agent-ready convert`, for s: front matter on, maxMarkdown the output
+// budget (max_markdown_size).
+func newConverter(s convert.Settings, maxMarkdown int64) (*convert.Converter, error) {
+	return convert.New(convert.Options{Settings: s, FrontMatter: true, MaxMarkdownSize: maxMarkdown})
+}
+
 // provisionNegotiation sets up the negotiation middleware with the
 // handler's settings.
 func (ar *AgentReady) provisionNegotiation() error {
-	contentSignal := ar.ContentSignal
-	if contentSignal == "" {
-		contentSignal = ar.docs.contentSignal
+	opts := ar.Options
+	if opts.ContentSignal == "" {
+		opts.ContentSignal = ar.docs.ContentSignal()
 	}
 	ar.neg = &negotiate.Handler{
-		Options: negotiate.Options{
-			MaxSize:        ar.MaxSize,
-			MarkdownSuffix: ar.MarkdownSuffix,
-			LLMSLink:       ar.LinkLLMS,
-			AgentsLink:     ar.LinkAgents,
-			MarkdownLink:   ar.LinkMarkdown,
-			HeadLink:       ar.HeadLink,
-			CacheControl:   ar.CacheControl,
-			ContentSignal:  contentSignal,
-			TokensHeader:   ar.TokensHeader,
-			RewriteCache:   ar.RewriteCache,
-		},
+		Options:   opts,
 		Convert:   ar.convertPage,
 		Observer:  observer{logger: ar.logger},
 		Reenter:   reenterServer,
 		ClientURL: clientURL,
 	}
-	// Each conversion's budget.
-	ar.neg.Options.ConvertTimeout = time.Duration(ar.ConvertTimeout)
-	ar.neg.Options.MaxMarkdownSize = ar.MaxMarkdownSize
 	if ar.cache != nil {
 		ar.neg.Cached = ar.cachedPage
 	}
 	ar.neg.Admit = ar.admit
-	if boolOr(ar.Inject, true) {
-		ar.neg.Inject = ar.injection
+	if ar.Inject == nil || *ar.Inject {
+		ar.neg.Inject = ar.docs.Injection
 	}
-	return ar.neg.Provision()
+	if err := ar.neg.Provision(); err != nil {
+		return fmt.Errorf("negotiation: %w", err)
+	}
+	return nil
 }
 
 // provisionBackground registers what runs beside the requests once the
@@ -363,33 +268,50 @@ func (ar *AgentReady) provisionBackground(ctx caddy.Context) error {
 		return fmt.Errorf("loading agent_ready app: %v", err)
 	}
 	app := appAny.(*App)
-	if err := ar.provisionConnect(ctx, srv, origin); err != nil {
+	if err := ar.provisionPages(app, srv, origin); err != nil {
 		return err
 	}
-	ar.docs.findSitemap = func(ctx context.Context) { ar.findSitemap(ctx, srv, origin) }
-	if ar.site.LLMs.AutoList.Enabled {
-		// llms.auto_list: read the sitemap through the site itself once the
-		// server runs (the origin's, or ours when it has none).
-		src := &siteSource{origin: origin, client: internalClient(srv)}
-		app.onStart(func(ctx context.Context) {
-			go func() {
-				ctx, cancel := context.WithTimeout(ctx, time.Minute)
-				defer cancel()
-				urls, err := src.Pages(ctx)
-				if err != nil {
-					ar.logger.Warn("llms.auto_list: reading the sitemap", zap.Error(err))
-					return
-				}
-				ar.docs.setSitemapURLs(urls)
-			}()
-		})
-	}
+	ar.docs.SetSitemapFinder(func(ctx context.Context) { ar.findSitemap(ctx, srv, origin) })
 	if ar.connect != nil {
 		app.onStart(ar.connect.Start)
 		ar.connectSite = origin
 		metrics.index.add(origin, ar.connect)
 	}
 	return ar.provisionSelfScan(app, srv, origin, why)
+}
+
+// provisionPages sets up what reads the site's pages when the YAML asks
+// for it: the content index of the built-in MCP endpoint and
+// llms.auto_list, both over one discovery of the site (see pageSource).
+func (ar *AgentReady) provisionPages(app *App, srv *caddyhttp.Server, origin string) error {
+	if !ar.site.Connect.Enabled && !ar.site.LLMs.AutoList.Enabled {
+		return nil
+	}
+	pages, err := ar.pageSource(srv, origin)
+	if err != nil {
+		return fmt.Errorf("discovery: %v", err)
+	}
+	if err := ar.provisionConnect(pages, origin); err != nil {
+		return err
+	}
+	if !ar.site.LLMs.AutoList.Enabled {
+		return nil
+	}
+	// llms.auto_list: the site's pages as discovery finds them through the
+	// site itself, once the server runs.
+	app.onStart(func(ctx context.Context) {
+		go func() {
+			ctx, cancel := context.WithTimeout(ctx, time.Minute)
+			defer cancel()
+			urls, err := pages.Pages(ctx)
+			if err != nil {
+				ar.logger.Warn("llms.auto_list: discovering the site's pages", zap.Error(err))
+				return
+			}
+			ar.docs.SetSitemapURLs(urls)
+		}()
+	})
+	return nil
 }
 
 // provisionSelfScan registers the site's self-score with the agent_ready app,
@@ -457,15 +379,13 @@ func (ar *AgentReady) Cleanup() error {
 	return nil
 }
 
-// Validate ensures the configuration is usable: a size that makes sense
-// and a converter that converts (html-to-markdown reports plugin errors only
-// on a first conversion, so one tiny page is converted here).
+// Validate ensures the configuration is usable: negotiation settings that
+// make sense and cannot corrupt a header, and a converter that converts
+// (html-to-markdown reports plugin errors only on a first conversion, so
+// one tiny page is converted here).
 func (ar *AgentReady) Validate() error {
-	if err := ar.checkHeaderValues(); err != nil {
-		return err
-	}
-	if ar.MaxSize < 0 {
-		return fmt.Errorf("max_size: must be positive, got %d", ar.MaxSize)
+	if err := ar.Options.Validate(); err != nil {
+		return fmt.Errorf("negotiation: %w", err)
 	}
 	if ar.conv != nil {
 		if _, err := ar.conv.Convert([]byte("<html><head><title>t</title></head><body><main><p>ok</p></main></body></html>"), mustURL("http://localhost/"), http.Header{}); err != nil {
@@ -473,6 +393,14 @@ func (ar *AgentReady) Validate() error {
 		}
 	}
 	return nil
+}
+
+func mustURL(s string) *url.URL {
+	u, err := url.Parse(s)
+	if err != nil {
+		panic(err)
+	}
+	return u
 }
 
 // ServeHTTP answers generated documents from memory and negotiates every
@@ -495,8 +423,11 @@ func (ar *AgentReady) ServeHTTP(w http.ResponseWriter, r *http.Request, next cad
 		ar.connect.ServeHTTP(w, r)
 		return nil
 	}
-	if handled, err := ar.docs.serve(w, r, next, ar.logger); handled {
-		return err
+	if !originOnly(r) { // discovery reads the origin's own robots.txt and sitemaps
+		if handled, err := ar.docs.Serve(w, r, next.ServeHTTP); handled {
+			countDocument(r, r.URL.Path)
+			return err
+		}
 	}
 	return ar.neg.ServeHTTP(w, r, next.ServeHTTP)
 }
@@ -514,48 +445,6 @@ func reenterServer(w http.ResponseWriter, r *http.Request) bool {
 	}
 	srv.ServeHTTP(w, r)
 	return true
-}
-
-func (ar *AgentReady) suffix() string {
-	if ar.MarkdownSuffix == "-" {
-		return ""
-	}
-	return ar.MarkdownSuffix
-}
-
-// checkHeaderValues refuses configured values that end up in response
-// headers when they hold CR, LF or NUL (response splitting).
-func (ar *AgentReady) checkHeaderValues() error {
-	for _, f := range []struct{ name, v string }{
-		{"cache_control", ar.CacheControl},
-		{"content_signal", ar.ContentSignal},
-		{"link_llms", ar.LinkLLMS},
-		{"link_agents", ar.LinkAgents},
-		{"markdown_suffix", ar.MarkdownSuffix},
-	} {
-		if strings.ContainsAny(f.v, "\r\n\x00") {
-			return fmt.Errorf("%s: control characters are not allowed in header values", f.name)
-		}
-	}
-	return nil
-}
-
-// pruneSelectors is the converter's prune list: the defaults, when on, plus
-// the configured selectors; never nil, so "no defaults" really prunes only
-// what is configured.
-func pruneSelectors(extra []string, defaults bool) []string {
-	out := []string{}
-	if defaults {
-		out = append(out, convert.DefaultPrune()...)
-	}
-	return append(out, extra...)
-}
-
-func boolOr(b *bool, def bool) bool {
-	if b == nil {
-		return def
-	}
-	return *b
 }
 
 // Interface guards

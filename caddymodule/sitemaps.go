@@ -17,19 +17,6 @@ import (
 	"github.com/agentready/caddy-agentready/manifest"
 )
 
-// originOnlyKey marks, in a request's context, a request of the sitemap
-// discovery: agent_ready hands it to the next handler without answering it
-// from its generated documents, so the discovery reads the origin's own
-// robots.txt and sitemaps. It lives in the context only: no client can set
-// it.
-type originOnlyKey struct{}
-
-// originOnly reports whether r is a request of the sitemap discovery.
-func originOnly(r *http.Request) bool {
-	v, _ := r.Context().Value(originOnlyKey{}).(bool)
-	return v
-}
-
 // wellKnownSitemaps are where sites serve their sitemap when their
 // robots.txt does not say: the common default, then the locations CMSs
 // and generators use (Yoast SEO and Rank Math, WordPress core since 5.5,
@@ -176,5 +163,5 @@ func (ar *AgentReady) findSitemap(ctx context.Context, srv *caddyhttp.Server, or
 		zap.String("sitemap", found.path),
 		zap.Bool("none", none),
 		zap.Strings("tried", found.tried))
-	ar.docs.setSitemap(found.path, none)
+	ar.docs.SetSitemap(found.path, none)
 }

@@ -79,6 +79,30 @@ func (t inProcessTransport) RoundTrip(req *http.Request) (*http.Response, error)
 	return resp, nil
 }
 
+// originOnlyKey marks, in a request's context, a request of the site's
+// discovery (of its pages, or of its sitemap): agent_ready hands it to the
+// next handler without answering it from its generated documents, so
+// discovery reads the origin's own robots.txt and sitemaps. It lives in the context only: no client can set
+// it.
+type originOnlyKey struct{}
+
+// originOnly reports whether r is a request of the site's discovery.
+func originOnly(r *http.Request) bool {
+	v, _ := r.Context().Value(originOnlyKey{}).(bool)
+	return v
+}
+
+// originOnlyTransport marks each request it carries as discovery's (see
+// originOnly).
+type originOnlyTransport struct {
+	http.RoundTripper
+}
+
+// RoundTrip implements http.RoundTripper.
+func (t originOnlyTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	return t.RoundTripper.RoundTrip(req.WithContext(context.WithValue(req.Context(), originOnlyKey{}, true)))
+}
+
 // pipeResponseWriter is the handler's side of an in-process exchange: the
 // header is captured when it is written, the body goes into a pipe.
 type pipeResponseWriter struct {
@@ -123,5 +147,6 @@ func (w *pipeResponseWriter) markReady() {
 // Interface guards
 var (
 	_ http.RoundTripper = inProcessTransport{}
+	_ http.RoundTripper = originOnlyTransport{}
 	_ http.Flusher      = (*pipeResponseWriter)(nil)
 )

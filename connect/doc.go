@@ -4,12 +4,14 @@
 // [Source] lists and fetches.
 //
 // The package is plain net/http: it imports neither Caddy nor the scanner.
-// The caller supplies a Source (in the Caddy module it fetches pages through
-// the handler chain and converts them to Markdown), calls [Server.Start] to
-// index in the background, and routes the paths [Server.Handles] claims to
-// [Server.ServeHTTP]. The Source is also asked for "<origin>/llms.txt" on
-// each refresh; when it answers, the text is offered as an MCP resource
-// as-is, so a Source should pass that file through unconverted.
+// The caller supplies a Source, usually an [HTTPSource] (the pages package
+// discover finds, each fetched as Markdown over HTTP; in the Caddy module
+// through the site's own handler chain, which converts them), calls
+// [Server.Start] to index in the background, and routes the paths
+// [Server.Handles] claims to [Server.ServeHTTP]. The Source is also asked
+// for "<origin>/llms.txt" on each refresh; when it answers, the text is
+// offered as an MCP resource as-is, so a Source should pass that file
+// through unconverted.
 //
 // The index is filled by refreshes: at Start, every [Options.Refresh], and,
 // after a refresh fails (the origin down, say), again with capped, jittered

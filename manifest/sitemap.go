@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 )
@@ -72,18 +73,29 @@ func (r *resolved) sitemapEntries() []sitemapEntry {
 		return out
 	}
 	add("/", time.Time{})
-	for _, p := range r.s.Info.Pages {
+	for _, p := range r.s.NamedPages() {
 		add(p, time.Time{})
 	}
-	for _, sec := range r.s.LLMs.Sections {
+	return out
+}
+
+// NamedPages are the pages this file names, as written (site paths or
+// absolute URLs, possibly on other sites): site.pages, the llms.txt links
+// and the contact page. They are listed in the generated sitemap when
+// discovery has found nothing, and are where discovery starts besides /.
+func (s *Site) NamedPages() []string {
+	out := slices.Clone(s.Info.Pages)
+	for _, sec := range s.LLMs.Sections {
 		for _, l := range sec.Links {
-			add(l.URL, time.Time{})
+			out = append(out, l.URL)
 		}
 	}
-	for _, l := range r.s.LLMs.Optional {
-		add(l.URL, time.Time{})
+	for _, l := range s.LLMs.Optional {
+		out = append(out, l.URL)
 	}
-	add(r.s.Contacts.Page, time.Time{})
+	if s.Contacts.Page != "" {
+		out = append(out, s.Contacts.Page)
+	}
 	return out
 }
 

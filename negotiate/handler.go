@@ -135,23 +135,20 @@ func (h *Handler) Provision() error {
 	if h.Convert == nil {
 		return errors.New("negotiate: Convert function is required")
 	}
-	if err := h.Options.provision(); err != nil {
+	if err := h.Options.Provision(); err != nil {
 		return err
 	}
 	if h.Observer == nil {
 		h.Observer = nopObserver{}
 	}
 	o := &h.Options
-	h.suffix = ""
-	if o.MarkdownSuffix != disabled {
-		h.suffix = o.MarkdownSuffix
-	}
+	h.suffix = o.Suffix()
 	h.staticLink = nil
-	if o.LLMSLink != disabled {
-		h.staticLink = append(h.staticLink, LinkValue(o.LLMSLink, "describedby", "text/plain"))
+	if o.LinkLLMS != disabled {
+		h.staticLink = append(h.staticLink, LinkValue(o.LinkLLMS, "describedby", "text/plain"))
 	}
-	if o.AgentsLink != disabled {
-		h.staticLink = append(h.staticLink, LinkValue(o.AgentsLink, "alternate", "application/json"))
+	if o.LinkAgents != disabled {
+		h.staticLink = append(h.staticLink, LinkValue(o.LinkAgents, "alternate", "application/json"))
 	}
 	h.plans = nil
 	if o.RewriteCache > 0 {

@@ -257,7 +257,7 @@ var conformanceCases = []conformanceCase{
 	{
 		name: "content-signal, tokens off, links removed",
 		cfg: stackConfig{opts: Options{ContentSignal: "search=yes, ai-train=no", TokensHeader: Bool(false),
-			LLMSLink: "-", AgentsLink: "/.well-known/agents.json", MarkdownLink: Bool(false)}, origin: htmlOrigin(testPage)},
+			LinkLLMS: "-", LinkAgents: "/.well-known/agents.json", LinkMarkdown: Bool(false)}, origin: htmlOrigin(testPage)},
 		req: hdr("Accept", agentAccept),
 		check: func(t *testing.T, s *stack, res *result) {
 			res.wantHeader(t, "Content-Signal", "search=yes, ai-train=no")

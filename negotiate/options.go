@@ -25,82 +25,93 @@ const markdownPerHTML = 4
 // as when a ConvertFunc returns more than MaxMarkdownSize.
 var ErrMarkdownTooLarge = errors.New("markdown larger than max_markdown_size")
 
-// Options configures a Handler. Boolean switches that default to on are
-// *bool: nil means the default, so the zero Options is the documented
-// configuration; use Bool(false) to turn one off. Provision fills in the
-// defaults and rejects values that would corrupt a header.
+// Options configures a Handler. Its fields are the negotiation settings of
+// the agent_ready handler, under the names the Caddyfile and the JSON config
+// use, and their comments are the user documentation. Boolean switches that
+// default to on are *bool: nil means the default, so the zero Options is the
+// documented configuration; use Bool(false) to turn one off. Provision fills
+// in the defaults; Validate rejects values that would corrupt a header.
 type Options struct {
-	// MaxSize is the largest origin body, encoded and decoded, buffered for
-	// conversion. A bigger page is sent as HTML (streamed, with Vary). Default
-	// DefaultMaxSize (2 MiB); negative is an error.
+	// MaxSize is the largest origin body, in bytes, that is buffered for
+	// conversion, before and after decompression. A larger page passes
+	// through as HTML (streamed, still with `Vary: Accept`). Negative is an
+	// error. Default: 2 MiB (DefaultMaxSize, the cap of Cloudflare's
+	// Markdown for Agents too).
 	MaxSize int64 `json:"max_size,omitempty"`
 
-	// ConvertTimeout is the time budget of one conversion, from the moment
-	// the page has been read: past it, the conversion stops and the page
-	// is sent as HTML (a fail-open with reason "budget_time"). It is a
-	// deadline on the request's context, so a conversion also stops when
-	// the client goes away (nothing is sent; reason "canceled"). Default
-	// DefaultConvertTimeout (2s); negative is an error.
+	// ConvertTimeout is the time budget of one conversion, counted from
+	// the moment the page has been read. A conversion past it stops and
+	// the page is sent as HTML (logged, and counted with reason
+	// `budget_time`). It is a deadline on the request's context, so a
+	// conversion also stops when its client goes away (nothing is sent;
+	// reason `canceled`). Negative is an error. Default: 2s
+	// (DefaultConvertTimeout).
 	ConvertTimeout time.Duration `json:"convert_timeout,omitempty"`
 
 	// MaxMarkdownSize is the output budget of one conversion, in bytes: a
 	// conversion whose Markdown grows past it stops and the page is sent
-	// as HTML (reason "budget_size"). The Markdown of a page is smaller
-	// than its HTML; far beyond it, it is amplification (repeated table
-	// spans, quote and list prefixes, long resolved URLs), not content.
-	// Default 4 × MaxSize (8 MiB); negative is an error.
+	// as HTML (logged, and counted with reason `budget_size`). The Markdown
+	// of a page is smaller than its HTML; far beyond it, it is
+	// amplification (repeated table spans, quote and list prefixes, long
+	// resolved URLs), not content. Negative is an error. Default: 4 ×
+	// MaxSize (8 MiB).
 	MaxMarkdownSize int64 `json:"max_markdown_size,omitempty"`
 
-	// MarkdownSuffix is the path suffix that asks for the Markdown form of a
-	// page without negotiation: GET /pricing/md gives the Markdown of
-	// /pricing (never canonical: the front matter and the Link headers name
-	// the page URL). It must start with "/". Default "/md"; "-" disables it.
+	// MarkdownSuffix is the path suffix that serves a page's Markdown to
+	// clients that cannot send headers: `GET /pricing/md` answers the
+	// Markdown of `/pricing` (never canonical: the front matter and the
+	// Link headers name the page URL). It must be a path segment starting
+	// with "/"; "-" disables it. Default: "/md".
 	MarkdownSuffix string `json:"markdown_suffix,omitempty"`
 
-	// LLMSLink is the target of the `rel="describedby"` Link header
-	// (type text/plain). Default "/llms.txt"; "-" leaves the header out.
-	LLMSLink string `json:"llms_link,omitempty"`
+	// LinkLLMS is the target of the `Link: <…>; rel="describedby";
+	// type="text/plain"` header pointing at llms.txt. "-" removes the
+	// header. Default: "/llms.txt".
+	LinkLLMS string `json:"link_llms,omitempty"`
 
-	// AgentsLink is the target of the `rel="alternate"` Link header of type
-	// application/json. Default "/agents.json"; "-" leaves the header out.
-	AgentsLink string `json:"agents_link,omitempty"`
+	// LinkAgents is the target of the `Link: <…>; rel="alternate";
+	// type="application/json"` header pointing at agents.json. "-" removes
+	// the header. Default: "/agents.json".
+	LinkAgents string `json:"link_agents,omitempty"`
 
-	// MarkdownLink adds a Link header naming the page's Markdown alternate:
-	// its suffix URL, or the page URL itself when MarkdownSuffix is
-	// disabled. Default on.
-	MarkdownLink *bool `json:"markdown_link,omitempty"`
+	// LinkMarkdown adds the `Link` header that offers the page's own
+	// Markdown alternate: its suffix URL, or the page URL itself when
+	// MarkdownSuffix is disabled. Default: true.
+	LinkMarkdown *bool `json:"link_markdown,omitempty"`
 
-	// HeadLink inserts the same alternate as
-	// `<link rel="alternate" type="text/markdown" href="…">` into the head of
-	// HTML pages that do not have one. Default on.
+	// HeadLink repeats the Markdown alternate in the HTML head as
+	// `<link rel="alternate" type="text/markdown">` when the page has none,
+	// inserted by the HTML rewrite (see RewriteCache; pages of unknown or
+	// large size stream through it). Default: true.
 	HeadLink *bool `json:"head_link,omitempty"`
 
-	// CacheControl replaces the Cache-Control of the Markdown form. Default:
-	// the origin's value. It never widens what the origin or the request
-	// allow: an origin's no-store stands as sent; a page the origin marked
-	// private, a page that sets a cookie (Set-Cookie is then kept), and a
-	// page asked for with Authorization or Cookie get "private" instead of
-	// public and s-maxage, so a shared cache never serves one user's
-	// Markdown to another (RFC 9111 §3, §3.5).
+	// CacheControl is the `Cache-Control` of the Markdown form. It never
+	// widens what the origin or the request allow: an origin's no-store
+	// stands as sent; a page the origin marked private, a page that sets a
+	// cookie (Set-Cookie is then kept), and a page asked for with
+	// Authorization or Cookie get `private` instead of public and
+	// s-maxage, so a shared cache never serves one user's Markdown to
+	// another (RFC 9111 §3, §3.5). Default: the origin's value, with
+	// `private` added whenever the origin response sets a cookie.
 	CacheControl string `json:"cache_control,omitempty"`
 
-	// ContentSignal, when set, is sent as the Content-Signal header on both
-	// forms (for example "search=yes, ai-input=yes, ai-train=no"). Default
-	// unset.
+	// ContentSignal is sent as the `Content-Signal` header on both forms,
+	// e.g. `search=yes, ai-input=yes, ai-train=no`. Default: none (the
+	// agent_ready handler uses the usage policy of the site's YAML, if any).
 	ContentSignal string `json:"content_signal,omitempty"`
 
-	// RewriteCache bounds, in bytes, the rewrite plans kept: where the
-	// annotations went into the pages rewritten whole (HTML pages with a
-	// Content-Length up to 256 KiB), so that the same page with the same
-	// injection is annotated again by copying instead of by tokenizing.
-	// A plan is found by a hash of the page's bytes and of the Injection's
-	// Key (injections without a Key are never planned) and checked against
-	// the page before use. Default DefaultRewriteCache (8 MiB); negative
-	// turns the plans off.
+	// RewriteCache bounds, in bytes, the rewrite plans: where the
+	// annotations went into each HTML page rewritten whole (pages with a
+	// Content-Length up to 256 KiB, which are then sent with their exact
+	// length). The same page bytes with the same annotations are annotated
+	// again by copying, without reading the page as HTML again. A plan is
+	// found by a hash of the page and of the Injection's Key (injections
+	// without a Key are never planned) and checked against the page before
+	// use. -1 disables it. Default: 8 MiB (DefaultRewriteCache).
 	RewriteCache int64 `json:"rewrite_cache,omitempty"`
 
-	// TokensHeader sends x-markdown-tokens, the converter's token count, on
-	// Markdown responses. Default on.
+	// TokensHeader adds `x-markdown-tokens` (the converter's o200k BPE
+	// count) to the Markdown form. Default: true.
 	TokensHeader *bool `json:"tokens_header,omitempty"`
 }
 
@@ -113,22 +124,17 @@ func on(b *bool) bool { return b == nil || *b }
 // disabled is the value that turns an optional string setting off.
 const disabled = "-"
 
-// provision fills in the defaults and validates o.
-func (o *Options) provision() error {
-	if o.MaxSize < 0 {
-		return fmt.Errorf("max_size %d: must not be negative", o.MaxSize)
+// Provision fills in the defaults of o and validates it (see Validate).
+// It is idempotent: Handler.Provision calls it again.
+func (o *Options) Provision() error {
+	if err := o.Validate(); err != nil {
+		return err
 	}
 	if o.MaxSize == 0 {
 		o.MaxSize = DefaultMaxSize
 	}
-	if o.ConvertTimeout < 0 {
-		return fmt.Errorf("convert_timeout %s: must not be negative", o.ConvertTimeout)
-	}
 	if o.ConvertTimeout == 0 {
 		o.ConvertTimeout = DefaultConvertTimeout
-	}
-	if o.MaxMarkdownSize < 0 {
-		return fmt.Errorf("max_markdown_size %d: must not be negative", o.MaxMarkdownSize)
 	}
 	if o.MaxMarkdownSize == 0 {
 		o.MaxMarkdownSize = markdownPerHTML * o.MaxSize
@@ -137,18 +143,38 @@ func (o *Options) provision() error {
 		o.RewriteCache = DefaultRewriteCache
 	}
 	setDefault(&o.MarkdownSuffix, "/md")
-	setDefault(&o.LLMSLink, "/llms.txt")
-	setDefault(&o.AgentsLink, "/agents.json")
-	for _, b := range []**bool{&o.MarkdownLink, &o.HeadLink, &o.TokensHeader} {
+	setDefault(&o.LinkLLMS, "/llms.txt")
+	setDefault(&o.LinkAgents, "/agents.json")
+	for _, b := range []**bool{&o.LinkMarkdown, &o.HeadLink, &o.TokensHeader} {
 		if *b == nil {
 			*b = Bool(true)
 		}
 	}
+	return nil
+}
+
+// Validate reports every setting of o that is out of range or would
+// corrupt a header (CR, LF, NUL or another control character), each error
+// naming the setting. Zero values, the defaults, are valid.
+func (o *Options) Validate() error {
 	var errs []error
+	for _, n := range []struct {
+		name string
+		bad  bool
+		v    any
+	}{
+		{"max_size", o.MaxSize < 0, o.MaxSize},
+		{"convert_timeout", o.ConvertTimeout < 0, o.ConvertTimeout},
+		{"max_markdown_size", o.MaxMarkdownSize < 0, o.MaxMarkdownSize},
+	} {
+		if n.bad {
+			errs = append(errs, fmt.Errorf("%s %v: must not be negative", n.name, n.v))
+		}
+	}
 	for _, f := range []struct{ name, value string }{
 		{"markdown_suffix", o.MarkdownSuffix},
-		{"llms_link", o.LLMSLink},
-		{"agents_link", o.AgentsLink},
+		{"link_llms", o.LinkLLMS},
+		{"link_agents", o.LinkAgents},
 		{"cache_control", o.CacheControl},
 		{"content_signal", o.ContentSignal},
 	} {
@@ -156,10 +182,19 @@ func (o *Options) provision() error {
 			errs = append(errs, fmt.Errorf("%s %q: control characters (CR, LF, NUL…) are not allowed in a header value", f.name, f.value))
 		}
 	}
-	if s := o.MarkdownSuffix; s != disabled && (!strings.HasPrefix(s, "/") || len(s) < 2 || strings.ContainsAny(s, "?#")) {
+	if s := o.MarkdownSuffix; s != "" && s != disabled && (!strings.HasPrefix(s, "/") || len(s) < 2 || strings.ContainsAny(s, "?#")) {
 		errs = append(errs, fmt.Errorf("markdown_suffix %q: must be a path segment such as \"/md\", or \"-\"", s))
 	}
 	return errors.Join(errs...)
+}
+
+// Suffix is the Markdown suffix in effect: MarkdownSuffix, or "" when it is
+// disabled ("-").
+func (o *Options) Suffix() string {
+	if o.MarkdownSuffix == disabled {
+		return ""
+	}
+	return o.MarkdownSuffix
 }
 
 func setDefault(s *string, def string) {

@@ -18,14 +18,14 @@ func TestProvisionDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := h.Options
-	if o.MaxSize != DefaultMaxSize || o.MarkdownSuffix != "/md" || o.LLMSLink != "/llms.txt" || o.AgentsLink != "/agents.json" ||
-		!*o.MarkdownLink || !*o.HeadLink || !*o.TokensHeader || o.CacheControl != "" || o.ContentSignal != "" {
+	if o.MaxSize != DefaultMaxSize || o.MarkdownSuffix != "/md" || o.LinkLLMS != "/llms.txt" || o.LinkAgents != "/agents.json" ||
+		!*o.LinkMarkdown || !*o.HeadLink || !*o.TokensHeader || o.CacheControl != "" || o.ContentSignal != "" {
 		t.Errorf("defaults = %+v", o)
 	}
 	if h.Observer == nil {
 		t.Error("no default observer")
 	}
-	off := &Handler{Convert: fixedConvert, Options: Options{HeadLink: Bool(false), MarkdownSuffix: "-", LLMSLink: "-", AgentsLink: "-"}}
+	off := &Handler{Convert: fixedConvert, Options: Options{HeadLink: Bool(false), MarkdownSuffix: "-", LinkLLMS: "-", LinkAgents: "-"}}
 	if err := off.Provision(); err != nil {
 		t.Fatal(err)
 	}
@@ -44,8 +44,8 @@ func TestProvisionRejects(t *testing.T) {
 		{"negative max size", Handler{Convert: fixedConvert, Options: Options{MaxSize: -1}}, "max_size"},
 		{"CRLF in cache-control", Handler{Convert: fixedConvert, Options: Options{CacheControl: "private\r\nSet-Cookie: a=b"}}, "cache_control"},
 		{"LF in content-signal", Handler{Convert: fixedConvert, Options: Options{ContentSignal: "ai-train=no\nX: y"}}, "content_signal"},
-		{"NUL in llms link", Handler{Convert: fixedConvert, Options: Options{LLMSLink: "/llms\x00.txt"}}, "llms_link"},
-		{"CR in agents link", Handler{Convert: fixedConvert, Options: Options{AgentsLink: "/a\r"}}, "agents_link"},
+		{"NUL in llms link", Handler{Convert: fixedConvert, Options: Options{LinkLLMS: "/llms\x00.txt"}}, "link_llms"},
+		{"CR in agents link", Handler{Convert: fixedConvert, Options: Options{LinkAgents: "/a\r"}}, "link_agents"},
 		{"suffix without slash", Handler{Convert: fixedConvert, Options: Options{MarkdownSuffix: "md"}}, "markdown_suffix"},
 		{"suffix with query", Handler{Convert: fixedConvert, Options: Options{MarkdownSuffix: "/md?x"}}, "markdown_suffix"},
 		{"suffix slash only", Handler{Convert: fixedConvert, Options: Options{MarkdownSuffix: "/"}}, "markdown_suffix"},

@@ -16,12 +16,10 @@ import (
 // contentType (or sniffing when it names no charset), then
 // convert.Converter.Convert, which extracts the main content, converts it,
 // prepends front matter and counts tokens. Options are the defaults with
-// front matter on, plus extraPrune selectors after convert.DefaultPrune.
+// front matter on and no JSON-LD block (what is measured is the content),
+// plus extraPrune selectors after convert.DefaultPrune.
 func newOurs(contentType string, extraPrune []string) (converterFunc, error) {
-	opts := convert.Options{FrontMatter: true}
-	if len(extraPrune) > 0 {
-		opts.Prune = append(convert.DefaultPrune(), extraPrune...)
-	}
+	opts := convert.Options{FrontMatter: true, Settings: convert.Settings{Prune: extraPrune, JSONLDBlock: convert.Bool(false)}}
 	conv, err := convert.New(opts)
 	if err != nil {
 		return nil, err

@@ -41,18 +41,28 @@ func TestRunLoad(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			// Nothing is dropped, not even the first slot, which is due
-			// before any worker has started receiving: dropping needs 16
-			// requests in flight, a stall of 160 ms at this rate.
-			if res.Sent != 40 || res.Dropped != 0 {
-				t.Errorf("sent %d, dropped %d, want 40 and 0", res.Sent, res.Dropped)
+			// Every slot is sent or counted as dropped. A slot is dropped
+			// only when 16 requests are in flight (a stall of 160 ms at
+			// this rate, which a loaded shared machine can cause), so the
+			// exact mix is checked when nothing was dropped, and the
+			// counts add up whatever happened.
+			if res.Sent+res.Dropped != 40 || (tt.rate == 0 && res.Dropped != 0) {
+				t.Errorf("sent %d, dropped %d, want 40 in all (none dropped in a closed loop)", res.Sent, res.Dropped)
 			}
 			want := map[string]struct{ count, errors int }{
 				"page": {16, 0}, "unique": {8, 0}, "revalidated": {8, 0}, "wrong status": {8, 8},
 			}
+			total := 0
 			for _, k := range res.Kinds {
+				total += k.Count
+				if k.Name == "wrong status" && k.Errors != k.Count {
+					t.Errorf("wrong status: %d errors for %d requests", k.Errors, k.Count)
+				}
+				if k.Name != "wrong status" && k.Errors != 0 {
+					t.Errorf("%s: %d errors (%s)", k.Name, k.Errors, k.FirstError)
+				}
 				w := want[k.Name]
-				if k.Count != w.count || k.Errors != w.errors {
+				if res.Dropped == 0 && (k.Count != w.count || k.Errors != w.errors) {
 					t.Errorf("%s: %d requests, %d errors (%s); want %d and %d", k.Name, k.Count, k.Errors, k.FirstError, w.count, w.errors)
 				}
 				if k.Name == "wrong status" && !strings.Contains(k.FirstError, "status 404, want 200") {
@@ -62,7 +72,10 @@ func TestRunLoad(t *testing.T) {
 					t.Errorf("%s: %d latencies for %d requests", k.Name, len(k.Lat), k.Count)
 				}
 			}
-			if res.Errors() < 8 {
+			if total != res.Sent {
+				t.Errorf("the kinds count %d requests, %d were sent", total, res.Sent)
+			}
+			if res.Dropped == 0 && res.Errors() < 8 {
 				t.Errorf("Errors() = %d, want at least the 8 wrong statuses", res.Errors())
 			}
 		})

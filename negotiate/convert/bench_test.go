@@ -40,7 +40,7 @@ func loopCPU(b *testing.B, bytesPerOp int, op func()) {
 // matter, token count) on each golden page and on a large synthetic article;
 // MB/s is HTML bytes in per second.
 func BenchmarkConvert(b *testing.B) {
-	c, err := New(Options{FrontMatter: true, JSONLD: true})
+	c, err := New(Options{FrontMatter: true})
 	if err != nil {
 		b.Fatal(err)
 	}

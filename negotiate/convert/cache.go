@@ -89,35 +89,30 @@ func (c *Cache) admit(key string) bool {
 var doorkeeperSeed = maphash.MakeSeed()
 
 // Key returns the cache key of a page's conversion, or ok=false when the
-// response must not be cached:
+// response must not be cached. req is the header of the request the page
+// answered, resp the origin's response header. It is not cached when:
 //   - it has no validator: without ETag (RFC 9110 §8.8.3) or Last-Modified
 //     (RFC 9110 §8.8.2) there is no way to tell a changed page from the
 //     same one;
 //   - it is personal or uncacheable: Cache-Control no-store or private
 //     (RFC 9111 §5.2.2.5, §5.2.2.7), Set-Cookie, or a Vary on anything but
 //     Accept and Accept-Encoding (RFC 9110 §12.5.5), since two users' pages
-//     could then share validators.
+//     could then share validators;
+//   - it answers a request with credentials and the origin did not mark it
+//     shareable (see shareable).
 //
 // The key also covers the headers the conversion reads (Content-Language,
 // Link) and optsHash (Options.Hash), so different settings never share an
 // entry.
-func (c *Cache) Key(pageURL string, header http.Header, optsHash string) (key string, ok bool) {
-	etag, lastMod := header.Get("ETag"), header.Get("Last-Modified")
+func (c *Cache) Key(pageURL string, req, resp http.Header, optsHash string) (key string, ok bool) {
+	etag, lastMod := resp.Get("ETag"), resp.Get("Last-Modified")
 	if etag == "" && lastMod == "" {
 		return "", false
 	}
-	for _, cc := range header.Values("Cache-Control") {
-		for d := range strings.SplitSeq(cc, ",") {
-			name, _, _ := strings.Cut(strings.TrimSpace(d), "=")
-			if strings.EqualFold(name, "no-store") || strings.EqualFold(name, "private") {
-				return "", false
-			}
-		}
-	}
-	if len(header.Values("Set-Cookie")) > 0 {
+	if hasDirective(resp, "no-store", "private") || len(resp.Values("Set-Cookie")) > 0 || !shareable(req, resp) {
 		return "", false
 	}
-	for _, v := range header.Values("Vary") {
+	for _, v := range resp.Values("Vary") {
 		for f := range strings.SplitSeq(v, ",") {
 			f = strings.TrimSpace(f)
 			if f != "" && !strings.EqualFold(f, "Accept") && !strings.EqualFold(f, "Accept-Encoding") {
@@ -127,12 +122,41 @@ func (c *Cache) Key(pageURL string, header http.Header, optsHash string) (key st
 	}
 	h := sha256.New()
 	for _, part := range []string{pageURL, etag, lastMod,
-		strings.Join(header.Values("Content-Language"), ","),
-		strings.Join(header.Values("Link"), ","), optsHash} {
+		strings.Join(resp.Values("Content-Language"), ","),
+		strings.Join(resp.Values("Link"), ","), optsHash} {
 		h.Write([]byte(part))
 		h.Write([]byte{0})
 	}
 	return hex.EncodeToString(h.Sum(nil)), true
+}
+
+// shareable reports whether a conversion may be reused for other clients.
+// The cache is shared, so it follows RFC 9111 §3.5: a response to a request
+// with Authorization is reused only when the origin marked it public,
+// s-maxage or must-revalidate. A request with cookies is treated the same
+// way: the origin may have personalised the page without saying so.
+func shareable(req, resp http.Header) bool {
+	if req.Get("Authorization") == "" && req.Get("Cookie") == "" {
+		return true
+	}
+	return hasDirective(resp, "public", "s-maxage", "must-revalidate")
+}
+
+// hasDirective reports whether the Cache-Control of h holds one of the
+// directives names (RFC 9111 §5.2: names are case-insensitive; a value
+// after "=" is ignored).
+func hasDirective(h http.Header, names ...string) bool {
+	for _, cc := range h.Values("Cache-Control") {
+		for d := range strings.SplitSeq(cc, ",") {
+			name, _, _ := strings.Cut(strings.TrimSpace(d), "=")
+			for _, n := range names {
+				if strings.EqualFold(name, n) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // Get returns the cached conversion for key. The Result is shared: callers

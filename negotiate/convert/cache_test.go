@@ -12,34 +12,43 @@ import (
 func TestCacheKey(t *testing.T) {
 	c := NewCache(1 << 20)
 	tests := []struct {
-		name   string
-		header http.Header
-		ok     bool
+		name    string
+		request http.Header
+		header  http.Header
+		ok      bool
 	}{
-		{"no validators", http.Header{}, false},
-		{"etag", http.Header{"Etag": {`"v1"`}}, true},
-		{"last-modified", http.Header{"Last-Modified": {"Tue, 15 Sep 2026 08:00:00 GMT"}}, true},
-		{"no-store", http.Header{"Etag": {`"v1"`}, "Cache-Control": {"max-age=60, no-store"}}, false},
-		{"private", http.Header{"Etag": {`"v1"`}, "Cache-Control": {`private="x"`}}, false},
-		{"set-cookie", http.Header{"Etag": {`"v1"`}, "Set-Cookie": {"a=b"}}, false},
-		{"vary cookie", http.Header{"Etag": {`"v1"`}, "Vary": {"Accept-Encoding, Cookie"}}, false},
-		{"vary accept", http.Header{"Etag": {`"v1"`}, "Vary": {"accept, Accept-Encoding"}}, true},
+		{"no validators", nil, http.Header{}, false},
+		{"etag", nil, http.Header{"Etag": {`"v1"`}}, true},
+		{"last-modified", nil, http.Header{"Last-Modified": {"Tue, 15 Sep 2026 08:00:00 GMT"}}, true},
+		{"no-store", nil, http.Header{"Etag": {`"v1"`}, "Cache-Control": {"max-age=60, no-store"}}, false},
+		{"private", nil, http.Header{"Etag": {`"v1"`}, "Cache-Control": {`private="x"`}}, false},
+		{"set-cookie", nil, http.Header{"Etag": {`"v1"`}, "Set-Cookie": {"a=b"}}, false},
+		{"vary cookie", nil, http.Header{"Etag": {`"v1"`}, "Vary": {"Accept-Encoding, Cookie"}}, false},
+		{"vary accept", nil, http.Header{"Etag": {`"v1"`}, "Vary": {"accept, Accept-Encoding"}}, true},
+		// A shared cache and a request with credentials (RFC 9111 §3.5).
+		{"authorization", http.Header{"Authorization": {"Bearer x"}}, http.Header{"Etag": {`"v1"`}}, false},
+		{"cookie", http.Header{"Cookie": {"session=1"}}, http.Header{"Etag": {`"v1"`}}, false},
+		{"cookie, max-age only", http.Header{"Cookie": {"session=1"}}, http.Header{"Etag": {`"v1"`}, "Cache-Control": {"max-age=60"}}, false},
+		{"authorization, public", http.Header{"Authorization": {"Bearer x"}}, http.Header{"Etag": {`"v1"`}, "Cache-Control": {"Public, max-age=60"}}, true},
+		{"cookie, s-maxage", http.Header{"Cookie": {"session=1"}}, http.Header{"Etag": {`"v1"`}, "Cache-Control": {"s-maxage=60"}}, true},
+		{"authorization, must-revalidate", http.Header{"Authorization": {"Basic eDp5"}}, http.Header{"Etag": {`"v1"`}, "Cache-Control": {"no-cache, must-revalidate"}}, true},
+		{"other request headers", http.Header{"Accept": {"text/markdown"}}, http.Header{"Etag": {`"v1"`}}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if _, ok := c.Key("https://example.com/", tt.header, "h"); ok != tt.ok {
+			if _, ok := c.Key("https://example.com/", tt.request, tt.header, "h"); ok != tt.ok {
 				t.Errorf("Key ok = %v, want %v", ok, tt.ok)
 			}
 		})
 	}
 	base := http.Header{"Etag": {`"v1"`}}
-	k0, _ := c.Key("https://example.com/", base, "h")
+	k0, _ := c.Key("https://example.com/", nil, base, "h")
 	for name, k := range map[string]func() (string, bool){
-		"url":     func() (string, bool) { return c.Key("https://example.com/x", base, "h") },
-		"etag":    func() (string, bool) { return c.Key("https://example.com/", http.Header{"Etag": {`"v2"`}}, "h") },
-		"options": func() (string, bool) { return c.Key("https://example.com/", base, "h2") },
+		"url":     func() (string, bool) { return c.Key("https://example.com/x", nil, base, "h") },
+		"etag":    func() (string, bool) { return c.Key("https://example.com/", nil, http.Header{"Etag": {`"v2"`}}, "h") },
+		"options": func() (string, bool) { return c.Key("https://example.com/", nil, base, "h2") },
 		"language": func() (string, bool) {
-			return c.Key("https://example.com/", http.Header{"Etag": {`"v1"`}, "Content-Language": {"de"}}, "h")
+			return c.Key("https://example.com/", nil, http.Header{"Etag": {`"v1"`}, "Content-Language": {"de"}}, "h")
 		},
 	} {
 		if k1, _ := k(); k1 == k0 {

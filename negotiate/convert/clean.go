@@ -19,12 +19,17 @@ var dropped = map[atom.Atom]bool{
 }
 
 // strip removes the dropped elements and the comments from the document.
-func strip(n *html.Node) { stripIn(n, false) }
+// It reports whether the page had a <script>: a page that has no text of
+// its own but has scripts is an application shell.
+func strip(n *html.Node) (scripts bool) { return stripIn(n, false) }
 
 // stripIn is strip for the children of n; inForm is true under a <form>.
-func stripIn(n *html.Node, inForm bool) {
+func stripIn(n *html.Node, inForm bool) (scripts bool) {
 	for c := n.FirstChild; c != nil; {
 		next := c.NextSibling
+		if c.Type == html.ElementNode && (c.DataAtom == atom.Script || c.DataAtom == atom.Head && findFirst(c, atom.Script) != nil) {
+			scripts = true
+		}
 		switch {
 		case c.Type == html.CommentNode,
 			c.Type == html.ElementNode && dropped[c.DataAtom] && c.Namespace == "" &&
@@ -36,10 +41,13 @@ func stripIn(n *html.Node, inForm bool) {
 				n.RemoveChild(c)
 			}
 		default:
-			stripIn(c, inForm || c.Type == html.ElementNode && c.DataAtom == atom.Form)
+			if stripIn(c, inForm || c.Type == html.ElementNode && c.DataAtom == atom.Form) {
+				scripts = true
+			}
 		}
 		c = next
 	}
+	return scripts
 }
 
 // cleaner prunes the chosen content and rewrites what html-to-markdown would
@@ -68,6 +76,38 @@ func (c *Converter) newCleaner(doc *html.Node) *cleaner {
 		}
 	}
 	return cl
+}
+
+// visibleAfterPrune reports whether any text under n lies outside the
+// elements the prune selectors match (kept elements count as outside). It
+// stops at the first such text, so on a page with content it looks at a
+// few elements only.
+func (cl *cleaner) visibleAfterPrune(n *html.Node) bool {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		switch c.Type {
+		case html.TextNode:
+			if strings.TrimSpace(c.Data) != "" {
+				return true
+			}
+		case html.ElementNode:
+			if cl.keep[c] {
+				if nodeHasText(c) {
+					return true
+				}
+				continue
+			}
+			if c.DataAtom == atom.Img && attr(c, "alt") != "" {
+				return true
+			}
+			if len(cl.prune) > 0 && cl.prune.Match(c) && !cl.keepPath[c] {
+				continue
+			}
+			if cl.visibleAfterPrune(c) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // clean walks the children of n, removing pruned elements (unless kept) and
@@ -129,10 +169,17 @@ func (cl *cleaner) rewrite(n *html.Node) bool {
 		if p := tableCaption(n); p != nil {
 			cl.clean(p, false) // it now lies before the walk
 		}
+		blockTable(n)
 	case atom.Figure:
 		figure(n)
 	case atom.Select, atom.Label:
 		return formControl(n)
+	case atom.Div, atom.Aside, atom.Section:
+		if isAdmonition(n) {
+			admonition(n)
+		}
+	case atom.B, atom.Strong, atom.I, atom.Em:
+		separateMarks(n)
 	case atom.Dialog:
 		if !hasAttr(n, "open") {
 			n.Parent.RemoveChild(n)

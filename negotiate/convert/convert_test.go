@@ -27,9 +27,9 @@ func TestNewRejectsBadSelectors(t *testing.T) {
 		opts Options
 		want string
 	}{
-		{"content", Options{ContentSelectors: []string{"main", "div[["}}, `content selector "div[["`},
-		{"prune", Options{Prune: []string{":nope("}}, `prune selector ":nope("`},
-		{"keep", Options{Keep: []string{"##"}}, `keep selector "##"`},
+		{"content", Options{Settings: Settings{ContentSelectors: []string{"main", "div[["}}}, `content_selectors: selector "div[["`},
+		{"prune", Options{Settings: Settings{Prune: []string{":nope("}}}, `prune: selector ":nope("`},
+		{"keep", Options{Settings: Settings{Keep: []string{"##"}}}, `keep: selector "##"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -51,14 +51,14 @@ func TestConvertCases(t *testing.T) {
 	}{
 		{
 			name:    "content selector beats main",
-			opts:    Options{ContentSelectors: []string{".missing", ".post"}},
+			opts:    Options{Settings: Settings{ContentSelectors: []string{".missing", ".post"}}},
 			html:    `<main><p>main text</p><div class="post"><p>one</p></div><div class="post"><p>two</p></div></main>`,
 			want:    "one\n\ntwo\n",
 			extract: "selector:.post",
 		},
 		{
 			name:    "selector matching only empty elements falls through",
-			opts:    Options{ContentSelectors: []string{".post"}},
+			opts:    Options{Settings: Settings{ContentSelectors: []string{".post"}}},
 			html:    `<div class="post"> </div><main><p>main text</p></main>`,
 			want:    "main text\n",
 			extract: "landmark:main",
@@ -111,21 +111,21 @@ func TestConvertCases(t *testing.T) {
 		},
 		{
 			name:    "empty prune list prunes nothing",
-			opts:    Options{Prune: []string{}},
+			opts:    Options{Settings: Settings{PruneDefaults: Bool(false)}},
 			html:    `<main><nav>menu</nav><p>text</p></main>`,
 			want:    "menu\n\ntext\n",
 			extract: "landmark:main",
 		},
 		{
 			name:    "keep inside a pruned element survives, the rest of it does not",
-			opts:    Options{Keep: []string{".legal"}},
+			opts:    Options{Settings: Settings{Keep: []string{".legal"}}},
 			html:    `<main><p>text</p><footer><a href="/x">links</a><div><p class="legal">Prices include VAT.</p></div></footer></main>`,
 			want:    "text\n\nPrices include VAT.\n",
 			extract: "landmark:main",
 		},
 		{
 			name:    "keep outside the content is appended",
-			opts:    Options{Keep: []string{"#notice"}},
+			opts:    Options{Settings: Settings{Keep: []string{"#notice"}}},
 			html:    `<header><p id="notice">Service notice</p></header><main><p>text</p></main>`,
 			want:    "text\n\nService notice\n",
 			extract: "landmark:main",
@@ -162,7 +162,7 @@ func TestConvertCases(t *testing.T) {
 		},
 		{
 			name: "images without alt kept when configured",
-			opts: Options{KeepImagesWithoutAlt: true},
+			opts: Options{Settings: Settings{KeepImagesWithoutAlt: true}},
 			html: `<p><img src="a.png"></p>`,
 			want: "![](https://example.com/section/a.png)\n",
 		},
@@ -205,7 +205,7 @@ func TestConvertCases(t *testing.T) {
 }
 
 func TestConvertFrontMatterAndTokens(t *testing.T) {
-	c := mustNew(t, Options{FrontMatter: true, DefaultLanguage: "en"})
+	c := mustNew(t, Options{FrontMatter: true, Settings: Settings{DefaultLanguage: "en"}})
 	res, err := c.Convert([]byte(`<title>T: "x"</title><main><h1>T</h1><p>Hello world.</p></main>`), testURL,
 		http.Header{"Last-Modified": {"Tue, 15 Sep 2026 08:00:00 GMT"}})
 	if err != nil {
@@ -230,8 +230,8 @@ func TestConvertBadInput(t *testing.T) {
 		wantErr error // nil: must succeed
 		anyErr  bool  // an error is acceptable
 	}{
-		{"empty", "", ErrNoContent, false},
-		{"no body text", "<html><head><title>x</title></head><body> </body></html>", ErrNoContent, false},
+		{"empty", "", nil, false},
+		{"no body text", "<html><head><title>x</title></head><body> </body></html>", nil, false},
 		{"only scripts", "<script>render()</script><div id=app></div>", ErrNoContent, false},
 		{"10000 nested divs", deep, ErrTooDeep, false},
 		{"10000 nested spans", deepSpans, ErrTooDeep, false},
@@ -288,7 +288,7 @@ func TestConvertBigTable(t *testing.T) {
 }
 
 func TestConvertConcurrent(t *testing.T) {
-	c := mustNew(t, Options{FrontMatter: true, ContentSelectors: []string{".post"}})
+	c := mustNew(t, Options{FrontMatter: true, Settings: Settings{ContentSelectors: []string{".post"}}})
 	page := []byte(`<nav>x</nav><div class="post"><h1>T</h1><p>body <a href="/a">a</a></p><table><tr><td>1</td></tr></table></div>`)
 	first, err := c.Convert(page, testURL, nil)
 	if err != nil {
@@ -313,11 +313,11 @@ func isValidUTF8(b []byte) bool { return strings.ToValidUTF8(string(b), "?") == 
 
 func TestOptionsHash(t *testing.T) {
 	a := Options{}.Hash()
-	if b := (Options{Prune: DefaultPrune()}).Hash(); a != b {
-		t.Errorf("nil prune and explicit default prune hash differently: %s %s", a, b)
+	if b := (Options{Settings: Settings{PruneDefaults: Bool(false), Prune: DefaultPrune()}}).Hash(); a != b {
+		t.Errorf("the default prune list and the same list given explicitly hash differently: %s %s", a, b)
 	}
-	if b := (Options{Prune: []string{}}).Hash(); a == b {
-		t.Error("empty prune hashes like default prune")
+	if b := (Options{Settings: Settings{PruneDefaults: Bool(false)}}).Hash(); a == b {
+		t.Error("no prune hashes like the default prune")
 	}
 	if b := (Options{FrontMatter: true}).Hash(); a == b {
 		t.Error("FrontMatter does not change the hash")

@@ -44,23 +44,16 @@ type Result struct {
 	Extraction string
 }
 
-// New compiles the options' selectors (an error names the bad selector),
-// builds the html-to-markdown converter and checks it with a dry run.
+// New fills in the defaults of the options' Settings, compiles their
+// selectors (an error names the setting and the bad selector) and builds
+// the html-to-markdown converter.
 func New(opts Options) (*Converter, error) {
-	c := &Converter{opts: opts}
-	var err error
-	if c.content, err = compile("content", opts.ContentSelectors); err != nil {
-		return nil, err
-	}
-	prune, err := compile("prune", opts.prune())
+	sel, err := opts.Settings.provision()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("convert: %w", err)
 	}
-	keep, err := compile("keep", opts.Keep)
-	if err != nil {
-		return nil, err
-	}
-	c.pruneGroup, c.keepGroup = group(prune), group(keep)
+	c := &Converter{opts: opts, content: sel.content}
+	c.pruneGroup, c.keepGroup = group(sel.prune), group(sel.keep)
 	if c.md, err = newMarkdownConverter(table.SpanBehaviorMirror); err != nil {
 		return nil, err
 	}
@@ -70,7 +63,8 @@ func New(opts Options) (*Converter, error) {
 	return c, nil
 }
 
-// Options returns the options the Converter was built with.
+// Options returns the options the Converter was built with, defaults
+// filled in.
 func (c *Converter) Options() Options { return c.opts }
 
 // Convert converts one HTML page with no deadline; see ConvertContext.
@@ -108,7 +102,7 @@ func (c *Converter) ConvertContext(ctx context.Context, htmlUTF8 []byte, pageURL
 	}
 	meta, jsonld := frontmatter.ExtractWithJSONLD(doc, pageURL, header, c.opts.DefaultLanguage)
 	base := documentBase(doc, pageURL)
-	strip(doc)
+	scripts := strip(doc)
 	if err := bud.check(); err != nil {
 		return nil, err
 	}
@@ -133,6 +127,12 @@ func (c *Converter) ConvertContext(ctx context.Context, htmlUTF8 []byte, pageURL
 			}
 			root.AppendChild(n)
 		}
+	}
+	if !cl.visibleAfterPrune(root) {
+		// Pruning would leave nothing (the only content is hidden by an
+		// inline style, or sits in an <aside>): a prune rule never empties
+		// a page, so none applies.
+		cl.prune = nil
 	}
 	cl.clean(root, false)
 	md := c.md
@@ -164,16 +164,19 @@ func (c *Converter) ConvertContext(ctx context.Context, htmlUTF8 []byte, pageURL
 		front = meta.Marshal()
 	}
 	size := len(front) + len(body) + 1
-	if c.opts.JSONLD {
+	if *c.opts.JSONLDBlock {
 		for _, b := range jsonld {
 			size += 2*len(b) + 64 // indented, fenced
 		}
 	}
 	out := appendTidy(append(make([]byte, 0, size), front...), body)
-	if len(out) == len(front) {
+	if len(out) == len(front) && scripts {
+		// No text but scripts: an application shell, whose HTML serves an
+		// agent better than an empty Markdown page. An empty page without
+		// scripts converts to its front matter and an empty body.
 		return nil, ErrNoContent
 	}
-	if c.opts.JSONLD && len(jsonld) > 0 {
+	if *c.opts.JSONLDBlock && len(jsonld) > 0 {
 		buf := bytes.NewBuffer(out)
 		for _, b := range jsonld {
 			jsonFence(buf, b)

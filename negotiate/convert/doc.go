@@ -16,8 +16,9 @@
 //     media-player menus, buttons, bio cards) are removed ("+pruned" is
 //     added to the extraction). Headings, tables, code, definition lists,
 //     inline elements, bylines, the article's header and Keep matches are
-//     never removed this way, so pages that are not articles keep all their
-//     content;
+//     never removed this way, nor a block that holds code, nor a link list
+//     mistaken for the article's header, so pages that are not articles keep
+//     all their content;
 //  3. go-readability, for pages without landmarks that it judges to be
 //     articles ("readability");
 //  4. the whole <body> ("body"), so pages that are not articles (pricing
@@ -25,7 +26,15 @@
 //
 // Prune selectors then remove chrome inside the chosen content; Keep selectors
 // protect what must survive (a kept element outside the chosen content is
-// appended after it).
+// appended after it). A prune rule never empties a page: when nothing would
+// be left, none is applied.
+//
+// Nothing is lost in conversion: a data table whose cells hold code, lists
+// or quotes becomes a list (one item per row, "**Header**: content"), code
+// inside quotes keeps every line in the quote, admonitions keep their title,
+// and only what would change the CommonMark meaning is escaped (escape.go).
+// An empty page converts to its front matter and an empty body; a script
+// shell with no text is ErrNoContent.
 //
 // Nothing in a page makes its conversion cost more than linear work in its
 // size (bound.go, budget.go): quotes and lists deeper than ten levels are

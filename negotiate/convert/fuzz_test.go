@@ -24,7 +24,7 @@ func FuzzConvert(f *testing.F) {
 	f.Add([]byte("<table><tr><td colspan=1000 rowspan=1000>x</table>"))
 	f.Add([]byte("<table><caption><table><caption>x</caption></table></caption></table>"))
 	f.Add([]byte("<main><form><p>" + strings.Repeat("Prose that readability likes, long enough. ", 20) + "</p><blockquote><footer>y</footer></blockquote></form></main>"))
-	c, err := New(Options{FrontMatter: true, JSONLD: true, Keep: []string{"footer p"}, ContentSelectors: []string{".c"}})
+	c, err := New(Options{FrontMatter: true, Settings: Settings{Keep: []string{"footer p"}, ContentSelectors: []string{".c"}}})
 	if err != nil {
 		f.Fatal(err)
 	}

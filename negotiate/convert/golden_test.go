@@ -14,7 +14,7 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden .md files from the current output")
 
 // goldenOptions are the options every golden page is converted with.
-var goldenOptions = Options{FrontMatter: true, JSONLD: true, DefaultLanguage: "en"}
+var goldenOptions = Options{FrontMatter: true, Settings: Settings{DefaultLanguage: "en"}}
 
 // goldenExtraction is how each golden page's content must be chosen.
 var goldenExtraction = map[string]string{
@@ -37,6 +37,12 @@ var goldenExtraction = map[string]string{
 	// and reply form go), a category archive (its teasers stay, dated)
 	"wordpress-post":    "landmark:main",
 	"wordpress-archive": "landmark:main",
+	"inline-marks":      "landmark:main",
+	"empty":             "body",
+	"empty-body":        "body",
+	"hidden-only":       "body",
+	"docs-blocks":       "landmark:role-main",
+	"landmark-nav":      "landmark:main+pruned",
 }
 
 // goldenHeader is the origin response every golden page is converted with.

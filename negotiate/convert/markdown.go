@@ -39,6 +39,8 @@ func newMarkdownConverter(spans table.SpanCellBehavior) (*converter.Converter, e
 			table.WithSkipEmptyRows(true),
 		),
 		strikethrough.NewStrikethroughPlugin(),
+		escapePlugin{},
+		quotePlugin{},
 	))
 	out, err := conv.ConvertString(`<h1>Dry run</h1><p>a <a href="/x">link</a></p><table><tr><td>1</td></tr></table><del>x</del>`,
 		converter.WithDomain("https://example.com/"))

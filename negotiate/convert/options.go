@@ -7,51 +7,24 @@ import (
 	"math"
 )
 
-// Options configure a Converter. The zero value is usable: default pruning,
-// no content selectors, no front matter, no JSON-LD block.
+// Options configure a Converter: the user's Settings and what the caller
+// decides. The zero value is usable: the default Settings, no front matter,
+// the default output budget.
 type Options struct {
-	// ContentSelectors are CSS selectors naming the page's main content. They
-	// are tried in order before the landmarks; the first one that matches
-	// wins, and all its top-level matches are kept in document order.
-	// Default: none.
-	ContentSelectors []string `json:"content_selectors,omitempty"`
-
-	// Prune are CSS selectors of elements removed from the chosen content
-	// (navigation, footers, cookie banners, share widgets...). nil means
-	// DefaultPrune(); an empty non-nil slice prunes nothing.
-	Prune []string `json:"prune,omitempty"`
-
-	// Keep are CSS selectors of elements that always survive: pruning never
-	// removes them (nor the path to them), and when they sit outside the
-	// chosen content they are appended after it. Default: none.
-	Keep []string `json:"keep,omitempty"`
-
-	// KeepImagesWithoutAlt keeps images that have no alt text (rendered as
-	// "![](src)"). Default: false, they are dropped, since an agent cannot
-	// see them and they only cost tokens.
-	KeepImagesWithoutAlt bool `json:"keep_images_without_alt,omitempty"`
-
-	// JSONLD appends the page's own JSON-LD blocks as fenced ```json code
-	// blocks at the end of the Markdown, so no structured fact is lost.
-	// Default: false (the caller decides).
-	JSONLD bool `json:"jsonld,omitempty"`
+	Settings
 
 	// FrontMatter prepends YAML front matter (title, description,
 	// canonical, updated, language...) to the Markdown. Default: false (the
 	// caller decides).
 	FrontMatter bool `json:"front_matter,omitempty"`
 
-	// DefaultLanguage is the front matter's language when neither the page
-	// (<html lang>) nor the origin (Content-Language) names one.
-	// Default: "" (the field is omitted).
-	DefaultLanguage string `json:"default_language,omitempty"`
-
 	// MaxMarkdownSize is the output budget, in bytes: a conversion whose
 	// Markdown grows past it stops and fails with ErrTooLarge (the caller
 	// sends the HTML). It does not change the Markdown of the pages within
-	// it, so it is not part of Hash. Default DefaultMaxMarkdownSize
-	// (8 MiB); negative means no limit.
-	MaxMarkdownSize int64 `json:"max_markdown_size,omitempty"`
+	// it, so it is not part of Hash. The agent_ready handler passes its
+	// max_markdown_size (negotiate.Options.MaxMarkdownSize). Default
+	// DefaultMaxMarkdownSize (8 MiB); negative means no limit.
+	MaxMarkdownSize int64 `json:"-"`
 }
 
 // maxMarkdownSize returns the effective output budget, 0 for none.
@@ -65,14 +38,16 @@ func (o Options) maxMarkdownSize() int {
 	return int(min(o.MaxMarkdownSize, int64(math.MaxInt)))
 }
 
-// DefaultPrune returns the prune selectors used when Options.Prune is nil:
+// DefaultPrune returns the built-in prune selectors (Settings.PruneDefaults):
 // navigation, footers, asides, hidden elements, menus, toolbars and
 // dialogs, cookie and consent banners, share widgets, comment threads and
 // reply forms, related-post and ad widgets, skip links, and WordPress's
 // post meta.
 func DefaultPrune() []string {
 	return []string{
-		"nav", "footer:not(blockquote footer)", "aside",
+		// an <aside> is chrome unless it is a note or a footnote (docutils
+		// writes footnotes as aside.footnote in aside.footnote-list)
+		"nav", "footer:not(blockquote footer)", "aside:not([role=note]):not([class*=footnote]):not(.admonition)",
 		"[role=navigation]", "[role=contentinfo]", "[role=complementary]", "[role=search]",
 		"[aria-hidden=true]", "[hidden]", `[style*="display:none"]`, `[style*="display: none"]`,
 		`[style*="visibility:hidden"]`, `[style*="visibility: hidden"]`,
@@ -113,24 +88,18 @@ func wpPostMeta(kind string) string {
 		":not(:has(h1, h2, h3, h4, h5, h6, .wp-block-post-title, .wp-block-post-content, .wp-block-post-excerpt))"
 }
 
-// prune returns the effective prune selectors.
-func (o Options) prune() []string {
-	if o.Prune == nil {
-		return DefaultPrune()
-	}
-	return o.Prune
-}
-
 // formatVersion changes whenever the Markdown this package writes for the
 // same input changes, so cached conversions of an older build are not served.
-const formatVersion = "convert/3"
+const formatVersion = "convert/4"
 
-// Hash returns a short stable digest of the options (with the default prune
-// list spelled out) and the output format version: two Options with the same
-// Hash produce the same Markdown. It keys the conversion cache.
+// Hash returns a short stable digest of the options (with the defaults
+// filled in and the prune list spelled out) and the output format version:
+// two Options with the same Hash produce the same Markdown. It keys the
+// conversion cache.
 func (o Options) Hash() string {
-	o.Prune = o.prune()
-	o.MaxMarkdownSize = 0 // a budget, not a format
+	o.Prune, o.PruneDefaults = o.pruneList(), Bool(false)
+	o.JSONLDBlock = Bool(on(o.JSONLDBlock))
+	o.ConversionCache = 0 // a budget, not a format
 	b, _ := json.Marshal(struct {
 		V string
 		O Options

@@ -19,8 +19,9 @@ const MaxDepth = 512
 var (
 	// ErrTooDeep means the page nests elements deeper than MaxDepth.
 	ErrTooDeep = errors.New("convert: markup nested too deeply")
-	// ErrNoContent means the page has no text to convert (an empty page or
-	// a script-only application shell).
+	// ErrNoContent means the page is a script-only application shell: it
+	// has scripts and no text to convert. (An empty page without scripts
+	// converts to its front matter and an empty body.)
 	ErrNoContent = errors.New("convert: page has no content")
 )
 

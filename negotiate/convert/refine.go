@@ -45,7 +45,7 @@ func refine(lm content, base *url.URL, cl *cleaner) content {
 	doc.AppendChild(htmlEl)
 	htmlEl.AppendChild(element(atom.Head))
 	htmlEl.AppendChild(bodyEl)
-	bodyEl.AppendChild(cloneTree(root))
+	bodyEl.AppendChild(cloneForOracle(root))
 	art, err := parser.ParseAndMutate(doc, base)
 	if err != nil || art.Node == nil {
 		return lm
@@ -94,7 +94,7 @@ func collectTexts(n *html.Node, set map[string]bool) {
 // (almost) none of the kept text, and reports whether it removed any. A
 // block that comes before the first kept text and holds the <h1>, or is
 // short and holds a heading, is the article's header (title, byline, date,
-// lead image): it stays whole.
+// lead image): it stays whole, unless it is mostly links.
 func pruneUnkept(root *html.Node, kept map[string]bool, cl *cleaner) bool {
 	removed, started := false, false
 	var walk func(n *html.Node)
@@ -105,7 +105,7 @@ func pruneUnkept(root *html.Node, kept map[string]bool, cl *cleaner) bool {
 				k, t := textKept(c, kept)
 				has, any := k > 0 && float64(k) >= minKeptShare*float64(t), t > 0
 				switch {
-				case !has && any && !started && (t <= maxHeaderLen && findHeading(c, 6) || findHeading(c, 1)):
+				case !has && any && !started && (t <= maxHeaderLen && findHeading(c, 6) || findHeading(c, 1)) && !linkList(c, t):
 					// the article's header
 				case !has && any && cl.keepPath[c]:
 					walk(c) // prune around the kept element
@@ -129,6 +129,27 @@ func pruneUnkept(root *html.Node, kept map[string]bool, cl *cleaner) bool {
 	return removed
 }
 
+// linkList reports whether most of n's text (total non-space bytes) is
+// link text: a "latest news" list or a section menu under a heading, not
+// an article's header (whose title and date are not links).
+func linkList(n *html.Node, total int) bool {
+	return 2*linkTextLen(n) > total
+}
+
+// linkTextLen counts the non-space bytes of the text inside links under n.
+func linkTextLen(n *html.Node) int {
+	l := 0
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		switch {
+		case c.Type == html.ElementNode && c.DataAtom == atom.A:
+			l += textLen(textOf(c))
+		case c.Type == html.ElementNode:
+			l += linkTextLen(c)
+		}
+	}
+	return l
+}
+
 // textKept returns how much of the text under n (in non-space bytes) is
 // kept text, and how much text there is.
 func textKept(n *html.Node, kept map[string]bool) (keptLen, total int) {
@@ -148,6 +169,25 @@ func textKept(n *html.Node, kept map[string]bool) (keptLen, total int) {
 		keptLen, total = keptLen+k, total+t
 	}
 	return keptLen, total
+}
+
+// cloneForOracle is cloneTree for readability's copy of the landmark, with
+// each <pre> reduced to one text node: refine never removes a block that
+// holds code, so readability need not score the code's highlighting spans
+// (thousands of elements on a documentation page, most of its work there).
+func cloneForOracle(n *html.Node) *html.Node {
+	m := &html.Node{Type: n.Type, DataAtom: n.DataAtom, Data: n.Data, Namespace: n.Namespace}
+	if len(n.Attr) > 0 {
+		m.Attr = append([]html.Attribute(nil), n.Attr...)
+	}
+	if n.Type == html.ElementNode && n.DataAtom == atom.Pre {
+		m.AppendChild(&html.Node{Type: html.TextNode, Data: textOf(n)})
+		return m
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		m.AppendChild(cloneForOracle(c))
+	}
+	return m
 }
 
 // cloneTree returns a deep copy of n: readability's preparation mutates

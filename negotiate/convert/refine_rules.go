@@ -71,11 +71,15 @@ var inline = map[atom.Atom]bool{
 
 // prunable reports whether refine may remove n: a block-level element that
 // is not a byline, not a real form (readability drops every form; a
-// contact form can be what the page is for) and holds no paragraph of
-// prose.
+// contact form can be what the page is for), holds no paragraph of prose
+// and no code block (readability drops code in wrappers it finds
+// unlikely, such as Sphinx's div.highlight).
 func prunable(n *html.Node) bool {
-	return !inline[n.DataAtom] && !isByline(n) && !hasProse(n, minProseLen) && !isRealForm(n)
+	return !inline[n.DataAtom] && !isByline(n) && !hasProse(n, minProseLen) && !isRealForm(n) && !findAny(n, codeBlocks)
 }
+
+// codeBlocks are the elements whose wrappers refine keeps.
+var codeBlocks = map[atom.Atom]bool{atom.Pre: true}
 
 // isRealForm reports whether n is a form with a text area or more than one
 // field to fill (a contact or order form, which can be what the page is

@@ -148,7 +148,7 @@ func TestRefineRespectsKeep(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := mustNew(t, Options{Keep: []string{".author-card"}})
+	c := mustNew(t, Options{Settings: Settings{Keep: []string{".author-card"}}})
 	res, err := c.Convert(in, testURL, nil)
 	if err != nil {
 		t.Fatal(err)

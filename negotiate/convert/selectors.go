@@ -14,14 +14,14 @@ type namedSel struct {
 	sel  cascadia.Sel
 }
 
-// compile compiles each selector; the error names the bad one and the option
-// it came from.
-func compile(option string, sels []string) ([]namedSel, error) {
+// compile compiles each selector; the error names the setting it came from
+// and the bad selector.
+func compile(setting string, sels []string) ([]namedSel, error) {
 	out := make([]namedSel, 0, len(sels))
 	for _, s := range sels {
 		sel, err := cascadia.Parse(s)
 		if err != nil {
-			return nil, fmt.Errorf("convert: %s selector %q: %v", option, s, err)
+			return nil, fmt.Errorf("%s: selector %q: %v", setting, s, err)
 		}
 		out = append(out, namedSel{s, sel})
 	}

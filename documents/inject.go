@@ -1,4 +1,4 @@
-package caddymodule
+package documents
 
 import (
 	"html"
@@ -6,8 +6,6 @@ import (
 	"net/url"
 	"strconv"
 	"sync/atomic"
-
-	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 
 	"github.com/agentready/caddy-agentready/manifest"
 	"github.com/agentready/caddy-agentready/negotiate"
@@ -24,6 +22,16 @@ var (
 // templates numbers the injection templates, so that each has a Key of
 // its own for the rewrite plans (negotiate.Injection.Key).
 var templates atomic.Uint64
+
+// Injection is the negotiate.Handler Inject hook: what the HTML form of
+// the page r gains, nil when the documents fail to generate.
+func (s *Set) Injection(r *http.Request) *negotiate.Injection {
+	b := s.bundleFor(r)
+	if b.err != nil || b.Bundle == nil {
+		return nil
+	}
+	return b.injection(s.opts.ClientURL(r))
+}
 
 // injectionTemplate turns the site's annotations into the rewriter's terms,
 // once per bundle; only the canonical link differs between pages.
@@ -55,19 +63,15 @@ func injectionTemplate(mi manifest.Injection) *negotiate.Injection {
 	return inj
 }
 
-// injection returns what the HTML form of the page r asks for gains: the
-// bundle's template plus, when configured, the page's canonical link: the
-// path the client asked for on the canonical origin. A path rewritten inside
-// the server (php_fastcgi's /index.php, try_files) is never the page's public
-// URL, and a query may or may not be part of it (a search, a filter, a
-// tracking parameter): a page whose public URL is not known this way gets no
-// canonical.
-func (b *bundle) injection(r *http.Request) *negotiate.Injection {
-	if !b.Inject.Canonical {
-		return b.inject
-	}
-	u := clientURL(r)
-	if u == nil || u.RawQuery != "" || u.ForceQuery {
+// injection returns what the HTML form of the page the client asked for at
+// u gains: the bundle's template plus, when configured, the page's
+// canonical link, u's path on the canonical origin. A path rewritten inside
+// the server (php_fastcgi's /index.php, try_files) is never the page's
+// public URL, and a query may or may not be part of it (a search, a
+// filter, a tracking parameter): a page whose public URL is not known this
+// way (u nil, or with a query) gets no canonical.
+func (b *bundle) injection(u *url.URL) *negotiate.Injection {
+	if !b.Inject.Canonical || u == nil || u.RawQuery != "" || u.ForceQuery {
 		return b.inject
 	}
 	href := html.EscapeString(b.Inject.Origin + (&url.URL{Path: u.Path, RawPath: u.RawPath}).EscapedPath())
@@ -79,15 +83,4 @@ func (b *bundle) injection(r *http.Request) *negotiate.Injection {
 	inj.Head = append([]negotiate.HeadElement{canonical}, b.inject.Head...)
 	inj.Key += "\x00canonical:" + href
 	return &inj
-}
-
-// clientURL is the URL the client asked for, before any rewrite inside the
-// server: Caddy keeps it with the request as the original request. It is
-// nil outside a Caddy server.
-func clientURL(r *http.Request) *url.URL {
-	or, ok := r.Context().Value(caddyhttp.OriginalRequestCtxKey).(http.Request)
-	if !ok || or.URL == nil {
-		return nil
-	}
-	return or.URL
 }

@@ -1,0 +1,184 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/andybalholm/cascadia"
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+
+	"github.com/agentready/caddy-agentready/bench/score"
+)
+
+// docsPage is a page of the documentation corpus.
+type docsPage struct {
+	name     string
+	html     []byte
+	expected score.Bag
+	pres     int // <pre> blocks in the main block
+	tables   int // tables in the main block (not nested in another)
+	inline   int // the same, whose cells hold no block (a GFM table can hold them)
+}
+
+var mainSel = cascadia.MustCompile(`[role=main]`)
+
+// loadDocs reads every .html page under dir that has a role=main block.
+func loadDocs(dir string) ([]docsPage, error) {
+	var pages []docsPage
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".html") {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		doc, err := html.Parse(bytes.NewReader(b))
+		if err != nil {
+			return nil
+		}
+		main := cascadia.Query(doc, mainSel)
+		if main == nil {
+			return nil
+		}
+		var buf bytes.Buffer
+		if err := html.Render(&buf, main); err != nil {
+			return err
+		}
+		text, err := score.HTMLText(&buf)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, path)
+		p := docsPage{name: rel, html: b, expected: score.Words(text)}
+		count(main, &p, false)
+		pages = append(pages, p)
+		return nil
+	})
+	if err == nil && len(pages) == 0 {
+		err = fmt.Errorf("no pages with a role=main block under %s (apt-get install python3.11-doc)", dir)
+	}
+	return pages, err
+}
+
+// count counts the <pre> blocks and the outermost tables under n.
+func count(n *html.Node, p *docsPage, inTable bool) {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode {
+			continue
+		}
+		switch c.DataAtom {
+		case atom.Pre:
+			p.pres++
+			continue
+		case atom.Table:
+			if !inTable {
+				p.tables++
+				if !cellBlock(c) {
+					p.inline++
+				}
+			}
+			count(c, p, true)
+			continue
+		}
+		count(c, p, inTable)
+	}
+}
+
+// cellBlock reports whether a table holds a block a GFM cell cannot: code,
+// a list, a quote, a heading or another table.
+func cellBlock(n *html.Node) bool {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode {
+			continue
+		}
+		switch c.DataAtom {
+		case atom.Pre, atom.Ul, atom.Ol, atom.Dl, atom.Blockquote, atom.Table, atom.Hr,
+			atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+			return true
+		}
+		if cellBlock(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// mdBlocks counts the fenced code blocks and the GFM tables (delimiter
+// rows) of md.
+func mdBlocks(md []byte) (fences, tables int) {
+	sc := bufio.NewScanner(bytes.NewReader(md))
+	sc.Buffer(make([]byte, 1<<20), 1<<26)
+	var fence string
+	for sc.Scan() {
+		// the line's text, out of any quote and list indentation
+		t := strings.TrimLeft(strings.TrimSpace(sc.Text()), "> ")
+		if fence != "" {
+			if strings.HasPrefix(t, fence) && strings.Trim(t, fence[:1]) == "" {
+				fence = ""
+			}
+			continue
+		}
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			n := len(t) - len(strings.TrimLeft(t, t[:1]))
+			fence = t[:n]
+			fences++
+			continue
+		}
+		if strings.HasPrefix(t, "|") && strings.Contains(t, "---") && strings.Trim(t, "|-: ") == "" {
+			tables++
+		}
+	}
+	return fences, tables
+}
+
+func runDocs(tools []tool, dir string, misses int) error {
+	pages, err := loadDocs(dir)
+	if err != nil {
+		return err
+	}
+	inputs := make([][]byte, len(pages))
+	total, pres, tables, inline := 0, 0, 0, 0
+	for i, p := range pages {
+		inputs[i] = p.html
+		total += len(p.html)
+		pres += p.pres
+		tables += p.tables
+		inline += p.inline
+	}
+	fmt.Printf("## docs: %s, %d pages, %.1f MB, %d <pre> blocks, %d tables in the main blocks (%d with only inline content in their cells)\n\n",
+		dir, len(pages), float64(total)/1e6, pres, tables, inline)
+	fmt.Println("| tool | median recall | median precision | p10 F1 | code blocks kept | GFM tables / tables with inline cells | MB/s (CPU, 1 core) | max heap per conversion |")
+	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|")
+	for _, t := range tools {
+		outs := make([][]byte, len(pages))
+		mbps := timed(inputs, func(i int) {
+			u, _ := url.Parse("https://docs.python.org/3.11/" + pages[i].name)
+			outs[i], _ = t.convert(pages[i].html, u)
+		})
+		var rec, prec, f1 []float64
+		fences, gfm, shown := 0, 0, 0
+		for i, p := range pages {
+			r := score.Compare(p.expected, score.Words(score.MarkdownText(outs[i])))
+			rec, prec, f1 = append(rec, r.Recall), append(prec, r.Precision), append(f1, r.F1)
+			f, tb := mdBlocks(outs[i])
+			fences += min(f, p.pres)
+			gfm += min(tb, p.inline)
+			if t.name == "agent_ready" && shown < misses && (f < p.pres || tb < p.inline || r.Recall < 0.95) {
+				shown++
+				fmt.Fprintf(os.Stderr, "%s: pre %d/%d tables %d/%d recall %.3f\n", p.name, f, p.pres, tb, p.inline, r.Recall)
+			}
+		}
+		heap := maxAlloc(t, inputs, func(i int) *url.URL { u, _ := url.Parse("https://docs.python.org/3.11/" + pages[i].name); return u })
+		fmt.Printf("| %s | %.3f | %.3f | %.3f | %d / %d | %d / %d | %.1f | %s |\n", t.name,
+			quantile(rec, 0.5), quantile(prec, 0.5), quantile(f1, 0.1), fences, pres, gfm, inline, mbps, heap)
+	}
+	fmt.Println()
+	return nil
+}

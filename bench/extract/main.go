@@ -1,0 +1,77 @@
+// Command extract compares content extraction and conversion on three
+// corpora, each reported on its own (never tune on one and report only
+// that one):
+//
+//   - trafilatura: go-trafilatura's comparison set (test-files/comparison,
+//     about 950 real pages, with the snippets each page's extract must hold
+//     and must not hold, scripts/comparison/data.go), from the module
+//     cache; scored with its snippet metric (precision, recall, accuracy,
+//     F-score over the with/without snippets, as its README reports them);
+//   - readability: go-readability's test pages (source.html +
+//     expected.html), scored with bench/score's word metric (median
+//     recall and precision, p10 F1);
+//   - docs: a Sphinx documentation site from a Debian -doc package
+//     (default /usr/share/doc/python3.11/html, `apt-get install
+//     python3.11-doc`); the expected text is the page's role=main block;
+//     also counted: <pre> blocks against fenced code blocks, data tables
+//     against GFM tables.
+//
+// Tools: agent_ready (the module's whole pipeline, front matter on),
+// readability+html-to-markdown, trafilatura+html-to-markdown
+// (go-trafilatura v1.12.2, no fallback, tables and links kept). Every
+// tool's Markdown is reduced to text the same way (bench/score's
+// MarkdownText) before it is scored. Throughput is one pass per tool with
+// GOMAXPROCS=1, in MB of input HTML per CPU second; the heap bound is the
+// bytes allocated by one conversion with the garbage collector off.
+//
+// Usage:
+//
+//	go run ./bench/extract [-corpus trafilatura,readability,docs] [-docs DIR] [-tools ours,readability,trafilatura] [-misses N]
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+)
+
+func main() {
+	corpora := flag.String("corpus", "trafilatura,readability,docs", "comma-separated corpora to run")
+	tools := flag.String("tools", "ours,readability,trafilatura", "comma-separated tools to run")
+	docsDir := flag.String("docs", "/usr/share/doc/python3.11/html", "Sphinx HTML `DIR` of the docs corpus")
+	misses := flag.Int("misses", 0, "print up to `N` failing pages of ours per corpus")
+	flag.Parse()
+	if err := run(strings.Split(*corpora, ","), strings.Split(*tools, ","), *docsDir, *misses); err != nil {
+		fmt.Fprintln(os.Stderr, "extract:", err)
+		os.Exit(1)
+	}
+}
+
+func run(corpora, toolNames []string, docsDir string, misses int) error {
+	var tools []tool
+	for _, n := range toolNames {
+		t, err := newTool(n)
+		if err != nil {
+			return err
+		}
+		tools = append(tools, t)
+	}
+	for _, c := range corpora {
+		var err error
+		switch c {
+		case "trafilatura":
+			err = runSnippets(tools, misses)
+		case "readability":
+			err = runWords(tools, misses)
+		case "docs":
+			err = runDocs(tools, docsDir, misses)
+		default:
+			err = fmt.Errorf("unknown corpus %q", c)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,127 @@
+package connect
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/agentready/caddy-agentready/discover"
+	"github.com/agentready/caddy-agentready/frontmatter"
+)
+
+// DefaultMaxPageMarkdown is the default HTTPSource.MaxPageMarkdown.
+const DefaultMaxPageMarkdown = 4 << 20
+
+// HTTPSource is the [Source] of a site read over HTTP, as an agent reads
+// it: its pages are the ones a [discover.Discoverer] finds (sitemaps or a
+// bounded crawl), and each page is fetched asking for Markdown (Accept:
+// text/markdown), so the index holds what an agent asking for the page
+// gets. It is safe for concurrent use.
+type HTTPSource struct {
+	// Discoverer lists the site's pages, on the public origin (the one
+	// Options.Origin of the Server must name). Required.
+	Discoverer *discover.Discoverer
+	// Client fetches the pages. In the Caddy module it serves each request
+	// through the site's own server in process. Required.
+	Client *http.Client
+	// Origin is where page requests go, scheme://host[:port]: a page is
+	// asked for at its path on Origin, whatever the origin of its URL.
+	// Default: the origin of each page's URL.
+	Origin string
+	// MaxPageMarkdown bounds the Markdown read of one page, in bytes; a
+	// larger page is not indexed. Default: DefaultMaxPageMarkdown (4 MiB).
+	MaxPageMarkdown int64
+}
+
+// Pages runs the discovery (conditionally on its last result) and returns
+// the URLs of the pages it found. An error (robots.txt unreachable, the
+// context done) leaves the index as it is.
+func (s *HTTPSource) Pages(ctx context.Context) ([]string, error) {
+	res, err := s.Discoverer.Run(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return res.URLs(), nil
+}
+
+// Fetch gets one page as Markdown, conditionally on the validators of the
+// indexed copy (RFC 9110 §13.1). A page that answers without a Markdown
+// form (over the proxy's size cap, or failing to convert) is an error.
+func (s *HTTPSource) Fetch(ctx context.Context, pageURL string, prev Validators) (*Page, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.at(pageURL), nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Accept", "text/markdown, text/plain;q=0.5")
+	if prev.ETag != "" {
+		req.Header.Set("If-None-Match", prev.ETag)
+	} else if prev.LastModified != "" {
+		req.Header.Set("If-Modified-Since", prev.LastModified)
+	}
+	resp, err := s.Client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	ct := resp.Header.Get("Content-Type")
+	switch {
+	case resp.StatusCode == http.StatusNotModified:
+		return nil, ErrNotModified
+	case resp.StatusCode != http.StatusOK:
+		return nil, fmt.Errorf("status %d", resp.StatusCode)
+	case !strings.HasPrefix(ct, "text/markdown") && !strings.HasPrefix(ct, "text/plain"): // text/plain: llms.txt
+		return nil, fmt.Errorf("no Markdown form (got %q): the page is too large or failed to convert", ct)
+	}
+	limit := s.MaxPageMarkdown
+	if limit <= 0 {
+		limit = DefaultMaxPageMarkdown
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(body)) > limit {
+		return nil, fmt.Errorf("markdown larger than %d bytes", limit)
+	}
+	meta, _, err := frontmatter.Parse(body)
+	if err != nil {
+		return nil, fmt.Errorf("front matter: %v", err)
+	}
+	return &Page{
+		URL:         meta.Canonical,
+		Title:       meta.Title,
+		Description: meta.Description,
+		Language:    meta.Language,
+		Markdown:    body,
+		Updated:     meta.Updated,
+		Validators: Validators{
+			ETag:         resp.Header.Get("ETag"),
+			LastModified: resp.Header.Get("Last-Modified"),
+		},
+	}, nil
+}
+
+// at is the URL a page is requested at: its path and query on s.Origin.
+// The Server asks only for URLs on its own origin, so this changes the
+// address, never the site.
+func (s *HTTPSource) at(pageURL string) string {
+	if s.Origin == "" {
+		return pageURL
+	}
+	pu, err := url.Parse(pageURL)
+	if err != nil {
+		return pageURL
+	}
+	ou, err := url.Parse(s.Origin)
+	if err != nil {
+		return pageURL
+	}
+	pu.Scheme, pu.Host = ou.Scheme, ou.Host
+	return pu.String()
+}
+
+// Interface guards
+var _ Source = (*HTTPSource)(nil)

@@ -1,0 +1,131 @@
+package connect
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/agentready/caddy-agentready/discover"
+)
+
+// newHTTPSite serves a small site over HTTP: a sitemap on the public origin
+// testOrigin, pages as HTML or, asked for Markdown, as Markdown with front
+// matter and an ETag.
+func newHTTPSite(t *testing.T) (*httptest.Server, *asked) {
+	t.Helper()
+	var log asked
+	pages := map[string]string{"/": "Home", "/pricing": "Pricing", "/docs": "Docs"}
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		log.add(r.Host + r.URL.Path)
+		switch r.URL.Path {
+		case "/sitemap.xml":
+			w.Header().Set("Content-Type", "application/xml")
+			io.WriteString(w, `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`+
+				`<url><loc>`+testOrigin+`/pricing</loc></url><url><loc>`+testOrigin+`/docs</loc></url></urlset>`)
+			return
+		case "/html-only":
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			io.WriteString(w, "<p>too large to convert</p>")
+			return
+		case "/huge":
+			w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
+			io.WriteString(w, strings.Repeat("x", 2048))
+			return
+		}
+		title, ok := pages[r.URL.Path]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		etag := `"` + strings.ToLower(title) + `-1"`
+		if r.Header.Get("If-None-Match") == etag {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+		w.Header().Set("ETag", etag)
+		if strings.HasPrefix(r.Header.Get("Accept"), "text/markdown") {
+			w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
+			io.WriteString(w, "---\ntitle: "+title+"\ncanonical: "+testOrigin+r.URL.Path+"\nlanguage: en\n---\n\n# "+title+"\n")
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(w, "<html><head><title>"+title+"</title></head><body><h1>"+title+"</h1></body></html>")
+	}))
+	t.Cleanup(ts.Close)
+	return ts, &log
+}
+
+// asked records the requests a test site answered, as host and path.
+type asked struct {
+	mu    sync.Mutex
+	paths []string
+}
+
+func (a *asked) add(p string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.paths = append(a.paths, p)
+}
+
+// take returns the requests recorded since the last take.
+func (a *asked) take() []string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	p := a.paths
+	a.paths = nil
+	return p
+}
+
+// TestHTTPSource: the pages are discovery's, on the public origin; each is
+// fetched at its path on the origin it is served at, as Markdown, and a
+// page whose validators still hold is not modified.
+func TestHTTPSource(t *testing.T) {
+	ts, asked := newHTTPSite(t)
+	disc, err := discover.New(discover.Options{Origin: ts.URL, PublicOrigin: testOrigin, Client: ts.Client()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := &HTTPSource{Discoverer: disc, Client: ts.Client(), Origin: ts.URL, MaxPageMarkdown: 1024}
+	urls, err := src.Pages(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{testOrigin + "/", testOrigin + "/pricing", testOrigin + "/docs"} {
+		if !slices.Contains(urls, want) {
+			t.Errorf("Pages = %v, want %s among them", urls, want)
+		}
+	}
+
+	asked.take()
+	p, err := src.Fetch(context.Background(), testOrigin+"/pricing", Validators{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	host := strings.TrimPrefix(ts.URL, "http://")
+	if got := asked.take(); !slices.Equal(got, []string{host + "/pricing"}) {
+		t.Errorf("asked for %v, want the page at the origin it is served at", got)
+	}
+	if p.Title != "Pricing" || p.URL != testOrigin+"/pricing" || p.Language != "en" ||
+		p.Validators.ETag != `"pricing-1"` || !strings.Contains(string(p.Markdown), "# Pricing") {
+		t.Errorf("page = %+v", p)
+	}
+	if _, err := src.Fetch(context.Background(), testOrigin+"/pricing", p.Validators); !errors.Is(err, ErrNotModified) {
+		t.Errorf("with current validators: %v, want ErrNotModified", err)
+	}
+
+	for _, tc := range []struct{ path, want string }{
+		{"/html-only", "no Markdown form"},
+		{"/huge", "larger than 1024 bytes"},
+		{"/missing", "status 404"},
+	} {
+		if _, err := src.Fetch(context.Background(), testOrigin+tc.path, Validators{}); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want one containing %q", tc.path, err, tc.want)
+		}
+	}
+}

@@ -1,0 +1,261 @@
+package documents
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/agentready/caddy-agentready/manifest"
+	"github.com/agentready/caddy-agentready/negotiate"
+)
+
+// maxOrigins bounds how many origins documents are generated for when the
+// site's YAML names no canonical origin and it is taken from the request.
+// A catch-all site (`:8080`) sees arbitrary Host headers: the bound keeps a
+// hostile client from making us generate without end.
+const maxOrigins = 16
+
+// Options configure a Set. The zero value is usable.
+type Options struct {
+	// MarkdownSuffix is the Markdown suffix the documents advertise
+	// (manifest.Env.MarkdownSuffix), "" when it is disabled. Default: "".
+	MarkdownSuffix string
+	// ConfigDir is where relative paths of the YAML (skill files) resolve
+	// from. Default: the working directory.
+	ConfigDir string
+	// Logger receives what is worth a line: documents that fail to
+	// generate, robots.txt files that are not merged. Default: none.
+	Logger *slog.Logger
+	// NotFound reports whether an error the next handler returned means it
+	// has no such document (in Caddy, a handler error with status 404), so
+	// that the generated one is served. Default: no error does.
+	NotFound func(error) bool
+	// ClientURL returns the URL the client asked for, before any rewrite
+	// inside the server, for the canonical link of a page; nil when it is
+	// not known (the page then gets no canonical). Default: the request's
+	// URL.
+	ClientURL func(*http.Request) *url.URL
+}
+
+// Set is the generated documents of one site, for each origin it is served
+// under. It is safe for concurrent use.
+type Set struct {
+	site   *manifest.Site
+	opts   Options
+	loaded time.Time
+
+	// paths are the request paths of the generated documents; they do not
+	// depend on the origin, so requests for anything else skip the bundles.
+	paths map[string]bool
+	// contentSignal is the policy's Content-Signal value, "" for none.
+	contentSignal string
+
+	mu      sync.RWMutex
+	bundles map[string]*bundle // by origin
+	order   []string           // insertion order, for eviction
+	// sitemapURLs are the site's pages, for llms.auto_list (see
+	// SetSitemapURLs).
+	sitemapURLs []string
+	// sitemap is the path of the origin's own sitemap, "" when none was
+	// found, or not yet (see SetSitemap); noSitemap is true once no sitemap
+	// was found answering, not even the generated one at /sitemap.xml
+	// (manifest.Env.NoSitemap).
+	sitemap   string
+	noSitemap bool
+
+	// findSitemap, when set, looks for the origin's own sitemap and calls
+	// SetSitemap (see SetSitemapFinder).
+	findSitemap func(context.Context)
+	sitemapOnce sync.Once
+	sitemapDone chan struct{}
+}
+
+// maxSitemapWait bounds how long a request for a generated document waits
+// for the sitemap discovery; past it, the documents name /sitemap.xml and
+// robots.txt adds no Sitemap: line where the origin names one.
+const maxSitemapWait = 10 * time.Second
+
+// bundle is a manifest.Bundle with each document's validators computed once.
+type bundle struct {
+	*manifest.Bundle
+	byPath  map[string]*servedDoc
+	sitemap *servedDoc
+	inject  *negotiate.Injection
+	err     error
+}
+
+// New generates the site's documents once for a placeholder origin, so
+// that a configuration that cannot generate fails at load time, and records
+// which paths are ours.
+func New(site *manifest.Site, opts Options) (*Set, error) {
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.NotFound == nil {
+		opts.NotFound = func(error) bool { return false }
+	}
+	if opts.ClientURL == nil {
+		opts.ClientURL = func(r *http.Request) *url.URL { return r.URL }
+	}
+	s := &Set{
+		site:    site,
+		opts:    opts,
+		loaded:  time.Now().UTC().Truncate(time.Second),
+		bundles: make(map[string]*bundle),
+		paths:   map[string]bool{manifest.PathRobots: true, manifest.PathSitemap: true},
+
+		sitemapDone: make(chan struct{}),
+	}
+	origin := site.Info.Origin
+	if origin == "" {
+		origin = "http://localhost"
+	}
+	b := s.generate(origin)
+	if b.err != nil {
+		return nil, fmt.Errorf("generating documents: %v", b.err)
+	}
+	for p := range b.byPath {
+		s.paths[p] = true
+	}
+	s.contentSignal = b.ContentSignal
+	return s, nil
+}
+
+// ContentSignal is the Content-Signal value of the site's usage policy, ""
+// when it has none.
+func (s *Set) ContentSignal() string { return s.contentSignal }
+
+// originOf is the scheme and host the request was addressed to.
+func originOf(r *http.Request) string {
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	return scheme + "://" + strings.ToLower(r.Host)
+}
+
+// bundleFor returns the documents for the request's site, generating them on
+// first use for that origin.
+func (s *Set) bundleFor(r *http.Request) *bundle {
+	origin := s.site.Info.Origin
+	if origin == "" {
+		origin = originOf(r)
+	}
+	// Every HTML page asks (for its annotations): the common case is a read.
+	s.mu.RLock()
+	b, ok := s.bundles[origin]
+	s.mu.RUnlock()
+	if ok {
+		return b
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if b, ok := s.bundles[origin]; ok {
+		return b
+	}
+	b = s.generate(origin)
+	if len(s.order) >= maxOrigins {
+		delete(s.bundles, s.order[0])
+		s.order = s.order[1:]
+	}
+	s.bundles[origin] = b
+	s.order = append(s.order, origin)
+	return b
+}
+
+// generate makes the bundle of origin; s.mu is held, or s is not shared yet.
+func (s *Set) generate(origin string) *bundle {
+	mb, err := s.site.Generate(manifest.Env{
+		Origin:         origin,
+		MarkdownSuffix: s.opts.MarkdownSuffix,
+		Now:            s.loaded,
+		ConfigDir:      s.opts.ConfigDir,
+		SitemapURLs:    s.sitemapURLs,
+		OriginSitemaps: originSitemaps(origin, s.sitemap),
+		NoSitemap:      s.noSitemap,
+	})
+	if err != nil {
+		return &bundle{err: err}
+	}
+	b := &bundle{Bundle: mb, byPath: make(map[string]*servedDoc, len(mb.Documents)), inject: injectionTemplate(mb.Inject)}
+	if err := b.inject.Validate(); err != nil {
+		return &bundle{err: fmt.Errorf("html annotations: %v", err)}
+	}
+	for _, doc := range mb.Documents {
+		b.byPath[doc.Path] = newServedDoc(doc, s.loaded)
+	}
+	if mb.Sitemap != nil {
+		b.sitemap = newServedDoc(*mb.Sitemap, s.loaded)
+	}
+	return b
+}
+
+// SetSitemapURLs records the site's pages, for llms.auto_list, and drops
+// the generated bundles, so the next request regenerates llms.txt with
+// them.
+func (s *Set) SetSitemapURLs(urls []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sitemapURLs = urls
+	clear(s.bundles)
+	s.order = s.order[:0]
+}
+
+// SetSitemapFinder sets find, which looks for the origin's own sitemap and
+// calls SetSitemap. It runs once, on the first request for a generated
+// document other than the sitemap (those name the sitemap), which waits for
+// it; set it before the Set serves.
+func (s *Set) SetSitemapFinder(find func(context.Context)) {
+	s.findSitemap = find
+}
+
+// awaitSitemap starts the sitemap discovery on first use and waits for it
+// to finish, for at most maxSitemapWait or until the client leaves. The
+// discovery itself runs on its own context: a client that leaves does not
+// stop it for the next one.
+func (s *Set) awaitSitemap(ctx context.Context) {
+	if s.findSitemap == nil {
+		return
+	}
+	s.sitemapOnce.Do(func() {
+		go func() {
+			defer close(s.sitemapDone)
+			s.findSitemap(context.Background())
+		}()
+	})
+	t := time.NewTimer(maxSitemapWait)
+	defer t.Stop()
+	select {
+	case <-s.sitemapDone:
+	case <-ctx.Done():
+	case <-t.C:
+	}
+}
+
+// SetSitemap records the path of the origin's own sitemap ("" for none)
+// and whether no sitemap answers at all, and drops the generated bundles,
+// so the next request regenerates the documents that name it.
+func (s *Set) SetSitemap(path string, none bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.sitemap == path && s.noSitemap == none {
+		return
+	}
+	s.sitemap, s.noSitemap = path, none
+	clear(s.bundles)
+	s.order = s.order[:0]
+}
+
+// originSitemaps is manifest.Env.OriginSitemaps for a bundle of origin:
+// the origin's sitemap found at path, on that origin.
+func originSitemaps(origin, path string) []string {
+	if path == "" {
+		return nil
+	}
+	return []string{origin + path}
+}
