@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 )
 
@@ -118,4 +119,47 @@ func TestCachedHitSkipsBuffering(t *testing.T) {
 			}
 		})
 	}
+}
+
+// markdownLinkValue is LinkValue with the Markdown alternate's relation
+// and type, for any target.
+func TestMarkdownLinkValue(t *testing.T) {
+	for _, target := range []string{"/pricing/md", "/md", "/docs/md/?q=1&x=%20", "/a b>\r\n\"<x>", "/é/md", ""} {
+		if got, want := markdownLinkValue(target), LinkValue(target, "alternate", "text/markdown"); got != want {
+			t.Errorf("markdownLinkValue(%q) = %q, want %q", target, got, want)
+		}
+	}
+}
+
+// mentionsMarkdown finds "markdown" in any case and anywhere, and nothing
+// else.
+func TestMentionsMarkdown(t *testing.T) {
+	for s, want := range map[string]bool{
+		"text/markdown": true, "TEXT/MARKDOWN": true, "text/x-MarkDown;q=0.5": true,
+		"markdown": true, "kkk markdown": true, "text/markdow": false, "arkdown": false,
+		acceptChrome: false, "": false, "k": false, "markdownk": true, "mar kdown": false,
+	} {
+		if got := mentionsMarkdown(s); got != want {
+			t.Errorf("mentionsMarkdown(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+// FuzzMentionsMarkdown compares mentionsMarkdown with a byte-by-byte ASCII
+// case fold.
+func FuzzMentionsMarkdown(f *testing.F) {
+	for _, s := range []string{acceptChrome, "text/MarkDown", "kk", "markdow"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		lower := []byte(s)
+		for i, c := range lower {
+			if 'A' <= c && c <= 'Z' {
+				lower[i] = c + 'a' - 'A'
+			}
+		}
+		if got, want := mentionsMarkdown(s), strings.Contains(string(lower), "markdown"); got != want {
+			t.Errorf("mentionsMarkdown(%q) = %v, want %v", s, got, want)
+		}
+	})
 }

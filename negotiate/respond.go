@@ -170,7 +170,7 @@ func (rw *responseWriter) commonHeaders() {
 	hdr := rw.Header()
 	var mdLink string
 	if on(rw.h.Options.LinkMarkdown) {
-		mdLink = LinkValue(rw.markdownTarget(), "alternate", "text/markdown")
+		mdLink = markdownLinkValue(rw.markdownTarget())
 	}
 	// The values added to fields the response does not have yet share one
 	// array, each field's slice capped at its length so that a later
@@ -207,6 +207,21 @@ func (rw *responseWriter) commonHeaders() {
 	if s := rw.h.Options.ContentSignal; s != "" {
 		field("Content-Signal", s)
 	}
+}
+
+// markdownLinkTail is what LinkValue writes after the target of the
+// Markdown alternate's Link, quoted once here rather than per request
+// (with mentionsMarkdown: HTML pass-through 9,354 -> 6,760 instructions).
+const markdownLinkTail = `>; rel="alternate"; type="text/markdown"`
+
+// markdownLinkValue is LinkValue(target, "alternate", "text/markdown").
+func markdownLinkValue(target string) string {
+	var b strings.Builder
+	b.Grow(len(target) + len(markdownLinkTail) + 8)
+	b.WriteByte('<')
+	writeURIReference(&b, target)
+	b.WriteString(markdownLinkTail)
+	return b.String()
 }
 
 // addLink adds a Link value unless the origin already sent the same one.
