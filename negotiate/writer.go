@@ -129,6 +129,16 @@ func (rw *responseWriter) setPublic(u *url.URL) {
 	rw.public = url.URL{Path: u.Path, RawPath: u.RawPath, RawQuery: u.RawQuery}
 }
 
+// firstValue is hdr.Get(key) for a key written in canonical form: Get
+// canonicalizes its argument on every call (390 instructions for
+// Content-Type, once per response).
+func firstValue(hdr http.Header, key string) string {
+	if v := hdr[key]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
+}
+
 func joinLines(lines []string) string {
 	if len(lines) == 1 {
 		return lines[0]
@@ -327,7 +337,7 @@ func (rw *responseWriter) wouldBuffer(status int) bool {
 func (rw *responseWriter) decide(status int) {
 	rw.status = status
 	hdr := rw.Header()
-	ct := hdr.Get("Content-Type")
+	ct := firstValue(hdr, "Content-Type")
 	switch {
 	case status == http.StatusPartialContent, status == http.StatusSwitchingProtocols,
 		hasToken(hdr["Cache-Control"], "no-transform"):
