@@ -27,6 +27,14 @@ var metrics = struct {
 	documents    *prometheus.CounterVec
 	index        *indexCollector
 	allCollected []prometheus.Collector
+
+	// The children of responses, rewrites and cache that requests count,
+	// looked up once: WithLabelValues hashes the label and takes a lock on
+	// each call (about 0.1 µs a request, measured in
+	// BenchmarkServeHTTPOverhead).
+	servedMarkdown, servedHTML, servedPassthrough prometheus.Counter
+	rewrotePlan, rewroteRead                      prometheus.Counter
+	cacheHit, cacheMiss                           prometheus.Counter
 }{}
 
 func initMetrics(registry *prometheus.Registry) error {
@@ -77,6 +85,13 @@ func initMetrics(registry *prometheus.Registry) error {
 			Namespace: ns, Subsystem: sub, Name: "documents_total",
 			Help: "Generated discovery documents served, by path.",
 		}, []string{"path"})
+		metrics.servedMarkdown = metrics.responses.WithLabelValues("markdown")
+		metrics.servedHTML = metrics.responses.WithLabelValues("html")
+		metrics.servedPassthrough = metrics.responses.WithLabelValues("passthrough")
+		metrics.rewrotePlan = metrics.rewrites.WithLabelValues("plan")
+		metrics.rewroteRead = metrics.rewrites.WithLabelValues("read")
+		metrics.cacheHit = metrics.cache.WithLabelValues("hit")
+		metrics.cacheMiss = metrics.cache.WithLabelValues("miss")
 		metrics.index = newIndexCollector(ns, sub)
 		metrics.allCollected = []prometheus.Collector{
 			metrics.responses, metrics.conversions, metrics.duration, metrics.bytesIn,
@@ -112,11 +127,25 @@ func countDocument(r *http.Request, path string) {
 	}
 }
 
+// served counts a negotiable response by the form it went out as.
+func served(form string) {
+	switch form {
+	case "markdown":
+		metrics.servedMarkdown.Inc()
+	case "html":
+		metrics.servedHTML.Inc()
+	case "passthrough":
+		metrics.servedPassthrough.Inc()
+	default:
+		metrics.responses.WithLabelValues(form).Inc()
+	}
+}
+
 func cacheLookup(hit bool) {
 	if hit {
-		metrics.cache.WithLabelValues("hit").Inc()
+		metrics.cacheHit.Inc()
 	} else {
-		metrics.cache.WithLabelValues("miss").Inc()
+		metrics.cacheMiss.Inc()
 	}
 }
 

@@ -167,20 +167,36 @@ func LinkValue(target, rel, typ string) string {
 }
 
 // writeURIReference writes s, percent-encoding every byte outside RFC 3986's
-// unreserved, reserved and '%' sets.
+// unreserved, reserved and '%' sets. Runs of bytes that need no escaping
+// (all of a usual path) are written whole.
 func writeURIReference(b *strings.Builder, s string) {
 	const hex = "0123456789ABCDEF"
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if isURIChar(c) {
-			b.WriteByte(c)
-			continue
+	for s != "" {
+		i := 0
+		for i < len(s) && uriChars[s[i]] {
+			i++
 		}
+		b.WriteString(s[:i])
+		if i == len(s) {
+			return
+		}
+		c := s[i]
 		b.WriteByte('%')
 		b.WriteByte(hex[c>>4])
 		b.WriteByte(hex[c&0x0f])
+		s = s[i+1:]
 	}
 }
+
+// uriChars marks the bytes writeURIReference copies as they are: a table
+// instead of a comparison chain per byte (a Link value is made on every
+// HTML response).
+var uriChars = func() (t [256]bool) {
+	for c := 0; c < 256; c++ {
+		t[c] = isURIChar(byte(c))
+	}
+	return t
+}()
 
 func isURIChar(c byte) bool {
 	switch {

@@ -24,7 +24,24 @@ const (
 	bigPath  = "/big.html"  // an article of -big bytes (2 MB by default)
 	hugePath = "/huge.html" // an article of -huge bytes (50 MB by default)
 	bombPath = "/bomb.html" // gzip that inflates to -bomb bytes (1 GiB by default)
+
+	// chunkedPrefix in front of any path serves the same page without a
+	// Content-Length or validators, in chunkedPiece writes each flushed:
+	// the response of a dynamic origin that streams (chunked on HTTP/1.1).
+	chunkedPrefix = "/chunked"
+	chunkedPiece  = 32 << 10
 )
+
+// sizedPages are the pages of the overhead measurement (run.sh overhead):
+// articles of a small, a typical and a large page's size.
+var sizedPages = []struct {
+	path string
+	size int
+}{
+	{"/size/1k.html", 1 << 10},
+	{"/size/60k.html", 60 << 10},
+	{"/size/1m.html", 1 << 20},
+}
 
 // resource is one response body the origin holds in memory.
 type resource struct {
@@ -79,6 +96,9 @@ func newOrigin(cfg originConfig) (*origin, error) {
 	}
 	o.add(bigPath, articlePage("big", cfg.Big), "")
 	o.add(hugePath, articlePage("huge", cfg.Huge), "")
+	for _, p := range sizedPages {
+		o.add(p.path, articlePage(strings.TrimSuffix(path.Base(p.path), ".html"), p.size), "")
+	}
 	bomb, err := gzipBomb(cfg.Bomb)
 	if err != nil {
 		return nil, err
@@ -117,9 +137,17 @@ func (o *origin) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 		return
 	}
-	res := o.lookup(r.URL.Path)
+	p, chunked := strings.CutPrefix(r.URL.Path, chunkedPrefix+"/")
+	if !chunked {
+		p = r.URL.Path
+	}
+	res := o.lookup(p)
 	if res == nil {
 		http.NotFound(w, r)
+		return
+	}
+	if chunked {
+		serveChunked(w, r, res)
 		return
 	}
 	h := w.Header()
@@ -136,6 +164,32 @@ func (o *origin) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// (RFC 9110 §13.1.2, weak comparison) and answers 304, and handles
 	// HEAD and Range like a file server.
 	http.ServeContent(w, r, "", o.modtime, bytes.NewReader(res.body))
+}
+
+// serveChunked sends res the way a dynamic origin does: no Content-Length,
+// no validators, the body in flushed pieces (so net/http cannot compute a
+// length and sends it chunked).
+func serveChunked(w http.ResponseWriter, r *http.Request, res *resource) {
+	h := w.Header()
+	h.Set("Content-Type", res.ctype)
+	if res.encoding != "" {
+		h.Set("Content-Encoding", res.encoding)
+	}
+	w.WriteHeader(http.StatusOK)
+	if r.Method == http.MethodHead {
+		return
+	}
+	rc := http.NewResponseController(w)
+	for b := res.body; len(b) > 0; {
+		n := min(len(b), chunkedPiece)
+		if _, err := w.Write(b[:n]); err != nil {
+			return
+		}
+		if err := rc.Flush(); err != nil {
+			return
+		}
+		b = b[n:]
+	}
 }
 
 // runOrigin is the origin subcommand: it serves until ctx ends.

@@ -32,6 +32,12 @@ func TestOriginServes(t *testing.T) {
 		{"query ignored", "GET", "/pricing?n=42", "", 200, "text/html; charset=utf-8", "", -1},
 		{"big page", "GET", bigPath, "", 200, "text/html; charset=utf-8", "", 5000},
 		{"huge page", "GET", hugePath, "", 200, "text/html; charset=utf-8", "", 20000},
+		{"1 KiB page", "GET", "/size/1k.html", "", 200, "text/html; charset=utf-8", "", 1024},
+		{"60 KiB page", "GET", "/size/60k.html", "", 200, "text/html; charset=utf-8", "", 60 << 10},
+		{"1 MiB page", "GET", "/size/1m.html", "", 200, "text/html; charset=utf-8", "", 1 << 20},
+		{"chunked 1 MiB page", "GET", "/chunked/size/1m.html", "", 200, "text/html; charset=utf-8", "", 1 << 20},
+		{"chunked demo page", "GET", "/chunked/pricing", "", 200, "text/html; charset=utf-8", "", -1},
+		{"chunked missing", "GET", "/chunked/nope", "", 404, "text/plain; charset=utf-8", "", -1},
 		{"bomb is gzip whatever the request accepts", "GET", bombPath, "", 200, "text/html; charset=utf-8", "gzip", -1},
 		{"HEAD has no body", "HEAD", bigPath, "", 200, "text/html; charset=utf-8", "", 0},
 		{"missing", "GET", "/nope", "", 404, "text/plain; charset=utf-8", "", -1},
@@ -81,6 +87,36 @@ func TestOriginRevalidation(t *testing.T) {
 		if rec.Code != http.StatusNotModified || rec.Header().Get("ETag") != etag || rec.Body.Len() != 0 {
 			t.Errorf("If-None-Match %s: status %d, ETag %q, %d bytes; want an empty 304 with %s",
 				inm, rec.Code, rec.Header().Get("ETag"), rec.Body.Len(), etag)
+		}
+	}
+}
+
+// TestOriginChunked: a /chunked/ page goes out without Content-Length or
+// validators, as a dynamic origin's would, so a client reads it chunked.
+func TestOriginChunked(t *testing.T) {
+	srv := httptest.NewServer(testOrigin(t))
+	defer srv.Close()
+	for _, p := range []string{"/size/1k.html", "/size/60k.html"} {
+		plain, err := http.Get(srv.URL + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := io.ReadAll(plain.Body)
+		plain.Body.Close()
+		resp, err := http.Get(srv.URL + "/chunked" + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.ContentLength != -1 || len(resp.TransferEncoding) == 0 || resp.TransferEncoding[0] != "chunked" {
+			t.Errorf("%s: Content-Length %d, Transfer-Encoding %v; want chunked without a length", p, resp.ContentLength, resp.TransferEncoding)
+		}
+		if resp.Header.Get("ETag") != "" {
+			t.Errorf("%s: ETag %q on the chunked form", p, resp.Header.Get("ETag"))
+		}
+		if string(got) != string(want) {
+			t.Errorf("%s: chunked body of %d bytes differs from the page (%d bytes)", p, len(got), len(want))
 		}
 	}
 }

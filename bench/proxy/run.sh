@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Proxy overhead, memory and soak measurements of agent_ready, on loopback.
 #
-#   bench/proxy/run.sh [throughput] [memory] [soak]   # default: throughput memory
+#   bench/proxy/run.sh [throughput] [memory] [soak] [overhead]   # default: throughput memory
 #
 # Builds Caddy with the module once (or uses $CADDY), starts a static origin
 # (the Go origin in bench/proxy: examples/site, a 2 MB and a 50 MB page, a
@@ -19,14 +19,28 @@
 #               and a gzip bomb.
 #   soak        SOAK_DURATION (10m) of mixed traffic at SOAK_RATE (100)
 #               req/s on a fresh agent_ready Caddy, RSS sampled every 10 s.
+#   overhead    the cost of agent_ready on the paths a browser takes, and on
+#               warm Markdown: each case a pair of wrk runs (1 thread, 16
+#               connections, DURATION 8 s), plain Caddy (A) and the front
+#               under test (B), A first in odd rounds and B first in even
+#               ones, ROUNDS (9) rounds after a warm-up round; a control
+#               pair of plain Caddy against a second plain Caddy on the same
+#               page. Pages of 1 KiB, 60 KiB and 1 MiB (SIZES). Prints the
+#               median of the per-round B/A ratios of req/s, p99 and CPU per
+#               request, their range, and the control beside them.
 #
-# Environment: DURATION (20, seconds per wrk run), CONNS (32), CONNS_2MB (2,
+# Environment: DURATION (20, seconds per wrk run; 8 for overhead), CONNS
+# (32; 16 for overhead), THREADS (2; 1 for overhead), CONNS_2MB (2,
 # connections of the cold 2 MB Markdown case), THREADS (2),
 # RUNS (2), CASES (all), SOAK_RATE (100), SOAK_DURATION (10m), SOAK_CACHE
-# (64MiB, the soak front's conversion cache), MEM_CACHE (64MiB, the memory
+# (64MiB, the soak front's conversion cache), ROUNDS (9, overhead), SIZES
+# ("1k 60k 1m", overhead), WARMUP (2, seconds of each overhead pair's
+# unrecorded warm-up run), MEM_CACHE (64MiB, the memory
 # fronts' conversion cache), MEM_PHASES ("0 1 2": 2 MB pages, 50 MB page,
 # gzip bomb), PROFILE (1: CPU profiles of the agent_ready runs in
-# $WORK via the admin endpoint's /debug/pprof), CADDY (a prebuilt binary),
+# $WORK via the admin endpoint's /debug/pprof; for overhead, of every B run
+# of the first round, with their top entries in $WORK/top-*.txt), CADDY (a
+# prebuilt binary),
 # WORK (a directory for binaries, logs and profiles; default: a new temp dir).
 set -euo pipefail
 
@@ -34,6 +48,13 @@ cd "$(dirname "$0")/../.."
 ROOT=$PWD
 WORK=${WORK:-$(mktemp -d /tmp/agentready-proxy.XXXXXX)}
 mkdir -p "$WORK"
+# The overhead mode has its own defaults (the method of issue #15).
+OH_DURATION=${DURATION:-8}
+OH_CONNS=${CONNS:-16}
+OH_THREADS=${THREADS:-1}
+ROUNDS=${ROUNDS:-9}
+SIZES=${SIZES:-1k 60k 1m}
+WARMUP=${WARMUP:-2}
 DURATION=${DURATION:-20}
 CONNS=${CONNS:-32}
 CONNS_2MB=${CONNS_2MB:-2}
@@ -74,11 +95,11 @@ else
 fi
 go build -o "$WORK/proxy" ./bench/proxy
 
-mapfile -t PORTS < <("$WORK/proxy" ports 13)
+mapfile -t PORTS < <("$WORK/proxy" ports 23)
 ORIGIN_PORT=${PORTS[0]}
 
-wait_up() { # url
-	for _ in $(seq 100); do
+wait_up() { # url [seconds, default 10]
+	for _ in $(seq $((${2:-10} * 10))); do
 		curl -s -o /dev/null "$1" && return 0
 		sleep 0.1
 	done
@@ -86,9 +107,9 @@ wait_up() { # url
 	return 1
 }
 
-# start_front name caddyfile front_port admin_port cache [inject] -> sets FRONT_PID
+# start_front name caddyfile front_port admin_port cache [inject [convert_timeout]] -> sets FRONT_PID
 start_front() {
-	env FRONT_PORT="$3" ADMIN_PORT="$4" ORIGIN_PORT="$ORIGIN_PORT" CACHE="$5" INJECT="${6:-on}" \
+	env FRONT_PORT="$3" ADMIN_PORT="$4" ORIGIN_PORT="$ORIGIN_PORT" CACHE="$5" INJECT="${6:-on}" CONVERT_TIMEOUT="${7:-2s}" \
 		SITE_YAML="$ROOT/examples/site.yaml" \
 		XDG_DATA_HOME="$WORK/data" XDG_CONFIG_HOME="$WORK/config" \
 		"$CADDY" run --adapter caddyfile --config "$ROOT/bench/proxy/$2" >"$WORK/$1.log" 2>&1 &
@@ -100,7 +121,7 @@ start_front() {
 
 "$WORK/proxy" origin -addr "127.0.0.1:$ORIGIN_PORT" -site examples/site 2>"$WORK/origin.log" &
 PIDS+=($!)
-wait_up "http://127.0.0.1:$ORIGIN_PORT/"
+wait_up "http://127.0.0.1:$ORIGIN_PORT/" 120 # it makes a 1 GiB gzip bomb first
 
 machine() {
 	echo "Date: $(date -u '+%Y-%m-%d %H:%M UTC'); nproc: $(nproc); CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'); $(go version | cut -d' ' -f3-4); Caddy $BUILT."
@@ -211,12 +232,119 @@ soak() {
 	wait "$FRONT_PID" 2>/dev/null || true
 }
 
+# --- overhead ------------------------------------------------------------
+# wrk_run name size case role port path accept: one recorded (or, with
+# round 0, warm-up) wrk run, appended to $WORK/overhead.tsv.
+wrk_run() {
+	local round=$1 size=$2 case=$3 role=$4 port=$5 path=$6 accept=$7 admin=$8
+	local dur=$OH_DURATION prof= out t0 t1 load
+	[ "$round" != 0 ] || dur=$WARMUP
+	if [ "$PROFILE" = 1 ] && [ "$round" = 1 ] && [ "$role" = b ] && [ "$case" != control ]; then
+		curl -s -o "$WORK/cpu-$case-$size.pprof" \
+			"http://127.0.0.1:$admin/debug/pprof/profile?seconds=$((dur > 2 ? dur - 1 : 1))" &
+		prof=$!
+	fi
+	load=$(cut -d' ' -f1 /proc/loadavg)
+	t0=$(cputicks "${PID_OF[$port]}")
+	out=$(ACCEPT="$accept" wrk -t"$OH_THREADS" -c"$OH_CONNS" -d"${dur}s" --timeout 10s \
+		-s bench/proxy/wrk.lua "http://127.0.0.1:$port$path" | grep '^RESULT') || {
+		log "wrk failed: $case $size $role"
+		return 1
+	}
+	t1=$(cputicks "${PID_OF[$port]}")
+	[ -z "$prof" ] || wait "$prof"
+	[ "$round" != 0 ] || return 0
+	# RESULT requests rps p50 p99 errors bytes -> the report's columns
+	read -r _ requests rps p50 p99 errors _ <<<"$out"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "$size" "$case" "$role" \
+		"$requests" "$rps" "$p50" "$p99" "$errors" \
+		"$(awk -v t=$((t1 - t0)) -v hz="$TICK" 'BEGIN{printf "%.2f", t/hz}')" "$load" >>"$WORK/overhead.tsv"
+	log "$round $size $case $role: $rps req/s, p99 $p99 ms (load $load)"
+}
+
+overhead() {
+	local plain=${PORTS[13]} plain2=${PORTS[14]} headers=${PORTS[15]} annotated=${PORTS[16]} first=${PORTS[17]}
+	start_front oh-plain plain.caddyfile "$plain" "${PORTS[18]}" 64MiB
+	start_front oh-plain2 plain.caddyfile "$plain2" "${PORTS[19]}" 64MiB
+	start_front oh-headers agent.caddyfile "$headers" "${PORTS[20]}" 64MiB off
+	# The warm Markdown case reads the cache only; a long budget lets the
+	# warm-up fill it on a loaded machine too.
+	start_front oh-annotated agent.caddyfile "$annotated" "${PORTS[21]}" 64MiB on 60s
+	start_front oh-first agent.caddyfile "$first" "${PORTS[22]}" off on
+	declare -A admin_of=([$plain]=${PORTS[18]} [$plain2]=${PORTS[19]} [$headers]=${PORTS[20]} [$annotated]=${PORTS[21]} [$first]=${PORTS[22]})
+	local html=$'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8'
+	local md='text/markdown'
+	# case | A's path prefix | B's front | Accept. The path is the prefix
+	# and /size/<size>.html; A is always plain Caddy, on the same path.
+	local cases=(
+		"control||$plain2|$html"
+		"headers||$headers|$html"
+		"plan||$annotated|$html"
+		"first||$first|$html"
+		"chunked|/chunked|$annotated|$html"
+		"md-warm||$annotated|$md"
+	)
+	local n=0
+	for c in "${cases[@]}"; do
+		[ -z "${CASES:-}" ] || [[ " control $CASES " == *" ${c%%|*} "* ]] && n=$((n + 1))
+	done
+	# The warm Markdown case needs each page in the conversion cache: it
+	# admits a page the second time it is converted, and only a conversion
+	# within its time budget. Ask until the cache answers (its hit counter
+	# on the admin endpoint's /metrics moves).
+	hits() { curl -s "http://127.0.0.1:${PORTS[21]}/metrics" | awk '/^caddy_agent_ready_conversion_cache_total\{result="hit"\}/ {print $2} END {print 0}' | head -1; }
+	for size in $SIZES; do
+		local warm=0 h0
+		for _ in $(seq 10); do
+			h0=$(hits)
+			curl -s -o /dev/null -H "Accept: $md" "http://127.0.0.1:$annotated/size/$size.html"
+			[ "$(hits)" = "$h0" ] || { warm=1; break; }
+		done
+		[ "$warm" = 1 ] || log "warning: the Markdown of /size/$size.html is not in the conversion cache (conversions over their budget?): md-warm $size measures conversions"
+	done
+	: >"$WORK/overhead.tsv"
+	log "overhead: $n cases × $(wc -w <<<"$SIZES") pages × 2 runs × ${OH_DURATION}s × $ROUNDS rounds ≈ $((n * $(wc -w <<<"$SIZES") * 2 * OH_DURATION * ROUNDS / 60)) minutes, after a warm-up round of ${WARMUP}s runs; results in $WORK/overhead.tsv"
+	local start_load
+	start_load=$(loadavg)
+	for round in $(seq 0 "$ROUNDS"); do
+		for size in $SIZES; do
+			for c in "${cases[@]}"; do
+				IFS='|' read -r name prefix bport accept <<<"$c"
+				[ -z "${CASES:-}" ] || [[ " control $CASES " == *" $name "* ]] || continue
+				local path="$prefix/size/$size.html"
+				local order=(a b)
+				[ $((round % 2)) = 1 ] || order=(b a)
+				for role in "${order[@]}"; do
+					local port=$plain
+					[ "$role" = a ] || port=$bport
+					wrk_run "$round" "$size" "$name" "$role" "$port" "$path" "$accept" "${admin_of[$port]}" || return 1
+				done
+			done
+		done
+	done
+	echo
+	machine
+	echo "Command: DURATION=$OH_DURATION ROUNDS=$ROUNDS CONNS=$OH_CONNS THREADS=$OH_THREADS SIZES=\"$SIZES\"${CASES:+ CASES=\"$CASES\"} bench/proxy/run.sh overhead"
+	echo "Load average: $start_load at the start, $(loadavg) at the end. A = plain Caddy (reverse_proxy), B = the front of the case; ratios are B/A, the median of the per-round ratios (range in brackets). Pages: $(for s in $SIZES; do printf '%s %s bytes; ' "$s" "$(curl -s -o /dev/null -w '%{size_download}' "http://127.0.0.1:$ORIGIN_PORT/size/$s.html")"; done)"
+	echo
+	"$WORK/proxy" overhead-report -file "$WORK/overhead.tsv"
+	if [ "$PROFILE" = 1 ]; then
+		echo
+		for f in "$WORK"/cpu-*.pprof; do
+			[ -s "$f" ] || continue
+			local top="$WORK/top-$(basename "$f" .pprof | sed 's/^cpu-//').txt"
+			go tool pprof -top -nodecount=25 "$CADDY" "$f" >"$top" 2>&1 || true
+			echo "CPU profile $f; top entries in $top (go tool pprof -top $CADDY $f)"
+		done
+	fi
+}
+
 STATUS=0
 for m in "${MODES[@]}"; do
 	case $m in
-	throughput | memory | soak) "$m" || STATUS=1 ;;
+	throughput | memory | soak | overhead) "$m" || STATUS=1 ;;
 	*)
-		echo "unknown mode $m (throughput, memory, soak)" >&2
+		echo "unknown mode $m (throughput, memory, soak, overhead)" >&2
 		exit 2
 		;;
 	esac
