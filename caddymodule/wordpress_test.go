@@ -183,9 +183,11 @@ http://127.0.0.1:%d {
 			if st.Target != base+"/" || !strings.Contains(st.Why, "host 127.0.0.1") {
 				t.Errorf("self-scan target %q (%s), want %s/ from the site block's host", st.Target, st.Why, base)
 			}
-			// A site that read nothing scores far lower. R9 applies here (the
-			// comment form writes) and no backend interface is declared, so
-			// its 10 points are honestly lost: 67.8 with the default set-up.
+			// A site that read nothing scores far lower. R9 applies here
+			// (every page advertises the REST API with Link
+			// rel="https://api.w.org/") and no backend interface is declared
+			// in the forms the standard reads, so its 10 points are honestly
+			// lost: 67.8 with the default set-up.
 			if st.Score == nil || *st.Score < 60 {
 				t.Errorf("self-score %v: the scan did not read the site", st.Score)
 			} else {

@@ -78,8 +78,9 @@ func TestGeneratedDocumentsPassLint(t *testing.T) {
 // TestFixSnippetsRescanToPass applies each site.yaml snippet of the
 // fix-first plan to an empty configuration and rescans that one check to
 // PASS. Snippets whose check needs a page or a server the test bundle does
-// not have (WebMCP forms, the connect endpoints) are checked as
-// configuration: they must parse.
+// not have (WebMCP forms, the connect endpoints) must parse here, and are
+// rescanned to PASS through a real Caddy in front of a real origin by
+// caddymodule's TestFixSnippetsThroughCaddy.
 func TestFixSnippetsRescanToPass(t *testing.T) {
 	if testing.Short() {
 		t.Skip("scans a served bundle")

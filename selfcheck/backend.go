@@ -23,8 +23,10 @@ type declaredDoc struct {
 type backendResult struct {
 	// offered is true when anything points at a backend: an interface
 	// declared in agents.json or an MCP server card, an MCP endpoint, an
-	// OpenAPI document or an A2A card found at the well-known paths, or a
-	// scanned form that writes (method post and the like).
+	// OpenAPI document or an A2A card found at the well-known paths, or an
+	// API the home page advertises with a link (apiRels). A form that
+	// writes is not evidence of a backend: it is a web action, scored by
+	// R8, and counting it here would charge one form twice.
 	offered bool
 	// why names the first evidence of a backend, for the receipt.
 	why string
@@ -111,17 +113,33 @@ func (s *site) backend(ctx context.Context) backendResult {
 			note("an A2A agent card at " + redactURL(b.a2a.resp.req.url))
 		}
 		if !b.offered {
-			for _, r := range s.routes {
-				for _, f := range s.page(ctx, r).facts.Forms {
-					if f.Writes() && !f.Hidden {
-						note(fmt.Sprintf("a form that writes (method %s) on %s", f.Method, redactURL(r)))
-						break
-					}
-				}
+			if l, ok := apiAdvertised(s.pageLinks(s.page(ctx, s.home))); ok {
+				note(fmt.Sprintf("the home page advertises an API (Link rel=%q to %s)", l.rel, redactURL(l.target)))
 			}
 		}
 		return b
 	})
+}
+
+// apiRels are the link relations by which a page says "there is an API
+// here": RFC 8631's service-desc, service-doc and service-meta, RFC 9727's
+// api-catalog, and the relation WordPress sends on every page for its REST
+// API (https://developer.wordpress.org/rest-api/using-the-rest-api/discovery/).
+var apiRels = []string{"service-desc", "service-doc", "service-meta", "api-catalog", "https://api.w.org/"}
+
+// advertisedAPI is the first link that advertises an API.
+type advertisedAPI struct{ rel, target string }
+
+// apiAdvertised finds the first link whose relation is one of apiRels.
+func apiAdvertised(links []parse.Link) (advertisedAPI, bool) {
+	for _, l := range links {
+		for _, rel := range apiRels {
+			if l.HasRel(rel) {
+				return advertisedAPI{rel, l.Target}, true
+			}
+		}
+	}
+	return advertisedAPI{}, false
 }
 
 // authStated reports an authentication statement with content: a

@@ -75,7 +75,7 @@ var scoreFixes = map[string]scoreFix{
 	"content_in_initial_html":       {EffortServer, "Render the page's text on the server (not only with JavaScript) and wrap it in <main>.", ""},
 	"markdown_representation":       {EffortConfig, "Put agent_ready in front of the site: it answers Accept: text/markdown with Markdown.", ""},
 	"vary_accept":                   {EffortMarkup, "Send Vary: Accept on both the HTML and the Markdown (agent_ready does).", ""},
-	"markdown_front_matter":         {EffortConfig, "Serve the Markdown with front matter (title, canonical, updated, language) — agent_ready writes it; set the language.", "site:\n  language: en\n"},
+	"markdown_front_matter":         {EffortConfig, "Serve the Markdown with front matter (title, canonical, updated, language) — agent_ready writes it; set the language, and let the origin send Last-Modified (or dateModified in the page's JSON-LD): updated is taken from there, never invented.", "site:\n  language: en\n"},
 	"markdown_alternate_advertised": {EffortMarkup, "Advertise the Markdown: Link: </page/md>; rel=\"alternate\"; type=\"text/markdown\" and the same <link> in the head (agent_ready adds both).", ""},
 	"browser_gets_html":             {EffortServer, "Answer browsers' Accept headers and */* with HTML.", ""},
 	"web_actions_declared":          {EffortConfig, "Declare each form as a WebMCP tool: toolname and tooldescription on the <form>.", "webmcp:\n  forms:\n    - selector: \"form\"\n      toolname: submit_form\n      tooldescription: Describe in a sentence what this form does.\n"},
