@@ -185,7 +185,7 @@ http://127.0.0.1:%d {
 			}
 			// A site that read nothing scores far lower. R9 applies here
 			// (every page advertises the REST API with Link
-			// rel="https://api.w.org/") and no backend interface is declared
+			// rel="https://api.w.org/", and the comment form writes) and no backend interface is declared
 			// in the forms the standard reads, so its 10 points are honestly
 			// lost: 67.8 with the default set-up.
 			if st.Score == nil || *st.Score < 60 {

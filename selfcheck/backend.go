@@ -23,10 +23,10 @@ type declaredDoc struct {
 type backendResult struct {
 	// offered is true when anything points at a backend: an interface
 	// declared in agents.json or an MCP server card, an MCP endpoint, an
-	// OpenAPI document or an A2A card found at the well-known paths, or an
-	// API the home page advertises with a link (apiRels). A form that
-	// writes is not evidence of a backend: it is a web action, scored by
-	// R8, and counting it here would charge one form twice.
+	// OpenAPI document or an A2A card found at the well-known paths, an
+	// API the home page advertises with a link (apiRels), or a scanned
+	// form that writes (method post and the like: something behind it
+	// takes the data, issue #14's definition of "offers a backend").
 	offered bool
 	// why names the first evidence of a backend, for the receipt.
 	why string
@@ -115,6 +115,16 @@ func (s *site) backend(ctx context.Context) backendResult {
 		if !b.offered {
 			if l, ok := apiAdvertised(s.pageLinks(s.page(ctx, s.home))); ok {
 				note(fmt.Sprintf("the home page advertises an API (Link rel=%q to %s)", l.rel, redactURL(l.target)))
+			}
+		}
+		if !b.offered {
+			for _, r := range s.routes {
+				for _, f := range s.page(ctx, r).facts.Forms {
+					if f.Writes() && !f.Hidden {
+						note(fmt.Sprintf("a form that writes (method %s) on %s", f.Method, redactURL(r)))
+						break
+					}
+				}
 			}
 		}
 		return b

@@ -37,8 +37,7 @@ func (s *site) interfaceAnswers(ctx context.Context, u string) (*response, bool)
 // GraphQL schema, or an interface named in agents.json that answers (R9).
 // R9 applies only "when the service offers any" (STANDARD.md §2): a site
 // with nothing declared, nothing at the OpenAPI, MCP and A2A addresses and
-// no API advertised by a link is NOT_APPLICABLE (a form that writes is a
-// web action, R8's business, not a backend). A declared interface whose
+// no API advertised by a link and no form that writes is NOT_APPLICABLE. A declared interface whose
 // document does not resolve is never a pass: FAIL when nothing else
 // answers, PARTIAL beside one that does, with its receipt either way.
 func checkBackendInterface(ctx context.Context, s *site) outcome {
@@ -112,7 +111,7 @@ func checkBackendInterface(ctx context.Context, s *site) outcome {
 	case oa.allUnreachable() && mc.probe.Unreachable() && m.wellKnown.unreachable():
 		return done(outcome{verdict: CouldNotCheck, missing: "no candidate answered: " + oa.resp.errText()}, oa.resp, "")
 	case !b.offered:
-		return done(outcome{verdict: NotApplicable}, m.chosen, "no backend offered: nothing declared, nothing at the OpenAPI, MCP or A2A addresses, no API advertised by a link (R9 applies only when the service offers one)")
+		return done(outcome{verdict: NotApplicable}, m.chosen, "no backend offered: nothing declared, nothing at the OpenAPI, MCP or A2A addresses, no API advertised by a link, no form that writes (R9 applies only when the service offers one)")
 	}
 	return done(outcome{verdict: Fail, missing: "no MCP endpoint, OpenAPI document or declared interface, though the site offers a backend: " + b.why}, m.chosen, "")
 }

@@ -80,8 +80,7 @@ func TestCheckBackendInterface(t *testing.T) {
 		{name: "declares none", site: bare(card(`{"name":"x","interfaces":[]}`)), verdict: NotApplicable},
 		{name: "content-only site, nothing declared", site: bare(), verdict: NotApplicable},
 		{name: "content-only site with a card and no interfaces key", site: bare(card(`{"name":"x","authentication":{"type":"none"}}`)), verdict: NotApplicable},
-		// A form is a web action (R8), not a backend (R9).
-		{name: "a form that posts, nothing declared", site: bare(replace("/", &doc{ctype: "text/html", body: `<!doctype html><html><body><form method="post" action="/order"><input name="q"></form></body></html>`})), verdict: NotApplicable},
+		{name: "a form that posts, nothing declared", site: bare(replace("/", &doc{ctype: "text/html", body: `<!doctype html><html><body><form method="post" action="/order"><input name="q"></form></body></html>`})), verdict: Fail},
 		{name: "WordPress's REST API link header, nothing declared", site: bare(replace("/", &doc{ctype: "text/html", header: http.Header{"Link": {`<http://127.0.0.1/wp-json/>; rel="https://api.w.org/"`}}, body: `<!doctype html><html><body><p>Hello</p></body></html>`})), verdict: Fail},
 		{name: "an RFC 8631 service-doc link in the head, nothing declared", site: bare(replace("/", &doc{ctype: "text/html", body: `<!doctype html><html><head><link rel="service-doc" href="/api/docs"></head><body><p>Hello</p></body></html>`})), verdict: Fail},
 		{name: "a search form that gets, nothing declared", site: bare(replace("/", &doc{ctype: "text/html", body: `<!doctype html><html><body><form action="/search"><input name="q"></form></body></html>`})), verdict: NotApplicable},

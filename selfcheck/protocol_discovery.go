@@ -329,13 +329,6 @@ func (s *site) taskSite(ctx context.Context) (bool, string) {
 	if ok, why := s.commerce(ctx); ok {
 		return true, why
 	}
-	for _, r := range s.routes {
-		for _, f := range s.page(ctx, r).facts.Forms {
-			if f.Writes() && !f.Hidden {
-				return true, fmt.Sprintf("a form that writes (method %s) on %s", f.Method, redactURL(r))
-			}
-		}
-	}
 	return false, ""
 }
 

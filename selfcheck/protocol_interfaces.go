@@ -69,7 +69,7 @@ func cp(v Verdict, rec Receipt, missing string, scope ...string) outcome {
 // noBackend is the outcome of an interface checkpoint on a site that
 // offers no backend (STANDARD.md §11: NOT_APPLICABLE, not FAIL).
 func noBackend(expected string, scope ...string) outcome {
-	return cp(NotApplicable, Receipt{Expected: expected, Note: "the site offers no backend interface (nothing declared, nothing at the OpenAPI, MCP or A2A addresses, no API advertised by a link)"}, "", scope...)
+	return cp(NotApplicable, Receipt{Expected: expected, Note: "the site offers no backend interface (nothing declared, nothing at the OpenAPI, MCP or A2A addresses, no API advertised by a link, no form that writes)"}, "", scope...)
 }
 
 // wellKnownType checks the media type a well-known JSON document is served
