@@ -205,19 +205,6 @@ func (rw *responseWriter) originRequest(r *http.Request) *http.Request {
 	return r2
 }
 
-// setEscapedPath sets the path of u from its escaped form, keeping the
-// escaping when it differs from the default one.
-func setEscapedPath(u *url.URL, escaped string) {
-	p, err := url.PathUnescape(escaped)
-	if err != nil {
-		return // cannot happen: escaped was cut from a parsed path
-	}
-	u.Path, u.RawPath = p, escaped
-	if u.EscapedPath() != escaped {
-		u.RawPath = ""
-	}
-}
-
 // setIfNoneMatch forwards v as If-None-Match, or none when v is empty. The
 // client sent an If-None-Match, so it also drops If-Modified-Since: a
 // recipient ignores that one when If-None-Match is present (RFC 9110
