@@ -5,14 +5,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"html"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
-
-	"golang.org/x/net/html/charset"
 )
 
 // markdownContentType is the Content-Type of the Markdown form (RFC 7763).
@@ -234,9 +231,6 @@ func addLink(links []string, v string) []string {
 	return append(links, v)
 }
 
-// htmlHeaders sets the headers of the HTML form.
-func (rw *responseWriter) htmlHeaders() { rw.commonHeaders() }
-
 // markdownHeaders turns the origin's headers into those of the Markdown
 // form of conv.
 func (rw *responseWriter) markdownHeaders(conv *Converted) {
@@ -331,90 +325,4 @@ func (rw *responseWriter) markdownNotModified() {
 	rw.mode = modeDiscard
 	rw.w.WriteHeader(http.StatusNotModified)
 	rw.h.Observer.Served(rw.r, "markdown")
-}
-
-// injection returns what to inject into this HTML page (nil for nothing)
-// and the content coding the rewriter must undo first ("" for identity).
-// Only text/html in an ASCII-compatible charset is rewritten (XHTML must stay
-// well-formed XML), and only identity or a single coding Decode knows.
-func (rw *responseWriter) injection() (*Injection, string) {
-	if rw.h.Inject == nil && !on(rw.h.Options.HeadLink) {
-		return nil, "" // nothing to inject into any page
-	}
-	hdr := rw.Header()
-	ct := hdr.Get("Content-Type")
-	coding, ok := singleCoding(hdr["Content-Encoding"])
-	if rw.noTransform || !ok || !isTextHTML(ct) || !asciiCompatible(ct) {
-		return nil, ""
-	}
-	var inj Injection
-	planned := true // the Key names everything injected
-	if rw.h.Inject != nil {
-		if got := rw.h.Inject(rw.r); got != nil {
-			inj = *got
-			planned = got.Key != ""
-		}
-	}
-	if on(rw.h.Options.HeadLink) {
-		href := html.EscapeString(rw.markdownTarget())
-		link := HeadElement{
-			HTML:   `<link rel="alternate" type="text/markdown" href="` + href + `">`,
-			SkipIf: skipMarkdownLink,
-		}
-		inj.Head = append([]HeadElement{link}, inj.Head...)
-		inj.Key += "\x00md:" + href
-	}
-	if !planned {
-		inj.Key = ""
-	}
-	if inj.Lang == "" && len(inj.Head) == 0 && len(inj.Forms) == 0 {
-		return nil, ""
-	}
-	return &inj, coding
-}
-
-// skipMarkdownLink finds a Markdown alternate the page has already.
-var skipMarkdownLink = TagMatch{Tag: "link", Attrs: map[string]string{"rel": "alternate", "type": "text/markdown"}}
-
-func isTextHTML(ct string) bool {
-	typ, sub, _, ok := splitMediaType(ct)
-	return ok && typ == "text" && sub == "html"
-}
-
-// asciiCompatible reports whether the charset a Content-Type declares (if
-// any) keeps ASCII bytes as ASCII, so the rewriter may insert some: not
-// UTF-16, and not a label we do not know.
-func asciiCompatible(ct string) bool {
-	label := charsetParam(ct)
-	if label == "" || strings.EqualFold(label, "utf-8") {
-		return true
-	}
-	e, name := charset.Lookup(label)
-	return e != nil && !strings.HasPrefix(name, "utf-16") && name != "replacement"
-}
-
-// singleCoding returns the one content coding a Content-Encoding lists
-// ("" for none or identity) and whether the rewriter can undo it: stacked or
-// unknown codings are left alone.
-func singleCoding(values []string) (string, bool) {
-	coding := ""
-	for _, v := range values {
-		for v != "" {
-			var c string
-			c, v = nextListMember(v)
-			c = strings.ToLower(trimOWS(c))
-			if c == "" || c == "identity" {
-				continue
-			}
-			if coding != "" {
-				return "", false
-			}
-			coding = c
-		}
-	}
-	switch coding {
-	case "", "gzip", "x-gzip", "br", "zstd", "deflate":
-		return coding, true
-	}
-	return "", false
 }
