@@ -5,8 +5,6 @@ import (
 	"io"
 	"net/http"
 	"strconv"
-	"strings"
-	"time"
 )
 
 // firstValue is hdr.Get(key) for a key written in canonical form: Get
@@ -176,57 +174,6 @@ var notFoundDrops = append([]string{
 	"Content-Type", "Content-Disposition", "Content-Language", "Content-Location",
 	"Etag", "Last-Modified", "Cache-Control", "Expires",
 }, representationHeaders...)
-
-// startMarkdown begins a Markdown answer: it checks the client's Markdown
-// validators, then buffers the page unless it is known to be too big.
-func (rw *responseWriter) startMarkdown() {
-	hdr := rw.Header()
-	// RFC 9110 §13.1.2: If-None-Match uses the weak comparison; only the
-	// Markdown tags (and "*") the client sent take part.
-	if len(rw.mdTags) > 0 && ETagMatch(strings.Join(rw.mdTags, ", "), MarkdownETag(hdr.Get("Etag"))) {
-		rw.markdownNotModified()
-		return
-	}
-	n, err := strconv.ParseInt(hdr.Get("Content-Length"), 10, 64)
-	if err == nil && n > rw.h.Options.MaxSize {
-		rw.failOpen("too_large", ErrTooLarge)
-		return
-	}
-	if rw.h.Cached != nil {
-		// The cache key is the URL, the validators and the settings: a hit
-		// is known before the body, which is then neither waited for
-		// (Admit) nor buffered, only dropped.
-		start := time.Now()
-		if conv := rw.h.Cached(rw.page()); conv != nil {
-			rw.cached, rw.cachedTook, rw.mode = conv, time.Since(start), modeCached
-			return
-		}
-	}
-	if rw.h.Admit != nil {
-		weight := rw.h.Options.MaxSize
-		if err == nil && n > 0 {
-			weight = n
-		}
-		release, aerr := rw.h.Admit(rw.r.Context(), weight)
-		if aerr != nil {
-			rw.failOpen("busy", aerr)
-			return
-		}
-		rw.release = release
-	}
-	if err == nil && n > 0 {
-		rw.buf.Grow(int(n)) // one allocation for a page of known size
-	}
-	rw.mode = modeBuffer
-}
-
-// releaseAdmission gives back what Handler.Admit granted, once.
-func (rw *responseWriter) releaseAdmission() {
-	if rw.release != nil {
-		rw.release()
-		rw.release = nil
-	}
-}
 
 // abort drops the response after next returned an error: a buffered body is
 // discarded unwritten so an error handler can still answer, and so is an
