@@ -10,6 +10,10 @@ import (
 	"golang.org/x/net/html/charset"
 )
 
+// The response path: the HTML form, the head injection and its rewrite,
+// streamed or whole; and the origin's bytes as they came when a form fails
+// (failOpen).
+
 // startHTML commits a 200 HTML page: discovery headers, and the rewrite
 // when something is to be injected. A page whose Content-Length is at most
 // maxPlannedPage is collected and rewritten whole at the end (finishHTML);

@@ -12,6 +12,10 @@ import (
 	"time"
 )
 
+// The response path: the Markdown form, buffering, conversion, its
+// headers and validators. A failure falls back to the HTML form (failOpen,
+// html.go).
+
 // startMarkdown begins a Markdown answer: it checks the client's Markdown
 // validators, then buffers the page unless it is known to be too big.
 func (rw *responseWriter) startMarkdown() {

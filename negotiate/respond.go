@@ -1,8 +1,9 @@
 package negotiate
 
-import (
-	"strings"
-)
+import "strings"
+
+// The response path: what both forms of a page carry (Vary, the Link
+// headers, Content-Signal), and the headers a changed body drops.
 
 // representationHeaders describe the bytes of the origin's body; they are
 // wrong for any body we change (the Markdown form, a rewritten page).

@@ -10,6 +10,12 @@ import (
 	"time"
 )
 
+// The response path: the response writer's state, what the request asks
+// for (newResponseWriter, originRequest) and what every form uses (Header,
+// pass). On it build respond.go (what both forms carry), slash.go (a suffix
+// URL's redirect), html.go and markdown.go (the forms), writer.go (the
+// choice between them) and serve.go.
+
 // mode is what a responseWriter does with the body it is given.
 type mode int
 

@@ -2,6 +2,15 @@ package negotiate
 
 import "net/http"
 
+// The response path starts here: ServeHTTP hands a suffix URL to Reenter
+// (suffix.go), wraps the client's writer (response.go), calls next with it
+// and ends the response once next returns (writer.go). Its files build on
+// each other in this order, each using only those before it (and the
+// package's leaves: headers, media types, decoding, the rewriter):
+//
+//	handler.go < suffix.go < response.go < respond.go, slash.go
+//	  < html.go < markdown.go < writer.go < serve.go
+
 // ServeHTTP negotiates the response of next. Requests it cannot negotiate
 // (methods other than GET and HEAD, protocol upgrades) go to next untouched.
 // An error from next is returned untouched; if the response was still

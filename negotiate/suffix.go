@@ -7,6 +7,9 @@ import (
 	"strings"
 )
 
+// The response path: the Markdown suffix URL (/pricing/md) and the page
+// request it is served as. It needs only the Handler.
+
 // pagePath splits a request path into the page it names and whether it
 // carried the Markdown suffix: "/pricing/md" -> "/pricing", "/md" -> "/".
 // A page whose path ends in a slash (a directory index) has its suffix URL

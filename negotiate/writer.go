@@ -7,6 +7,10 @@ import (
 	"strconv"
 )
 
+// The response path: the http.ResponseWriter that next writes to. It
+// chooses the form on the final status (decide), passes the body to it, and
+// ends it once next returned (finish, abort).
+
 // firstValue is hdr.Get(key) for a key written in canonical form: Get
 // canonicalizes its argument on every call (390 instructions for
 // Content-Type, once per response).
