@@ -141,23 +141,6 @@ func TestSiteScanCancelledByReload(t *testing.T) {
 	}
 }
 
-func TestTargetFromListeners(t *testing.T) {
-	for _, tc := range []struct {
-		listen []string
-		want   string
-	}{
-		{[]string{":8080"}, "http://localhost:8080"},
-		{[]string{"127.0.0.1:9000"}, "http://127.0.0.1:9000"},
-		{[]string{":443"}, "https://localhost:443"},
-		{[]string{"unix//run/caddy.sock", "[::1]:8081"}, "http://[::1]:8081"},
-		{nil, ""},
-	} {
-		if got := targetFromListeners(tc.listen); got != tc.want {
-			t.Errorf("targetFromListeners(%v) = %q, want %q", tc.listen, got, tc.want)
-		}
-	}
-}
-
 func TestInProcessTransport(t *testing.T) {
 	var mu sync.Mutex
 	var seen *http.Request

@@ -2,43 +2,29 @@ package caddymodule
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
-	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
-	"github.com/caddyserver/caddy/v2/modules/caddytls"
+	"github.com/agentready/caddy-agentready/internal/siteaddr"
 )
 
-func TestOriginFromHosts(t *testing.T) {
-	plain := &caddyhttp.Server{Listen: []string{":18400"}}
-	tls := &caddyhttp.Server{Listen: []string{":443"}, TLSConnPolicies: caddytls.ConnectionPolicies{{}}}
-	tlsOther := &caddyhttp.Server{Listen: []string{"127.0.0.1:8443"}, TLSConnPolicies: caddytls.ConnectionPolicies{{}}}
-	http80 := &caddyhttp.Server{Listen: []string{":80"}}
+// TestListeners: the TCP listeners among a server's listen addresses, as
+// siteaddr takes them (TestFromListeners and TestFromHosts there).
+func TestListeners(t *testing.T) {
 	for _, tc := range []struct {
-		name  string
-		hosts []string
-		srv   *caddyhttp.Server
-		want  string
-		why   string // a part of the reason
+		listen []string
+		want   []siteaddr.Listener
 	}{
-		{"an ip address", []string{"127.0.0.1"}, plain, "http://127.0.0.1:18400", "host 127.0.0.1"},
-		{"a name on https", []string{"example.com"}, tls, "https://example.com", "host example.com"},
-		{"https on another port", []string{"example.com"}, tlsOther, "https://example.com:8443", "host example.com"},
-		{"http on 80", []string{"example.com"}, http80, "http://example.com", "host example.com"},
-		{"several hosts: the first", []string{"example.com", "www.example.com"}, tls, "https://example.com", "its hosts: example.com, www.example.com"},
-		{"a wildcard after a name", []string{"*.example.com", "example.com"}, tls, "https://example.com", "host example.com"},
-		{"a wildcard only", []string{"*.example.com"}, tls, "https://www.example.com", "wildcard *.example.com, as www.example.com"},
-		{"ipv6", []string{"::1"}, plain, "http://[::1]:18400", "host ::1"},
-		{"ipv6 on a default port", []string{"::1"}, http80, "http://[::1]", "host ::1"},
-		{"placeholders cannot be scanned", []string{"{env.HOST}"}, plain, "", ""},
-		{"no host", nil, plain, "", ""},
+		{[]string{":8080"}, []siteaddr.Listener{{Host: "", Port: 8080}}},
+		{[]string{"127.0.0.1:9000"}, []siteaddr.Listener{{Host: "127.0.0.1", Port: 9000}}},
+		{[]string{"tcp/:443"}, []siteaddr.Listener{{Host: "", Port: 443}}},
+		{[]string{"unix//run/caddy.sock", "fd/3", "[::1]:8081", ":8082-8085"}, []siteaddr.Listener{{Host: "::1", Port: 8081}, {Host: "", Port: 8082}}},
+		{nil, nil},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got, why := originFromHosts(tc.hosts, tc.srv)
-			if got != tc.want || !strings.Contains(why, tc.why) {
-				t.Errorf("originFromHosts(%v) = %q, %q; want %q, …%s…", tc.hosts, got, why, tc.want, tc.why)
-			}
-		})
+		if got := listeners(tc.listen); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("listeners(%v) = %v, want %v", tc.listen, got, tc.want)
+		}
 	}
 }
 

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
-	"strings"
 	"time"
 
 	"github.com/agentready/caddy-agentready/negotiate/htmlrewrite"
@@ -159,104 +158,6 @@ func (h *Handler) Provision() error {
 	h.ready = true
 	return nil
 }
-
-// ServeHTTP negotiates the response of next. Requests it cannot negotiate
-// (methods other than GET and HEAD, protocol upgrades) go to next untouched.
-// An error from next is returned untouched; if the response was still
-// buffered, nothing of it has been written, so an error handler can answer.
-func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next Next) error {
-	if !h.ready {
-		return errNotProvisioned
-	}
-	// RFC 9110 §9.3.1-2: only GET and HEAD select a representation to
-	// negotiate; an upgrade (§7.8) hands the connection over.
-	if (r.Method != http.MethodGet && r.Method != http.MethodHead) || isUpgrade(r) {
-		return next(w, r)
-	}
-	if h.Reenter != nil && !hasToken(r.Header["Cache-Control"], "no-transform") {
-		// The path is looked at before the context: most requests are not
-		// for a suffix URL (a context lookup fewer, 135 instructions).
-		if page, ok := h.pagePath(r.URL.EscapedPath()); ok && !SuffixRequest(r) && h.Reenter(w, pageRequest(r, page)) {
-			return nil
-		}
-	}
-	rw := h.newResponseWriter(w, r)
-	originReq := rw.originRequest(r)
-	if rw.viaSuffix {
-		next = rw.followSlash(next)
-	}
-	returned := false
-	defer func() {
-		if !returned {
-			rw.abort() // next panicked (http.ErrAbortHandler, say): stop the rewriter
-		}
-	}()
-	err := next(rw, originReq)
-	returned = true
-	if err != nil {
-		rw.abort()
-		rw.abortIfCut() // not a short page that an error handler ends cleanly
-		rw.free()
-		return err
-	}
-	rw.finish()
-	rw.free()
-	return nil
-}
-
-func isUpgrade(r *http.Request) bool {
-	return len(r.Header["Upgrade"]) > 0 || hasToken(r.Header["Connection"], "upgrade")
-}
-
-// pagePath splits a request path into the page it names and whether it
-// carried the Markdown suffix: "/pricing/md" -> "/pricing", "/md" -> "/".
-// A page whose path ends in a slash (a directory index) has its suffix URL
-// end in a slash too, so the two never collide: "/docs/md/" -> "/docs/",
-// while "/docs/md" names "/docs".
-func (h *Handler) pagePath(path string) (string, bool) {
-	if h.suffix == "" {
-		return path, false
-	}
-	if strings.HasSuffix(path, h.suffix+"/") {
-		return strings.TrimSuffix(path, h.suffix+"/") + "/", true
-	}
-	if !strings.HasSuffix(path, h.suffix) {
-		return path, false
-	}
-	page := strings.TrimSuffix(path, h.suffix)
-	if page == "" {
-		page = "/"
-	}
-	return page, true
-}
-
-// suffixKey marks, in a request's context, a request for a page that a
-// client asked for through the Markdown suffix.
-type suffixKey struct{}
-
-// SuffixRequest reports whether r is the page request that Handler.Reenter
-// was given for a suffix URL: it gets the Markdown form, and only a page's
-// HTML has one.
-func SuffixRequest(r *http.Request) bool {
-	v, _ := r.Context().Value(suffixKey{}).(bool)
-	return v
-}
-
-// pageRequest is the request for the page a suffix URL names: the same
-// request with the page's path (and request URI, which front controllers
-// such as PHP's read instead of the path), asking for Markdown, marked so
-// that it is served as the suffix form.
-func pageRequest(r *http.Request, page string) *http.Request {
-	r2 := r.Clone(context.WithValue(r.Context(), suffixKey{}, true))
-	setEscapedPath(r2.URL, page)
-	r2.RequestURI = r2.URL.RequestURI()
-	r2.Header.Set("Accept", suffixAccept)
-	return r2
-}
-
-// suffixAccept is the Accept of a page asked for through the suffix: the
-// Markdown form, or the HTML to convert into it.
-const suffixAccept = "text/markdown, text/html;q=0.9"
 
 type nopObserver struct{}
 

@@ -6,6 +6,9 @@ import (
 	"strings"
 )
 
+// The response path: a suffix URL whose page the origin redirects to its
+// directory index is followed here, not by the client.
+
 // followSlash wraps next for a request that came through the Markdown
 // suffix. `/docs/md` names the page `/docs`, and the alternate advertised
 // for a directory index `/docs/` is `/docs/md` too; an origin that serves

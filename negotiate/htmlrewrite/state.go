@@ -175,16 +175,6 @@ func isHeadTag(a atom.Atom) bool {
 	return false
 }
 
-// isRawText reports whether the tokenizer reads an element's content as text.
-func isRawText(a atom.Atom) bool {
-	switch a {
-	case atom.Iframe, atom.Noembed, atom.Noframes, atom.Noscript, atom.Plaintext,
-		atom.Script, atom.Style, atom.Textarea, atom.Title, atom.Xmp:
-		return true
-	}
-	return false
-}
-
 // annotate adds lang, form and field attributes to a start tag.
 func (st *rewriteState) annotate(a atom.Atom, tt nethtml.TokenType, raw []byte, attrs []attr) {
 	switch a {

@@ -2,6 +2,7 @@ package htmlrewrite
 
 import (
 	nethtml "golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 // tokenizer finds the tokens of an HTML stream for the rewriter. It is
@@ -150,37 +151,35 @@ func (z *tokenizer) tagName() []byte {
 	return z.name[:z.nameLen]
 }
 
-// rawName is the tag's name when it starts a raw-text element (one whose
-// content x/net/html's Tokenizer reads as text, up to its end tag). It
-// returns the constants: string(name) would allocate.
+// rawName is the tag's name when it starts a raw-text element
+// (isRawTextName), "" otherwise. It returns the atom's string, a constant:
+// string(name) would allocate. Only a raw-text tag (script, style, title…)
+// is looked up; any other costs the one switch.
 func (z *tokenizer) rawName() string {
-	if z.nameLen > len(z.name) {
+	if z.nameLen > len(z.name) || !isRawTextName(z.name[:z.nameLen]) {
 		return ""
 	}
-	switch string(z.name[:z.nameLen]) {
-	case "iframe":
-		return "iframe"
-	case "noembed":
-		return "noembed"
-	case "noframes":
-		return "noframes"
-	case "noscript":
-		return "noscript"
-	case "plaintext":
-		return "plaintext"
-	case "script":
-		return "script"
-	case "style":
-		return "style"
-	case "textarea":
-		return "textarea"
-	case "title":
-		return "title"
-	case "xmp":
-		return "xmp"
-	}
-	return ""
+	return atom.Lookup(z.name[:z.nameLen]).String()
 }
+
+// isRawTextName reports whether a lower-cased tag name names a raw-text
+// element: one whose content x/net/html's Tokenizer reads as text, up to
+// its end tag (or, for plaintext, to the end of the stream). The one list
+// of them: the tokenizer finds the end of their text by it (rawName), the
+// rewrite state knows the text that follows is not the body's start
+// (isRawText). Generic so that the tokenizer's bytes are switched on as
+// they are, without a copy into a string.
+func isRawTextName[T string | []byte](name T) bool {
+	switch string(name) {
+	case "iframe", "noembed", "noframes", "noscript", "plaintext",
+		"script", "style", "textarea", "title", "xmp":
+		return true
+	}
+	return false
+}
+
+// isRawText is isRawTextName for an atom.
+func isRawText(a atom.Atom) bool { return isRawTextName(a.String()) }
 
 // eof ends the stream at offset end: the type of the last, incomplete
 // token [z.start, end), as x/net/html's Tokenizer reports it at EOF, or
