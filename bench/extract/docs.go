@@ -31,9 +31,14 @@ var mainSel = cascadia.MustCompile(`[role=main]`)
 // loadDocs reads every .html page under dir that has a role=main block.
 func loadDocs(dir string) ([]docsPage, error) {
 	var pages []docsPage
+	seen := 0
 	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".html") {
 			return err
+		}
+		seen++
+		if !pick(seen-1, path) {
+			return nil
 		}
 		b, err := os.ReadFile(path)
 		if err != nil {

@@ -27,23 +27,54 @@
 // Usage:
 //
 //	go run ./bench/extract [-corpus trafilatura,readability,docs] [-docs DIR] [-tools ours,readability,trafilatura] [-misses N]
+//	    [-sample N] [-match SUBSTR] [-cpuprofile FILE]
+//
+// -sample and -match take a subset of every corpus (every Nth page; the
+// pages whose file name holds SUBSTR) for iterating: report full runs only.
 package main
 
 import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime/pprof"
 	"strings"
 )
+
+// subset is what -sample and -match leave of a corpus.
+var subset struct {
+	every int
+	match string
+}
+
+// pick reports whether the i-th page, of file name name, is in the subset.
+func pick(i int, name string) bool {
+	return (subset.every <= 1 || i%subset.every == 0) && strings.Contains(name, subset.match)
+}
 
 func main() {
 	corpora := flag.String("corpus", "trafilatura,readability,docs", "comma-separated corpora to run")
 	tools := flag.String("tools", "ours,readability,trafilatura", "comma-separated tools to run")
 	docsDir := flag.String("docs", "/usr/share/doc/python3.11/html", "Sphinx HTML `DIR` of the docs corpus")
 	misses := flag.Int("misses", 0, "print up to `N` failing pages of ours per corpus")
+	flag.IntVar(&subset.every, "sample", 1, "run every `N`th page of each corpus only")
+	flag.StringVar(&subset.match, "match", "", "run only the pages whose file name holds `SUBSTR`")
+	profile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to `FILE`")
 	flag.Parse()
+	if *profile != "" {
+		f, err := os.Create(*profile)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "extract:", err)
+			os.Exit(1)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	if err := run(strings.Split(*corpora, ","), strings.Split(*tools, ","), *docsDir, *misses); err != nil {
 		fmt.Fprintln(os.Stderr, "extract:", err)
+		pprof.StopCPUProfile()
 		os.Exit(1)
 	}
 }

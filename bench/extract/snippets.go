@@ -91,8 +91,12 @@ func loadSnippets() ([]snippetPage, error) {
 		}
 		return false
 	})
+	sort.Slice(pages, func(i, j int) bool { return pages[i].file < pages[j].file })
 	kept := pages[:0]
-	for _, p := range pages {
+	for i, p := range pages {
+		if !pick(i, p.file) {
+			continue
+		}
 		for _, sub := range []string{"comparison", "mock"} {
 			if b, err := os.ReadFile(filepath.Join(dir, "test-files", sub, p.file)); err == nil {
 				p.html = b
@@ -103,7 +107,6 @@ func loadSnippets() ([]snippetPage, error) {
 			kept = append(kept, p)
 		}
 	}
-	sort.Slice(kept, func(i, j int) bool { return kept[i].file < kept[j].file })
 	if len(kept) == 0 {
 		return nil, fmt.Errorf("no comparison pages found under %s", dir)
 	}

@@ -30,7 +30,10 @@ type tool struct {
 func newTool(name string) (tool, error) {
 	switch name {
 	case "ours":
-		conv, err := convert.New(convert.Options{FrontMatter: true})
+		// The JSON-LD appendix (on by default in the module) is off: it is
+		// the page's metadata, not the content the corpora score, and
+		// bench/corpus leaves it off too.
+		conv, err := convert.New(convert.Options{FrontMatter: true, Settings: convert.Settings{JSONLDBlock: convert.Bool(false)}})
 		if err != nil {
 			return tool{}, err
 		}
