@@ -176,20 +176,33 @@ func runSnippets(tools []tool, misses int) error {
 		var c counts
 		errs := 0
 		outs := make([][]byte, len(pages))
+		how := make([]string, len(pages))
 		mbps := timed(inputs, func(i int) {
 			md, err := t.convert(pages[i].html, pages[i].url)
 			if err != nil {
 				errs++
 			}
-			outs[i] = md
+			outs[i], how[i] = md, lastExtraction
 		})
 		shown := 0
+		byHow := map[string]*counts{}
 		for i, p := range pages {
 			missed := c.evaluate(p, score.MarkdownText(outs[i]))
-			if t.name == "agent_ready" && len(missed) > 0 && shown < misses {
-				shown++
-				fmt.Fprintf(os.Stderr, "%s %q\n", p.file, missed)
+			if t.name != "agent_ready" {
+				continue
 			}
+			h := strings.TrimSuffix(strings.SplitN(how[i], ":", 2)[0]+":"+strings.SplitN(how[i]+":", ":", 3)[1], ":")
+			if byHow[h] == nil {
+				byHow[h] = &counts{}
+			}
+			byHow[h].evaluate(p, score.MarkdownText(outs[i]))
+			if len(missed) > 0 && shown < misses {
+				shown++
+				fmt.Fprintf(os.Stderr, "%s %s %q\n", p.file, how[i], missed)
+			}
+		}
+		if misses > 0 {
+			printByHow(byHow)
 		}
 		heap := maxAlloc(t, inputs, func(i int) *url.URL { return pages[i].url })
 		tp, fn, fp, tn := float64(c.tp), float64(c.fn), float64(c.fp), float64(c.tn)
@@ -209,4 +222,20 @@ func maxAlloc(t tool, inputs [][]byte, u func(int) *url.URL) string {
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i] < all[j] })
 	return fmt.Sprintf("≤ %.1f MB (median %.1f MB, every 10th page)", float64(all[len(all)-1])/1e6, float64(all[len(all)/2])/1e6)
+}
+
+// printByHow prints the snippet tallies of agent_ready by the way it chose
+// the content (convert.Result.Extraction) to standard error.
+func printByHow(byHow map[string]*counts) {
+	var keys []string
+	for k := range byHow {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		c := byHow[k]
+		tp, fn, fp := float64(c.tp), float64(c.fn), float64(c.fp)
+		fmt.Fprintf(os.Stderr, "by extraction %-28s tp %5d fn %5d fp %5d tn %5d precision %.3f recall %.3f F %.3f\n",
+			k, c.tp, c.fn, c.fp, c.tn, tp/(tp+fp), tp/(tp+fn), 2*tp/(2*tp+fp+fn))
+	}
 }

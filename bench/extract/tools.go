@@ -21,6 +21,10 @@ import (
 	"github.com/agentready/caddy-agentready/negotiate/convert"
 )
 
+// lastExtraction is how agent_ready chose the content of the page it
+// converted last (convert.Result.Extraction), for the per-path tallies.
+var lastExtraction string
+
 // tool converts one page to Markdown.
 type tool struct {
 	name    string
@@ -46,8 +50,10 @@ func newTool(name string) (tool, error) {
 			}
 			res, err := conv.Convert(body, u, header)
 			if err != nil {
+				lastExtraction = "error"
 				return nil, err
 			}
+			lastExtraction = res.Extraction
 			return res.Markdown, nil
 		}}, nil
 	case "readability":

@@ -10,9 +10,11 @@
 //     matches wins ("selector:<selector>");
 //  2. the landmarks: the first visible <main> ("landmark:main"), an element
 //     with role="main" ("landmark:role-main"), or the page's only top-level
-//     <article> ("landmark:article"). When go-readability judges the
-//     landmark to hold an article, it runs on a copy of the landmark, and the
-//     blocks none of whose text it kept (related and most-popular lists,
+//     <article> ("landmark:article"). A landmark is a candidate: when it
+//     holds chrome (a block of mostly link text, a form control) and
+//     go-readability judges it to hold an article, or it is mostly link text
+//     and go-readability's article inside it is not, go-readability runs on
+//     a copy of the landmark, and the blocks none of whose text it kept (related and most-popular lists,
 //     media-player menus, buttons, bio cards) are removed ("+pruned" is
 //     added to the extraction). Headings, tables, code, definition lists,
 //     inline elements, bylines, the article's header and Keep matches are

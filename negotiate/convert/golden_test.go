@@ -43,6 +43,10 @@ var goldenExtraction = map[string]string{
 	"hidden-only":       "body",
 	"docs-blocks":       "landmark:role-main",
 	"landmark-nav":      "landmark:main+pruned",
+	// a short story (below readability's "readerable" bar) in a <main>
+	// full of links; a product grid in a <main>, as link-heavy, stays whole
+	"landmark-nav-short": "landmark:main+pruned",
+	"main-product-grid":  "landmark:main",
 }
 
 // goldenHeader is the origin response every golden page is converted with.
