@@ -34,7 +34,8 @@
 // Nothing is lost in conversion: a data table whose cells hold code, lists
 // or quotes becomes a list (one item per row, "**Header**: content"), code
 // inside quotes keeps every line in the quote, admonitions keep their title,
-// and only what would change the CommonMark meaning is escaped (escape.go).
+// an <aside> that holds code is not pruned as chrome (a Sphinx sidebar keeps
+// its title like an admonition), and only what would change the CommonMark meaning is escaped (escape.go).
 // An empty page converts to its front matter and an empty body; a script
 // shell with no text is ErrNoContent.
 //
