@@ -270,9 +270,13 @@ func textKept(n *html.Node, kept map[string]bool) (keptLen, total int) {
 }
 
 // cloneForOracle is cloneTree for readability's copy of the landmark, with
-// each <pre> reduced to one text node: refine never removes a block that
-// holds code, so readability need not score the code's highlighting spans
-// (thousands of elements on a documentation page, most of its work there).
+// each <pre> reduced to one text node and each definition list to its text
+// nodes: refine never removes a block that holds code nor a definition
+// list, so readability need not score the code's highlighting spans nor
+// the markup of an API reference's entries (thousands of elements on a
+// documentation page, most of its work there). A definition list keeps
+// its text nodes apart, so that the text readability keeps is still found
+// in the landmark's.
 func cloneForOracle(n *html.Node) *html.Node {
 	m := &html.Node{Type: n.Type, DataAtom: n.DataAtom, Data: n.Data, Namespace: n.Namespace}
 	if len(n.Attr) > 0 {
@@ -280,6 +284,14 @@ func cloneForOracle(n *html.Node) *html.Node {
 	}
 	if n.Type == html.ElementNode && n.DataAtom == atom.Pre {
 		m.AppendChild(&html.Node{Type: html.TextNode, Data: textOf(n)})
+		return m
+	}
+	if n.Type == html.ElementNode && n.DataAtom == atom.Dl {
+		for t := range n.Descendants() {
+			if t.Type == html.TextNode {
+				m.AppendChild(&html.Node{Type: html.TextNode, Data: t.Data})
+			}
+		}
 		return m
 	}
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
