@@ -22,7 +22,7 @@ const trafilaturaModule = "github.com/markusmobius/go-trafilatura"
 // snippetPage is one page of the comparison set.
 type snippetPage struct {
 	url           *url.URL
-	file          string
+	file, path    string
 	html          []byte
 	with, without []string
 }
@@ -99,7 +99,7 @@ func loadSnippets() ([]snippetPage, error) {
 		}
 		for _, sub := range []string{"comparison", "mock"} {
 			if b, err := os.ReadFile(filepath.Join(dir, "test-files", sub, p.file)); err == nil {
-				p.html = b
+				p.html, p.path = b, filepath.Join(dir, "test-files", sub, p.file)
 				break
 			}
 		}
@@ -158,10 +158,17 @@ func (c *counts) evaluate(p snippetPage, text string) (missed []string) {
 
 func collapse(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-func runSnippets(tools []tool, misses int) error {
+func runSnippets(tools []tool, misses int, list string) error {
 	pages, err := loadSnippets()
 	if err != nil {
 		return err
+	}
+	if list != "" {
+		paths := make([]string, len(pages))
+		for i, p := range pages {
+			paths[i] = p.path
+		}
+		return listPages(list, "trafilatura", paths)
 	}
 	inputs := make([][]byte, len(pages))
 	total := 0
@@ -174,16 +181,7 @@ func runSnippets(tools []tool, misses int) error {
 	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|")
 	for _, t := range tools {
 		var c counts
-		errs := 0
-		outs := make([][]byte, len(pages))
-		how := make([]string, len(pages))
-		mbps := timed(inputs, func(i int) {
-			md, err := t.convert(pages[i].html, pages[i].url)
-			if err != nil {
-				errs++
-			}
-			outs[i], how[i] = md, lastExtraction
-		})
+		outs, how, errs, mbps := convertAll(t, "trafilatura", inputs, func(i int) *url.URL { return pages[i].url })
 		shown := 0
 		byHow := map[string]*counts{}
 		for i, p := range pages {
@@ -204,7 +202,7 @@ func runSnippets(tools []tool, misses int) error {
 		if misses > 0 {
 			printByHow(byHow)
 		}
-		heap := maxAlloc(t, inputs, func(i int) *url.URL { return pages[i].url })
+		heap := heapText(t, inputs, func(i int) *url.URL { return pages[i].url })
 		tp, fn, fp, tn := float64(c.tp), float64(c.fn), float64(c.fp), float64(c.tn)
 		fmt.Printf("| %s | %.3f | %.3f | %.3f | %.3f | %d | %.1f | %s |\n", t.name,
 			tp/(tp+fp), tp/(tp+fn), (tp+tn)/(tp+tn+fp+fn), 2*tp/(2*tp+fp+fn), errs, mbps, heap)

@@ -29,6 +29,7 @@ var lastExtraction string
 type tool struct {
 	name    string
 	convert func(html []byte, u *url.URL) ([]byte, error)
+	peer    bool // outputs read from peerDir (see peers.go)
 }
 
 func newTool(name string) (tool, error) {
@@ -43,7 +44,7 @@ func newTool(name string) (tool, error) {
 		}
 		const ct = "text/html; charset=utf-8"
 		header := http.Header{"Content-Type": {ct}}
-		return tool{"agent_ready", func(html []byte, u *url.URL) ([]byte, error) {
+		return tool{name: "agent_ready", convert: func(html []byte, u *url.URL) ([]byte, error) {
 			body, err := negotiate.ToUTF8(html, ct)
 			if err != nil {
 				return nil, err
@@ -58,7 +59,7 @@ func newTool(name string) (tool, error) {
 		}}, nil
 	case "readability":
 		md := h2m()
-		return tool{"readability+h2m", func(html []byte, u *url.URL) ([]byte, error) {
+		return tool{name: "readability+h2m", convert: func(html []byte, u *url.URL) ([]byte, error) {
 			art, err := readability.FromReader(bytes.NewReader(html), u)
 			if err != nil || art.Node == nil {
 				return nil, err
@@ -67,7 +68,7 @@ func newTool(name string) (tool, error) {
 		}}, nil
 	case "trafilatura":
 		md := h2m()
-		return tool{"trafilatura+h2m", func(html []byte, u *url.URL) ([]byte, error) {
+		return tool{name: "trafilatura+h2m", convert: func(html []byte, u *url.URL) ([]byte, error) {
 			res, err := gt.Extract(bytes.NewReader(html), gt.Options{
 				OriginalURL: u, ExcludeComments: true, IncludeLinks: true, IncludeImages: true,
 			})
