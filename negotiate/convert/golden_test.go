@@ -47,6 +47,7 @@ var goldenExtraction = map[string]string{
 	// full of links; a product grid in a <main>, as link-heavy, stays whole
 	"landmark-nav-short": "landmark:main+pruned",
 	"main-product-grid":  "landmark:main",
+	"home-main-links":    "landmark:main",
 	// an aside that holds code is content: a Sphinx sidebar with its title
 	"docs-sidebar": "landmark:role-main",
 }
