@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"net/url"
@@ -10,6 +9,11 @@ import (
 	"strings"
 
 	"github.com/andybalholm/cascadia"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	extast "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/text"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 
@@ -19,6 +23,7 @@ import (
 // docsPage is a page of the documentation corpus.
 type docsPage struct {
 	name     string
+	path     string
 	html     []byte
 	expected score.Bag
 	pres     int // <pre> blocks in the main block
@@ -31,9 +36,14 @@ var mainSel = cascadia.MustCompile(`[role=main]`)
 // loadDocs reads every .html page under dir that has a role=main block.
 func loadDocs(dir string) ([]docsPage, error) {
 	var pages []docsPage
+	seen := 0
 	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".html") {
 			return err
+		}
+		seen++
+		if !pick(seen-1, path) {
+			return nil
 		}
 		b, err := os.ReadFile(path)
 		if err != nil {
@@ -56,7 +66,7 @@ func loadDocs(dir string) ([]docsPage, error) {
 			return err
 		}
 		rel, _ := filepath.Rel(dir, path)
-		p := docsPage{name: rel, html: b, expected: score.Words(text)}
+		p := docsPage{name: rel, path: path, html: b, expected: score.Words(text)}
 		count(main, &p, false)
 		pages = append(pages, p)
 		return nil
@@ -110,38 +120,40 @@ func cellBlock(n *html.Node) bool {
 	return false
 }
 
-// mdBlocks counts the fenced code blocks and the GFM tables (delimiter
-// rows) of md.
-func mdBlocks(md []byte) (fences, tables int) {
-	sc := bufio.NewScanner(bytes.NewReader(md))
-	sc.Buffer(make([]byte, 1<<20), 1<<26)
-	var fence string
-	for sc.Scan() {
-		// the line's text, out of any quote and list indentation
-		t := strings.TrimLeft(strings.TrimSpace(sc.Text()), "> ")
-		if fence != "" {
-			if strings.HasPrefix(t, fence) && strings.Trim(t, fence[:1]) == "" {
-				fence = ""
-			}
-			continue
+// mdBlocks counts the code blocks (fenced or indented) and the GFM tables
+// of md, as a CommonMark reader with the GFM table extension (goldmark)
+// reads them: pandoc writes indented code blocks, the others fences.
+func mdBlocks(md []byte) (code, tables int) {
+	doc := mdReader.Parser().Parse(text.NewReader(md))
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
 		}
-		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-			n := len(t) - len(strings.TrimLeft(t, t[:1]))
-			fence = t[:n]
-			fences++
-			continue
-		}
-		if strings.HasPrefix(t, "|") && strings.Contains(t, "---") && strings.Trim(t, "|-: ") == "" {
+		switch n.Kind() {
+		case ast.KindFencedCodeBlock, ast.KindCodeBlock:
+			code++
+		case extast.KindTable:
 			tables++
 		}
-	}
-	return fences, tables
+		return ast.WalkContinue, nil
+	})
+	return code, tables
 }
 
-func runDocs(tools []tool, dir string, misses int) error {
+// mdReader is goldmark with GFM tables.
+var mdReader = goldmark.New(goldmark.WithExtensions(extension.Table))
+
+func runDocs(tools []tool, dir string, misses int, list string) error {
 	pages, err := loadDocs(dir)
 	if err != nil {
 		return err
+	}
+	if list != "" {
+		paths := make([]string, len(pages))
+		for i, p := range pages {
+			paths[i] = p.path
+		}
+		return listPages(list, "docs", paths)
 	}
 	inputs := make([][]byte, len(pages))
 	total, pres, tables, inline := 0, 0, 0, 0
@@ -157,11 +169,8 @@ func runDocs(tools []tool, dir string, misses int) error {
 	fmt.Println("| tool | median recall | median precision | p10 F1 | code blocks kept | GFM tables / tables with inline cells | MB/s (CPU, 1 core) | max heap per conversion |")
 	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|")
 	for _, t := range tools {
-		outs := make([][]byte, len(pages))
-		mbps := timed(inputs, func(i int) {
-			u, _ := url.Parse("https://docs.python.org/3.11/" + pages[i].name)
-			outs[i], _ = t.convert(pages[i].html, u)
-		})
+		pageURL := func(i int) *url.URL { u, _ := url.Parse("https://docs.python.org/3.11/" + pages[i].name); return u }
+		outs, _, _, mbps := convertAll(t, "docs", inputs, pageURL)
 		var rec, prec, f1 []float64
 		fences, gfm, shown := 0, 0, 0
 		for i, p := range pages {
@@ -175,7 +184,7 @@ func runDocs(tools []tool, dir string, misses int) error {
 				fmt.Fprintf(os.Stderr, "%s: pre %d/%d tables %d/%d recall %.3f\n", p.name, f, p.pres, tb, p.inline, r.Recall)
 			}
 		}
-		heap := maxAlloc(t, inputs, func(i int) *url.URL { u, _ := url.Parse("https://docs.python.org/3.11/" + pages[i].name); return u })
+		heap := heapText(t, inputs, pageURL)
 		fmt.Printf("| %s | %.3f | %.3f | %.3f | %d / %d | %d / %d | %.1f | %s |\n", t.name,
 			quantile(rec, 0.5), quantile(prec, 0.5), quantile(f1, 0.1), fences, pres, gfm, inline, mbps, heap)
 	}

@@ -27,45 +27,89 @@
 // Usage:
 //
 //	go run ./bench/extract [-corpus trafilatura,readability,docs] [-docs DIR] [-tools ours,readability,trafilatura] [-misses N]
+//	    [-sample N] [-match SUBSTR] [-cpuprofile FILE] [-list DIR | -peers DIR]
+//
+// -list DIR writes DIR/<corpus>/pages.tsv (a key and the HTML file of each
+// page) and converts nothing; bench/extract/peers.sh runs the peers over
+// those pages, then -peers DIR adds a row for each peer, scored from
+// DIR/<corpus>/<peer>/<key>.md (run both with the same -sample and -match).
+//
+// -sample and -match take a subset of every corpus (every Nth page; the
+// pages whose file name holds SUBSTR) for iterating: report full runs only.
 package main
 
 import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime/pprof"
 	"strings"
 )
+
+// subset is what -sample and -match leave of a corpus.
+var subset struct {
+	every int
+	match string
+}
+
+// pick reports whether the i-th page, of file name name, is in the subset.
+func pick(i int, name string) bool {
+	return (subset.every <= 1 || i%subset.every == 0) && strings.Contains(name, subset.match)
+}
 
 func main() {
 	corpora := flag.String("corpus", "trafilatura,readability,docs", "comma-separated corpora to run")
 	tools := flag.String("tools", "ours,readability,trafilatura", "comma-separated tools to run")
 	docsDir := flag.String("docs", "/usr/share/doc/python3.11/html", "Sphinx HTML `DIR` of the docs corpus")
 	misses := flag.Int("misses", 0, "print up to `N` failing pages of ours per corpus")
+	flag.IntVar(&subset.every, "sample", 1, "run every `N`th page of each corpus only")
+	flag.StringVar(&subset.match, "match", "", "run only the pages whose file name holds `SUBSTR`")
+	profile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to `FILE`")
+	list := flag.String("list", "", "write each corpus's page list under `DIR` for the peers, and stop")
+	flag.StringVar(&peerDir, "peers", "", "also score the peers' outputs under `DIR` (bench/extract/peers.sh)")
 	flag.Parse()
-	if err := run(strings.Split(*corpora, ","), strings.Split(*tools, ","), *docsDir, *misses); err != nil {
+	if *profile != "" {
+		f, err := os.Create(*profile)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "extract:", err)
+			os.Exit(1)
+		}
+		defer pprof.StopCPUProfile()
+	}
+	if err := run(strings.Split(*corpora, ","), strings.Split(*tools, ","), *docsDir, *misses, *list); err != nil {
 		fmt.Fprintln(os.Stderr, "extract:", err)
+		pprof.StopCPUProfile()
 		os.Exit(1)
 	}
 }
 
-func run(corpora, toolNames []string, docsDir string, misses int) error {
+func run(corpora, toolNames []string, docsDir string, misses int, list string) error {
 	var tools []tool
 	for _, n := range toolNames {
+		if n == "" {
+			continue // -tools '' with -peers: the peers only
+		}
 		t, err := newTool(n)
 		if err != nil {
 			return err
 		}
 		tools = append(tools, t)
 	}
+	if peerDir != "" {
+		tools = append(tools, peerTools()...)
+	}
 	for _, c := range corpora {
 		var err error
 		switch c {
 		case "trafilatura":
-			err = runSnippets(tools, misses)
+			err = runSnippets(tools, misses, list)
 		case "readability":
-			err = runWords(tools, misses)
+			err = runWords(tools, misses, list)
 		case "docs":
-			err = runDocs(tools, docsDir, misses)
+			err = runDocs(tools, docsDir, misses, list)
 		default:
 			err = fmt.Errorf("unknown corpus %q", c)
 		}

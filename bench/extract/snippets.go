@@ -22,7 +22,7 @@ const trafilaturaModule = "github.com/markusmobius/go-trafilatura"
 // snippetPage is one page of the comparison set.
 type snippetPage struct {
 	url           *url.URL
-	file          string
+	file, path    string
 	html          []byte
 	with, without []string
 }
@@ -91,11 +91,15 @@ func loadSnippets() ([]snippetPage, error) {
 		}
 		return false
 	})
+	sort.Slice(pages, func(i, j int) bool { return pages[i].file < pages[j].file })
 	kept := pages[:0]
-	for _, p := range pages {
+	for i, p := range pages {
+		if !pick(i, p.file) {
+			continue
+		}
 		for _, sub := range []string{"comparison", "mock"} {
 			if b, err := os.ReadFile(filepath.Join(dir, "test-files", sub, p.file)); err == nil {
-				p.html = b
+				p.html, p.path = b, filepath.Join(dir, "test-files", sub, p.file)
 				break
 			}
 		}
@@ -103,7 +107,6 @@ func loadSnippets() ([]snippetPage, error) {
 			kept = append(kept, p)
 		}
 	}
-	sort.Slice(kept, func(i, j int) bool { return kept[i].file < kept[j].file })
 	if len(kept) == 0 {
 		return nil, fmt.Errorf("no comparison pages found under %s", dir)
 	}
@@ -155,10 +158,17 @@ func (c *counts) evaluate(p snippetPage, text string) (missed []string) {
 
 func collapse(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-func runSnippets(tools []tool, misses int) error {
+func runSnippets(tools []tool, misses int, list string) error {
 	pages, err := loadSnippets()
 	if err != nil {
 		return err
+	}
+	if list != "" {
+		paths := make([]string, len(pages))
+		for i, p := range pages {
+			paths[i] = p.path
+		}
+		return listPages(list, "trafilatura", paths)
 	}
 	inputs := make([][]byte, len(pages))
 	total := 0
@@ -171,24 +181,28 @@ func runSnippets(tools []tool, misses int) error {
 	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|")
 	for _, t := range tools {
 		var c counts
-		errs := 0
-		outs := make([][]byte, len(pages))
-		mbps := timed(inputs, func(i int) {
-			md, err := t.convert(pages[i].html, pages[i].url)
-			if err != nil {
-				errs++
-			}
-			outs[i] = md
-		})
+		outs, how, errs, mbps := convertAll(t, "trafilatura", inputs, func(i int) *url.URL { return pages[i].url })
 		shown := 0
+		byHow := map[string]*counts{}
 		for i, p := range pages {
 			missed := c.evaluate(p, score.MarkdownText(outs[i]))
-			if t.name == "agent_ready" && len(missed) > 0 && shown < misses {
+			if t.name != "agent_ready" {
+				continue
+			}
+			h := strings.TrimSuffix(strings.SplitN(how[i], ":", 2)[0]+":"+strings.SplitN(how[i]+":", ":", 3)[1], ":")
+			if byHow[h] == nil {
+				byHow[h] = &counts{}
+			}
+			byHow[h].evaluate(p, score.MarkdownText(outs[i]))
+			if len(missed) > 0 && shown < misses {
 				shown++
-				fmt.Fprintf(os.Stderr, "%s %q\n", p.file, missed)
+				fmt.Fprintf(os.Stderr, "%s %s %q\n", p.file, how[i], missed)
 			}
 		}
-		heap := maxAlloc(t, inputs, func(i int) *url.URL { return pages[i].url })
+		if misses > 0 {
+			printByHow(byHow)
+		}
+		heap := heapText(t, inputs, func(i int) *url.URL { return pages[i].url })
 		tp, fn, fp, tn := float64(c.tp), float64(c.fn), float64(c.fp), float64(c.tn)
 		fmt.Printf("| %s | %.3f | %.3f | %.3f | %.3f | %d | %.1f | %s |\n", t.name,
 			tp/(tp+fp), tp/(tp+fn), (tp+tn)/(tp+tn+fp+fn), 2*tp/(2*tp+fp+fn), errs, mbps, heap)
@@ -206,4 +220,20 @@ func maxAlloc(t tool, inputs [][]byte, u func(int) *url.URL) string {
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i] < all[j] })
 	return fmt.Sprintf("≤ %.1f MB (median %.1f MB, every 10th page)", float64(all[len(all)-1])/1e6, float64(all[len(all)/2])/1e6)
+}
+
+// printByHow prints the snippet tallies of agent_ready by the way it chose
+// the content (convert.Result.Extraction) to standard error.
+func printByHow(byHow map[string]*counts) {
+	var keys []string
+	for k := range byHow {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		c := byHow[k]
+		tp, fn, fp := float64(c.tp), float64(c.fn), float64(c.fp)
+		fmt.Fprintf(os.Stderr, "by extraction %-28s tp %5d fn %5d fp %5d tn %5d precision %.3f recall %.3f F %.3f\n",
+			k, c.tp, c.fn, c.fp, c.tn, tp/(tp+fp), tp/(tp+fn), 2*tp/(2*tp+fp+fn))
+	}
 }

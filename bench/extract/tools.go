@@ -21,35 +21,45 @@ import (
 	"github.com/agentready/caddy-agentready/negotiate/convert"
 )
 
+// lastExtraction is how agent_ready chose the content of the page it
+// converted last (convert.Result.Extraction), for the per-path tallies.
+var lastExtraction string
+
 // tool converts one page to Markdown.
 type tool struct {
 	name    string
 	convert func(html []byte, u *url.URL) ([]byte, error)
+	peer    bool // outputs read from peerDir (see peers.go)
 }
 
 func newTool(name string) (tool, error) {
 	switch name {
 	case "ours":
-		conv, err := convert.New(convert.Options{FrontMatter: true})
+		// The JSON-LD appendix (on by default in the module) is off: it is
+		// the page's metadata, not the content the corpora score, and
+		// bench/corpus leaves it off too.
+		conv, err := convert.New(convert.Options{FrontMatter: true, Settings: convert.Settings{JSONLDBlock: convert.Bool(false)}})
 		if err != nil {
 			return tool{}, err
 		}
 		const ct = "text/html; charset=utf-8"
 		header := http.Header{"Content-Type": {ct}}
-		return tool{"agent_ready", func(html []byte, u *url.URL) ([]byte, error) {
+		return tool{name: "agent_ready", convert: func(html []byte, u *url.URL) ([]byte, error) {
 			body, err := negotiate.ToUTF8(html, ct)
 			if err != nil {
 				return nil, err
 			}
 			res, err := conv.Convert(body, u, header)
 			if err != nil {
+				lastExtraction = "error"
 				return nil, err
 			}
+			lastExtraction = res.Extraction
 			return res.Markdown, nil
 		}}, nil
 	case "readability":
 		md := h2m()
-		return tool{"readability+h2m", func(html []byte, u *url.URL) ([]byte, error) {
+		return tool{name: "readability+h2m", convert: func(html []byte, u *url.URL) ([]byte, error) {
 			art, err := readability.FromReader(bytes.NewReader(html), u)
 			if err != nil || art.Node == nil {
 				return nil, err
@@ -58,7 +68,7 @@ func newTool(name string) (tool, error) {
 		}}, nil
 	case "trafilatura":
 		md := h2m()
-		return tool{"trafilatura+h2m", func(html []byte, u *url.URL) ([]byte, error) {
+		return tool{name: "trafilatura+h2m", convert: func(html []byte, u *url.URL) ([]byte, error) {
 			res, err := gt.Extract(bytes.NewReader(html), gt.Options{
 				OriginalURL: u, ExcludeComments: true, IncludeLinks: true, IncludeImages: true,
 			})

@@ -14,6 +14,7 @@ import (
 // wordPage is a page scored with the word metric.
 type wordPage struct {
 	name     string
+	path     string
 	html     []byte
 	expected score.Bag
 }
@@ -28,7 +29,10 @@ func loadReadability() ([]wordPage, error) {
 	srcs, _ := filepath.Glob(filepath.Join(dir, "test-pages", "*", "source.html"))
 	sort.Strings(srcs)
 	var pages []wordPage
-	for _, src := range srcs {
+	for i, src := range srcs {
+		if !pick(i, filepath.Base(filepath.Dir(src))) {
+			continue
+		}
 		exp, err := os.ReadFile(filepath.Join(filepath.Dir(src), "expected.html"))
 		if err != nil {
 			continue
@@ -41,15 +45,22 @@ func loadReadability() ([]wordPage, error) {
 		if err != nil {
 			return nil, err
 		}
-		pages = append(pages, wordPage{filepath.Base(filepath.Dir(src)), body, score.Words(text)})
+		pages = append(pages, wordPage{filepath.Base(filepath.Dir(src)), src, body, score.Words(text)})
 	}
 	return pages, nil
 }
 
-func runWords(tools []tool, misses int) error {
+func runWords(tools []tool, misses int, list string) error {
 	pages, err := loadReadability()
 	if err != nil {
 		return err
+	}
+	if list != "" {
+		paths := make([]string, len(pages))
+		for i, p := range pages {
+			paths[i] = p.path
+		}
+		return listPages(list, "readability", paths)
 	}
 	u, _ := url.Parse("http://fakehost/test/page.html")
 	inputs := make([][]byte, len(pages))
@@ -62,8 +73,7 @@ func runWords(tools []tool, misses int) error {
 	fmt.Println("| tool | median recall | median precision | median F1 | p10 F1 | MB/s (CPU, 1 core) | max heap per conversion |")
 	fmt.Println("|---|---:|---:|---:|---:|---:|---:|")
 	for _, t := range tools {
-		outs := make([][]byte, len(pages))
-		mbps := timed(inputs, func(i int) { outs[i], _ = t.convert(pages[i].html, u) })
+		outs, _, _, mbps := convertAll(t, "readability", inputs, func(int) *url.URL { return u })
 		var rec, prec, f1 []float64
 		type worst struct {
 			name string
@@ -81,7 +91,7 @@ func runWords(tools []tool, misses int) error {
 				fmt.Fprintf(os.Stderr, "%s F1 %.3f R %.3f P %.3f\n", w.name, w.r.F1, w.r.Recall, w.r.Precision)
 			}
 		}
-		heap := maxAlloc(t, inputs, func(int) *url.URL { return u })
+		heap := heapText(t, inputs, func(int) *url.URL { return u })
 		fmt.Printf("| %s | %.3f | %.3f | %.3f | %.3f | %.1f | %s |\n", t.name,
 			quantile(rec, 0.5), quantile(prec, 0.5), quantile(f1, 0.5), quantile(f1, 0.1), mbps, heap)
 	}

@@ -219,14 +219,14 @@ func findAny(n *html.Node, set map[atom.Atom]bool) bool {
 // admonition writes a note, warning or tip box (Sphinx and MkDocs
 // div.admonition, <aside role=note>, GitHub's markdown-alert) as its
 // title in bold on a line of its own, then its content: "**Warning**".
-// The title is the box's title element (p.admonition-title,
+// The title is the box's title element (p.admonition-title, p.sidebar-title,
 // .markdown-alert-title), else its aria-label. It is not made a quote:
 // html-to-markdown prefixes only the first line of a code block inside a
 // quote with ">", which breaks the fence.
 func admonition(n *html.Node) {
 	var title *html.Node
 	for _, c := range childElements(n) {
-		if hasClass(c, "admonition-title") || hasClass(c, "markdown-alert-title") || hasClass(c, "title") {
+		if hasClass(c, "admonition-title") || hasClass(c, "markdown-alert-title") || hasClass(c, "title") || hasClass(c, "sidebar-title") {
 			title = c
 			break
 		}
@@ -249,8 +249,13 @@ func admonition(n *html.Node) {
 	n.InsertBefore(p, n.FirstChild)
 }
 
-// isAdmonition reports whether n is a note, warning or tip box.
+// isAdmonition reports whether n is a note, warning or tip box, or a
+// docutils sidebar (aside.sidebar, titled by p.sidebar-title) that the
+// prune rules kept because it holds code.
 func isAdmonition(n *html.Node) bool {
+	if n.DataAtom == atom.Aside && hasClass(n, "sidebar") {
+		return true
+	}
 	switch n.DataAtom {
 	case atom.Div, atom.Aside, atom.Section:
 	default:

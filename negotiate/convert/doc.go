@@ -10,9 +10,11 @@
 //     matches wins ("selector:<selector>");
 //  2. the landmarks: the first visible <main> ("landmark:main"), an element
 //     with role="main" ("landmark:role-main"), or the page's only top-level
-//     <article> ("landmark:article"). When go-readability judges the
-//     landmark to hold an article, it runs on a copy of the landmark, and the
-//     blocks none of whose text it kept (related and most-popular lists,
+//     <article> ("landmark:article"). A landmark is a candidate: when it
+//     holds chrome (a block of mostly link text, a form control) and
+//     go-readability judges it to hold an article, or it is mostly link text
+//     and go-readability's article inside it is not, go-readability runs on
+//     a copy of the landmark, and the blocks none of whose text it kept (related and most-popular lists,
 //     media-player menus, buttons, bio cards) are removed ("+pruned" is
 //     added to the extraction). Headings, tables, code, definition lists,
 //     inline elements, bylines, the article's header and Keep matches are
@@ -32,7 +34,8 @@
 // Nothing is lost in conversion: a data table whose cells hold code, lists
 // or quotes becomes a list (one item per row, "**Header**: content"), code
 // inside quotes keeps every line in the quote, admonitions keep their title,
-// and only what would change the CommonMark meaning is escaped (escape.go).
+// an <aside> that holds code is not pruned as chrome (a Sphinx sidebar keeps
+// its title like an admonition), and only what would change the CommonMark meaning is escaped (escape.go).
 // An empty page converts to its front matter and an empty body; a script
 // shell with no text is ErrNoContent.
 //

@@ -43,6 +43,13 @@ var goldenExtraction = map[string]string{
 	"hidden-only":       "body",
 	"docs-blocks":       "landmark:role-main",
 	"landmark-nav":      "landmark:main+pruned",
+	// a short story (below readability's "readerable" bar) in a <main>
+	// full of links; a product grid in a <main>, as link-heavy, stays whole
+	"landmark-nav-short": "landmark:main+pruned",
+	"main-product-grid":  "landmark:main",
+	"home-main-links":    "landmark:main",
+	// an aside that holds code is content: a Sphinx sidebar with its title
+	"docs-sidebar": "landmark:role-main",
 }
 
 // goldenHeader is the origin response every golden page is converted with.

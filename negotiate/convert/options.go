@@ -46,9 +46,10 @@ func (o Options) maxMarkdownSize() int {
 func DefaultPrune() []string {
 	return []string{
 		// an <aside> is chrome unless it is a note or a footnote (docutils
-		// writes footnotes as aside.footnote in aside.footnote-list)
-		"nav", "footer:not(blockquote footer)", "aside:not([role=note]):not([class*=footnote]):not(.admonition)",
-		"[role=navigation]", "[role=contentinfo]", "[role=complementary]", "[role=search]",
+		// writes footnotes as aside.footnote in aside.footnote-list) or holds
+		// a code block (a Sphinx sidebar with an example): code is content
+		"nav", "footer:not(blockquote footer)", "aside:not([role=note]):not([class*=footnote]):not(.admonition):not(:has(pre))",
+		"[role=navigation]", "[role=contentinfo]", "[role=complementary]:not(:has(pre))", "[role=search]",
 		"[aria-hidden=true]", "[hidden]", `[style*="display:none"]`, `[style*="display: none"]`,
 		`[style*="visibility:hidden"]`, `[style*="visibility: hidden"]`,
 		"dialog:not([open])",
@@ -90,7 +91,7 @@ func wpPostMeta(kind string) string {
 
 // formatVersion changes whenever the Markdown this package writes for the
 // same input changes, so cached conversions of an older build are not served.
-const formatVersion = "convert/4"
+const formatVersion = "convert/5"
 
 // Hash returns a short stable digest of the options (with the defaults
 // filled in and the prune list spelled out) and the output format version:

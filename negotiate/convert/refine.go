@@ -21,23 +21,44 @@ func newReadability() readability.Parser {
 }
 
 // refine removes the chrome a landmark holds around an article (related and
-// most-popular lists, media-player menus, buttons, bio cards). When
-// readability judges the landmark to hold an article, it runs on a copy of
-// the landmark and serves as an oracle: a block of the landmark of whose
-// text readability kept less than minKeptShare is removed (pruneUnkept).
-// Readability's own output is not used, since it also rewrites what it
-// keeps (h1 becomes h2; the byline and the headings it finds unlikely are
-// dropped). Headings, tables, code, definition lists, quotes, inline
-// elements, bylines, real forms, prose, the article's header and kept
-// elements are never removed (refine_rules.go), so a page that is not an
-// article loses no content even when it passes the check.
+// most-popular lists, media-player menus, buttons, bio cards): a landmark
+// is a candidate, not a verdict. A landmark with no chrome at all (no block
+// of mostly link text, no form control: measure) is kept whole without
+// more work. Otherwise readability is the second opinion: when it judges
+// the landmark to hold an article, or when the landmark is mostly link text
+// and readability's article inside it is clean (a fifth or less link
+// text), it runs on a copy of the landmark and serves as an oracle: a
+// block of the landmark of whose text readability kept less than
+// minKeptShare is removed (pruneUnkept). Readability's own output is not
+// used, since it also rewrites what it keeps (h1 becomes h2; the byline
+// and the headings it finds unlikely are dropped). Headings, tables, code,
+// definition lists, quotes, inline elements, bylines, real forms, prose,
+// the article's header and kept elements are never removed
+// (refine_rules.go), so a page that is not an article loses no content
+// even when it passes the check.
 func refine(lm content, base *url.URL, cl *cleaner) content {
 	if len(lm.roots) != 1 {
 		return lm
 	}
 	root := lm.roots[0]
+	st := measure(root)
+	if !st.chrome {
+		// Nothing an oracle could find to remove: no link list, no form
+		// control. The landmark is the content (a documentation page, a
+		// pricing table, an article with no chrome around it).
+		return lm
+	}
 	parser := newReadability()
-	if countElements(root, maxReadabilityElems+1) > maxReadabilityElems || !readabilityAffordable(root) || !parser.CheckDocument(root) {
+	if countElements(root, maxReadabilityElems+1) > maxReadabilityElems || !readabilityAffordable(root) {
+		return lm
+	}
+	// A landmark readability does not judge an article is still a
+	// candidate when it is full of navigation (more link text than not,
+	// readability's own bound for a block it removes): a short story inside
+	// link lists is below readability's "readerable" bar, and the story is
+	// all the page holds besides its links.
+	article := parser.CheckDocument(root)
+	if !article && !st.linkHeavy() {
 		return lm
 	}
 	doc := &html.Node{Type: html.DocumentNode}
@@ -50,6 +71,11 @@ func refine(lm content, base *url.URL, cl *cleaner) content {
 	if err != nil || art.Node == nil {
 		return lm
 	}
+	if !article && !measure(art.Node).clean() {
+		// readability's candidate is no cleaner than the landmark (a grid
+		// of product cards, an index of links): the landmark stays whole.
+		return lm
+	}
 	kept := map[string]bool{}
 	collectTexts(art.Node, kept)
 	if len(kept) == 0 {
@@ -59,6 +85,78 @@ func refine(lm content, base *url.URL, cl *cleaner) content {
 		lm.how += "+pruned"
 	}
 	return lm
+}
+
+// stats are what measure finds in a subtree: its text and link text (in
+// non-space bytes) and whether it holds chrome.
+type stats struct {
+	text, link int
+	// chrome: a form control, or a block outside the protected elements
+	// with two links or more whose text is mostly link text (a menu, a
+	// "latest news" list, a row of teasers).
+	chrome bool
+}
+
+// linkHeavy reports whether more of the text is link text than not: the
+// link density above which readability removes a block of some weight
+// (cleanConditionally's 0.5).
+func (s stats) linkHeavy() bool { return 2*s.link > s.text }
+
+// clean reports whether at most a fifth of the text is link text:
+// readability's bound (0.2) for a block of little weight to stay, here
+// what an article readability found must meet to replace a landmark it
+// did not judge an article.
+func (s stats) clean() bool { return s.text > 0 && 5*s.link <= s.text }
+
+// formControls are the elements that make a landmark hold chrome: widgets,
+// not content.
+var formControls = map[atom.Atom]bool{
+	atom.Button: true, atom.Input: true, atom.Select: true, atom.Textarea: true, atom.Form: true,
+}
+
+// notChrome are the elements that are not counted as a link list however
+// many links they hold: inline elements, a paragraph or a list item (a
+// sentence that names two references is prose, and a list of links is its
+// list). Nor is anything inside a <nav> or an <aside>, which the default
+// prune rules remove anyway.
+var notChrome = func() map[atom.Atom]bool {
+	m := map[atom.Atom]bool{atom.P: true, atom.Li: true}
+	for a := range inline {
+		m[a] = true
+	}
+	return m
+}()
+
+// measure counts n's text and link text and looks for chrome, in one walk.
+func measure(n *html.Node) stats {
+	var st stats
+	var walk func(n *html.Node, inLink, inProtected bool) (text, link, links int)
+	walk = func(n *html.Node, inLink, inProtected bool) (text, link, links int) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			switch c.Type {
+			case html.TextNode:
+				l := textLen(c.Data)
+				text += l
+				if inLink {
+					link += l
+				}
+			case html.ElementNode:
+				a := c.DataAtom == atom.A
+				t, k, ls := walk(c, inLink || a, inProtected || protected[c.DataAtom] || c.DataAtom == atom.Nav || c.DataAtom == atom.Aside)
+				if a {
+					ls++
+				}
+				if !inProtected && !protected[c.DataAtom] && !st.chrome && !notChrome[c.DataAtom] &&
+					(formControls[c.DataAtom] || ls >= 1 && 2*k > t) {
+					st.chrome = true
+				}
+				text, link, links = text+t, link+k, links+ls
+			}
+		}
+		return text, link, links
+	}
+	st.text, st.link, _ = walk(n, false, false)
+	return st
 }
 
 // countElements counts the elements under n, stopping at limit.
@@ -172,9 +270,13 @@ func textKept(n *html.Node, kept map[string]bool) (keptLen, total int) {
 }
 
 // cloneForOracle is cloneTree for readability's copy of the landmark, with
-// each <pre> reduced to one text node: refine never removes a block that
-// holds code, so readability need not score the code's highlighting spans
-// (thousands of elements on a documentation page, most of its work there).
+// each <pre> reduced to one text node and each definition list to its text
+// nodes: refine never removes a block that holds code nor a definition
+// list, so readability need not score the code's highlighting spans nor
+// the markup of an API reference's entries (thousands of elements on a
+// documentation page, most of its work there). A definition list keeps
+// its text nodes apart, so that the text readability keeps is still found
+// in the landmark's.
 func cloneForOracle(n *html.Node) *html.Node {
 	m := &html.Node{Type: n.Type, DataAtom: n.DataAtom, Data: n.Data, Namespace: n.Namespace}
 	if len(n.Attr) > 0 {
@@ -182,6 +284,14 @@ func cloneForOracle(n *html.Node) *html.Node {
 	}
 	if n.Type == html.ElementNode && n.DataAtom == atom.Pre {
 		m.AppendChild(&html.Node{Type: html.TextNode, Data: textOf(n)})
+		return m
+	}
+	if n.Type == html.ElementNode && n.DataAtom == atom.Dl {
+		for t := range n.Descendants() {
+			if t.Type == html.TextNode {
+				m.AppendChild(&html.Node{Type: html.TextNode, Data: t.Data})
+			}
+		}
 		return m
 	}
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
