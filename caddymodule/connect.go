@@ -187,8 +187,21 @@ func internalClient(srv http.Handler) *http.Client {
 // reads the origin's own robots.txt and sitemaps: its requests pass the
 // documents agent_ready generates by (see originOnly).
 func (ar *AgentReady) pageSource(srv http.Handler, origin string) (*connect.HTTPSource, error) {
+	disc, err := discover.New(ar.discoverOptions(srv, origin))
+	if err != nil {
+		return nil, err
+	}
+	return &connect.HTTPSource{Discoverer: disc, Client: internalClient(srv), Origin: origin}, nil
+}
+
+// discoverOptions are the options of the site's discovery: the YAML's
+// discovery section, run through the site's own server at origin with the
+// requests marked to pass the generated documents by (see originOnly), the
+// pages' URLs written on the public origin, the YAML's named pages as
+// seeds.
+func (ar *AgentReady) discoverOptions(srv http.Handler, origin string) discover.Options {
 	d := ar.site.Discovery
-	disc, err := discover.New(discover.Options{
+	return discover.Options{
 		Origin:       origin,
 		PublicOrigin: ar.publicOrigin(origin),
 		Client:       &http.Client{Transport: originOnlyTransport{inProcessTransport{handler: srv}}},
@@ -201,11 +214,7 @@ func (ar *AgentReady) pageSource(srv http.Handler, origin string) (*connect.HTTP
 		Concurrency:  d.Concurrency,
 		Delay:        d.Delay,
 		Timeout:      d.Timeout,
-	})
-	if err != nil {
-		return nil, err
 	}
-	return &connect.HTTPSource{Discoverer: disc, Client: internalClient(srv), Origin: origin}, nil
 }
 
 // Interface guards
