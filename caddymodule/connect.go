@@ -180,20 +180,6 @@ func internalClient(srv http.Handler) *http.Client {
 	}
 }
 
-// pageSource is the source of the site's pages for the content index and
-// llms.auto_list: the YAML's discovery section run through the site's own
-// server at origin, the pages' URLs written on the public origin
-// (site.origin, else origin), each page fetched as Markdown. Discovery
-// reads the origin's own robots.txt and sitemaps: its requests pass the
-// documents agent_ready generates by (see originOnly).
-func (ar *AgentReady) pageSource(srv http.Handler, origin string) (*connect.HTTPSource, error) {
-	disc, err := discover.New(ar.discoverOptions(srv, origin))
-	if err != nil {
-		return nil, err
-	}
-	return &connect.HTTPSource{Discoverer: disc, Client: internalClient(srv), Origin: origin}, nil
-}
-
 // discoverOptions are the options of the site's discovery: the YAML's
 // discovery section, run through the site's own server at origin with the
 // requests marked to pass the generated documents by (see originOnly), the

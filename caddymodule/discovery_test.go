@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -82,5 +83,89 @@ func TestIntegrationDiscoveryWithoutSitemap(t *testing.T) {
 	}
 	if !strings.Contains(answer, "https://widgets.example/guides/csv") || strings.Contains(answer, "127.0.0.1") {
 		t.Errorf("/ask does not answer with the public URL of the page:\n%s", answer)
+	}
+}
+
+// TestIntegrationDiscoveryZeroConfig: with no YAML at all, the generated
+// sitemap lists the pages a crawl finds when the origin has no sitemap (the
+// crawl starts on the first request for a generated document, the self-scan
+// being off); an origin with its own sitemap is not crawled.
+func TestIntegrationDiscoveryZeroConfig(t *testing.T) {
+	for _, ownSitemap := range []bool{false, true} {
+		t.Run(fmt.Sprintf("own sitemap %v", ownSitemap), func(t *testing.T) {
+			var mu sync.Mutex
+			seen := map[string]int{}
+			origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				mu.Lock()
+				seen[r.URL.Path]++
+				mu.Unlock()
+				html := func(body string) {
+					w.Header().Set("Content-Type", "text/html; charset=utf-8")
+					io.WriteString(w, "<!doctype html><html><head><title>t</title></head><body><main>"+body+"</main></body></html>")
+				}
+				switch r.URL.Path {
+				case "/sitemap.xml":
+					if !ownSitemap {
+						http.NotFound(w, r)
+						return
+					}
+					w.Header().Set("Content-Type", "application/xml")
+					fmt.Fprintf(w, `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>http://%s/</loc></url></urlset>`, r.Host)
+				case "/":
+					html(`<a href="/a">a</a> <a href="/b">b</a>`)
+				case "/a":
+					html(`<a href="/a/deep">deep</a>`)
+				case "/b", "/a/deep":
+					html("leaf")
+				default:
+					http.NotFound(w, r)
+				}
+			}))
+			t.Cleanup(origin.Close)
+			port := freePort(t)
+			base, _ := runCaddyAt(t, port, `
+http://127.0.0.1:{port} {
+	agent_ready {
+		self_scan off
+	}
+	reverse_proxy `+strings.TrimPrefix(origin.URL, "http://")+`
+}
+`)
+			get(t, "GET", base+"/llms.txt") // the first generated document: the finder runs
+			if ownSitemap {
+				_, sm := get(t, "GET", base+"/sitemap.xml")
+				if !strings.Contains(sm, "<loc>http://127.0.0.1:") {
+					t.Errorf("the origin's sitemap is not the one served:\n%s", sm)
+				}
+				time.Sleep(300 * time.Millisecond) // give a wrong crawl the time to show
+				mu.Lock()
+				defer mu.Unlock()
+				if seen["/a"] != 0 || seen["/a/deep"] != 0 {
+					t.Errorf("a site with its own sitemap was crawled: %v", seen)
+				}
+				return
+			}
+			var sitemap string
+			deadline := time.Now().Add(20 * time.Second)
+			for time.Now().Before(deadline) {
+				_, sitemap = get(t, "GET", base+"/sitemap.xml")
+				if strings.Contains(sitemap, "/a/deep<") {
+					break
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+			for _, p := range []string{"/", "/a", "/b", "/a/deep"} {
+				if !strings.Contains(sitemap, "<loc>"+base+p+"</loc>") {
+					t.Errorf("the generated sitemap lacks %s:\n%s", p, sitemap)
+				}
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			for _, p := range []string{"/", "/a", "/b", "/a/deep"} {
+				if seen[p] != 1 { // once by the crawl, never by the finder
+					t.Errorf("%s requested %d times: %v", p, seen[p], seen)
+				}
+			}
+		})
 	}
 }

@@ -220,6 +220,15 @@ func (s *Set) SetSitemapFinder(find func(context.Context)) {
 // discovery itself runs on its own context: a client that leaves does not
 // stop it for the next one.
 func (s *Set) awaitSitemap(ctx context.Context) {
+	ctx, cancel := context.WithTimeout(ctx, maxSitemapWait)
+	defer cancel()
+	s.FindSitemap(ctx)
+}
+
+// FindSitemap starts the sitemap discovery (see SetSitemapFinder) unless
+// it ran or runs already, and waits for it to finish or for ctx to end. It
+// lets the caller look at start rather than on the first request.
+func (s *Set) FindSitemap(ctx context.Context) {
 	if s.findSitemap == nil {
 		return
 	}
@@ -229,12 +238,9 @@ func (s *Set) awaitSitemap(ctx context.Context) {
 			s.findSitemap(context.Background())
 		}()
 	})
-	t := time.NewTimer(maxSitemapWait)
-	defer t.Stop()
 	select {
 	case <-s.sitemapDone:
 	case <-ctx.Done():
-	case <-t.C:
 	}
 }
 

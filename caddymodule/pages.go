@@ -1,0 +1,174 @@
+package caddymodule
+
+import (
+	"context"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/caddyserver/caddy/v2"
+	"go.uber.org/zap"
+
+	"github.com/agentready/caddy-agentready/connect"
+	"github.com/agentready/caddy-agentready/discover"
+	"github.com/agentready/caddy-agentready/manifest"
+)
+
+// When the site's pages are discovered.
+//
+// Everything that needs the list of the site's pages reads one discovery
+// (package discover) through the site's own server:
+//
+//   - with connect.enabled or llms.auto_list, it runs at start and with
+//     every refresh of the content index (see provisionPages);
+//   - otherwise it runs once per config, in the background, and only when
+//     the origin has no sitemap of its own (the sitemap finder found none):
+//     then the generated /sitemap.xml, and the self-scan's choice of pages
+//     read from it, list the pages discovery found rather than only / and
+//     the pages the YAML names. It starts at start when the self-scan is on
+//     (the self-scan reads the site anyway, and waits for the list, at most
+//     its timeout), else on the first request for a generated document.
+//
+// A site with its own sitemap is never crawled for this: its sitemap is the
+// list. The crawl obeys the YAML's discovery limits, whose defaults are
+// polite (4 requests in flight, robots.txt and its Crawl-delay honoured,
+// 10,000 pages, 512 MiB), and the result outlives config reloads (see
+// pageLists): a reload within pageListFresh of the last discovery reuses
+// it, a later one revalidates each page conditionally.
+const (
+	// maxPageDiscovery bounds one background discovery.
+	maxPageDiscovery = 10 * time.Minute
+	// pageListFresh is how long a discovered page list is reused as it is
+	// by the configs that follow (reloads).
+	pageListFresh = time.Hour
+)
+
+// pageLists holds the last page list discovered of every site, by origin.
+// The entries outlive config reloads (a usage pool counts the configs that
+// use each), so a reload neither crawls the site again nor forgets it.
+var pageLists = caddy.NewUsagePool()
+
+// pageList is one site's entry in pageLists.
+type pageList struct {
+	mu  sync.Mutex
+	res *discover.Result
+	at  time.Time
+}
+
+// Destruct implements caddy.Destructor: nothing to release but the entry.
+func (p *pageList) Destruct() error { return nil }
+
+func (p *pageList) set(res *discover.Result) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.res, p.at = res, time.Now()
+}
+
+// last is the last result and its age; nil when there is none.
+func (p *pageList) last() (*discover.Result, time.Duration) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.res, time.Since(p.at)
+}
+
+// sitePages is one config's part in discovering its site's pages.
+type sitePages struct {
+	src     *connect.HTTPSource
+	list    *pageList
+	key     string // in pageLists
+	crawl   bool   // nothing else discovers the pages: the sitemap finder does when needed
+	ctx     context.Context
+	cancel  context.CancelFunc
+	ready   chan struct{} // closed once the first page list is known, or none will come
+	readyMu sync.Once
+	runOnce sync.Once
+}
+
+func (sp *sitePages) markReady() { sp.readyMu.Do(func() { close(sp.ready) }) }
+
+// provisionSitePages builds the site's discovery and its entry in
+// pageLists; the documents list what it finds.
+func (ar *AgentReady) provisionSitePages(srv http.Handler, origin string) error {
+	val, _, err := pageLists.LoadOrNew(origin, func() (caddy.Destructor, error) { return &pageList{}, nil })
+	if err != nil {
+		return err
+	}
+	list := val.(*pageList)
+	sp := &sitePages{list: list, key: origin, ready: make(chan struct{}),
+		crawl: !ar.site.Connect.Enabled && !ar.site.LLMs.AutoList.Enabled}
+	sp.ctx, sp.cancel = context.WithCancel(context.Background())
+	ar.pages = sp // Cleanup releases the entry from here on
+	opts := ar.discoverOptions(srv, origin)
+	if prev, _ := list.last(); prev != nil {
+		opts.Previous = prev
+		ar.docs.SetPages(pageInfos(prev))
+	}
+	disc, err := discover.New(opts)
+	if err != nil {
+		return err
+	}
+	sp.src = &connect.HTTPSource{Discoverer: disc, Client: internalClient(srv), Origin: origin}
+	// The generated sitemap and llms.auto_list list what discovery finds,
+	// each time it runs.
+	sp.src.Found = func(res *discover.Result) {
+		list.set(res)
+		ar.docs.SetPages(pageInfos(res))
+	}
+	return nil
+}
+
+// afterSitemap is what the sitemap finder does once it knows where the
+// site's sitemap is (res nil: it could not tell): when nothing else
+// discovers the pages and the origin has no sitemap of its own, and the
+// generated one is served, it discovers them once, in the background.
+func (ar *AgentReady) afterSitemap(res *discover.Result) {
+	sp := ar.pages
+	if sp == nil || !sp.crawl {
+		return
+	}
+	if res == nil || len(res.DirectSitemaps()) > 0 || ar.site.Documents.Sitemap == manifest.ServeOff {
+		sp.markReady()
+		return
+	}
+	sp.runOnce.Do(func() {
+		go func() {
+			defer sp.markReady()
+			if prev, age := sp.list.last(); prev != nil && age < pageListFresh {
+				return // set at provision already
+			}
+			ctx, cancel := context.WithTimeout(sp.ctx, maxPageDiscovery)
+			defer cancel()
+			pages, err := sp.src.Pages(ctx)
+			if err != nil {
+				ar.logger.Warn("discovering the site's pages", zap.Error(err))
+				return
+			}
+			res := sp.src.Discoverer.Last()
+			ar.logger.Info("site discovery",
+				zap.String("origin", sp.key),
+				zap.Int("pages", len(pages)),
+				zap.String("source", res.Source),
+				zap.Int("requests", res.Requests),
+				zap.Int("skipped", res.SkippedTotal()),
+				zap.String("limited", res.Limited),
+				zap.Duration("duration", res.Duration))
+		}()
+	})
+}
+
+// cleanupPages stops a background discovery of this config and releases
+// its hold on the site's page list.
+func (ar *AgentReady) cleanupPages() {
+	if ar.pages == nil {
+		return
+	}
+	ar.pages.cancel()
+	if _, err := pageLists.Delete(ar.pages.key); err != nil {
+		ar.logger.Warn("releasing the page list", zap.Error(err))
+	}
+}
+
+// Interface guards
+var (
+	_ caddy.Destructor = (*pageList)(nil)
+)
