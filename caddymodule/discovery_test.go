@@ -9,6 +9,10 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/caddyserver/caddy/v2"
+
+	"github.com/agentready/caddy-agentready/discover"
 )
 
 // TestIntegrationDiscoveryWithoutSitemap: a site with no sitemap is
@@ -167,5 +171,64 @@ http://127.0.0.1:{port} {
 				}
 			}
 		})
+	}
+}
+
+// TestIntegrationSitemapParts: a site of more than 50,000 pages gets a
+// generated sitemap index whose parts answer at /sitemap-N.xml through
+// Caddy, with the XML content type, validators and 304. The page list is
+// the one a previous config of the site left (pageLists), as after a
+// reload, so no 50,001-page crawl is needed.
+func TestIntegrationSitemapParts(t *testing.T) {
+	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(w, "<!doctype html><title>Home</title><main>home</main>")
+	}))
+	t.Cleanup(origin.Close)
+	port := freePort(t)
+	key := fmt.Sprintf("http://127.0.0.1:%d", port)
+	res := &discover.Result{Source: "crawl"}
+	for i := range 50_001 {
+		res.Pages = append(res.Pages, discover.Page{URL: fmt.Sprintf("%s/p/%d", key, i)})
+	}
+	val, _, err := pageLists.LoadOrNew(key, func() (caddy.Destructor, error) { return &pageList{}, nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	val.(*pageList).set(res)
+	t.Cleanup(func() { _, _ = pageLists.Delete(key) })
+	base, _ := runCaddyAt(t, port, `
+http://127.0.0.1:{port} {
+	agent_ready {
+		self_scan off
+	}
+	reverse_proxy `+strings.TrimPrefix(origin.URL, "http://")+`
+}
+`)
+	_, index := get(t, "GET", base+"/sitemap.xml")
+	if !strings.Contains(index, "<sitemapindex") || !strings.Contains(index, "<loc>"+base+"/sitemap-2.xml</loc>") {
+		t.Fatalf("/sitemap.xml is not an index of the parts:\n%.500s", index)
+	}
+	resp, part := get(t, "GET", base+"/sitemap-2.xml")
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "application/xml; charset=utf-8" ||
+		!strings.Contains(part, "<loc>"+base+"/p/50000</loc>") {
+		t.Fatalf("/sitemap-2.xml: %d %q\n%.500s", resp.StatusCode, resp.Header.Get("Content-Type"), part)
+	}
+	etag, lm := resp.Header.Get("ETag"), resp.Header.Get("Last-Modified")
+	if etag == "" || lm == "" {
+		t.Fatalf("no validators: ETag %q, Last-Modified %q", etag, lm)
+	}
+	if resp, _ := get(t, "GET", base+"/sitemap-2.xml", "If-None-Match", etag); resp.StatusCode != http.StatusNotModified {
+		t.Errorf("If-None-Match: %d, want 304", resp.StatusCode)
+	}
+	if resp, _ := get(t, "GET", base+"/sitemap-2.xml", "If-Modified-Since", lm); resp.StatusCode != http.StatusNotModified {
+		t.Errorf("If-Modified-Since: %d, want 304", resp.StatusCode)
+	}
+	if resp, _ := get(t, "GET", base+"/sitemap-3.xml"); resp.StatusCode != http.StatusNotFound {
+		t.Errorf("/sitemap-3.xml: %d, want the origin's 404", resp.StatusCode)
 	}
 }

@@ -85,6 +85,7 @@ type bundle struct {
 	*manifest.Bundle
 	byPath  map[string]*servedDoc
 	sitemap *servedDoc
+	parts   map[string]*servedDoc // the parts of a split sitemap, by path
 	inject  *negotiate.Injection
 	err     error
 }
@@ -191,6 +192,12 @@ func (s *Set) generate(origin string) *bundle {
 	}
 	if mb.Sitemap != nil {
 		b.sitemap = newServedDoc(*mb.Sitemap, s.loaded)
+	}
+	if len(mb.SitemapParts) > 0 {
+		b.parts = make(map[string]*servedDoc, len(mb.SitemapParts))
+		for _, p := range mb.SitemapParts {
+			b.parts[p.Path] = newServedDoc(p, s.loaded)
+		}
 	}
 	return b
 }
