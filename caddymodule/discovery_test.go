@@ -166,7 +166,9 @@ http://127.0.0.1:{port} {
 			mu.Lock()
 			defer mu.Unlock()
 			for _, p := range []string{"/", "/a", "/b", "/a/deep"} {
-				if seen[p] != 1 { // once by the crawl, never by the finder
+				// Once by the crawl (never by the sitemap finder), at most
+				// once more as Markdown for llms-full.txt.
+				if seen[p] < 1 || seen[p] > 2 {
 					t.Errorf("%s requested %d times: %v", p, seen[p], seen)
 				}
 			}
@@ -230,5 +232,103 @@ http://127.0.0.1:{port} {
 	}
 	if resp, _ := get(t, "GET", base+"/sitemap-3.xml"); resp.StatusCode != http.StatusNotFound {
 		t.Errorf("/sitemap-3.xml: %d, want the origin's 404", resp.StatusCode)
+	}
+}
+
+// TestIntegrationLLMsFull: /llms-full.txt holds the Markdown of the pages
+// llms.txt lists, then of the other pages discovery found (none that
+// robots.txt or noindex keeps out), each under its title with its public
+// URL; it answers with validators and 304, is declared in agents.json and
+// linked from llms.txt, and says where the byte budget cut it.
+func TestIntegrationLLMsFull(t *testing.T) {
+	page := func(w http.ResponseWriter, title, extra string, links ...string) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, "<!doctype html><html lang=en><head><title>%s</title><meta name=description content=\"About %s.\">%s</head><body><main><h1>%s</h1><p>How to %s with widgets, explained step by step.</p><p>%s</p>", title, strings.ToLower(title), extra, title, strings.ToLower(title), strings.Repeat("Widgets help. ", 100))
+		for _, l := range links {
+			fmt.Fprintf(w, "<a href=%q>%s</a> ", l, l)
+		}
+		io.WriteString(w, "</main></body></html>")
+	}
+	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			io.WriteString(w, "User-agent: *\nDisallow: /private/\n")
+		case "/":
+			page(w, "Home", "", "/guides/", "/private/keys", "/drafts/next")
+		case "/guides/":
+			page(w, "Guides", "", "/guides/csv", "/guides/billing")
+		case "/guides/csv":
+			page(w, "Read and write CSV files", "")
+		case "/guides/billing":
+			page(w, "Billing", "", "/")
+		case "/drafts/next":
+			page(w, "Draft", `<meta name="robots" content="noindex">`)
+		case "/private/keys":
+			page(w, "Keys", "")
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(origin.Close)
+	for _, tc := range []struct {
+		name string
+		max  int
+		cut  bool
+	}{{"whole", 0, false}, {"cut", 4096, true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			yaml := "site:\n  name: Widgets\n  origin: https://widgets.example\n" +
+				"llms:\n  sections:\n    - title: Guides\n      links:\n        - {title: Billing, url: /guides/billing}\n"
+			if tc.max > 0 {
+				yaml += fmt.Sprintf("  full_max_bytes: %d\n", tc.max)
+			}
+			base := runWithYAML(t, origin.URL, yaml)
+			var resp *http.Response
+			var full string
+			deadline := time.Now().Add(20 * time.Second)
+			for time.Now().Before(deadline) {
+				resp, full = get(t, "GET", base+"/llms-full.txt")
+				if resp.StatusCode == http.StatusOK {
+					break
+				}
+				if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
+					t.Fatalf("while building: %d %v", resp.StatusCode, resp.Header)
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+			if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "text/markdown; charset=utf-8" {
+				t.Fatalf("/llms-full.txt: %d %q", resp.StatusCode, resp.Header.Get("Content-Type"))
+			}
+			home := strings.Index(full, "## Home\n\nSource: https://widgets.example/\n")
+			billing := strings.Index(full, "## Billing\n\nSource: https://widgets.example/guides/billing\n\n> About billing.\n")
+			csv := strings.Index(full, "## Read and write CSV files\n\nSource: https://widgets.example/guides/csv\n")
+			if home < 0 || billing < home {
+				t.Errorf("the home page then the page llms.txt lists do not come first:\n%s", full)
+			}
+			if tc.cut {
+				if !strings.Contains(full, "This file was cut at 4096 bytes") || !strings.Contains(full, "[Cut here:") || len(full) > 4096 {
+					t.Errorf("the cut is not said, or the file is over the budget (%d bytes):\n%s", len(full), full)
+				}
+			} else {
+				if csv < billing || !strings.Contains(full, "How to read and write csv files with widgets") {
+					t.Errorf("a discovered page is missing:\n%s", full)
+				}
+				if strings.Contains(full, "Cut") {
+					t.Errorf("a whole file says it was cut:\n%s", full)
+				}
+			}
+			for _, not := range []string{"Keys", "Draft", "127.0.0.1"} {
+				if strings.Contains(full, not) {
+					t.Errorf("llms-full.txt holds %q:\n%s", not, full)
+				}
+			}
+			if resp, _ := get(t, "GET", base+"/llms-full.txt", "If-None-Match", resp.Header.Get("ETag")); resp.StatusCode != http.StatusNotModified {
+				t.Errorf("If-None-Match: %d, want 304", resp.StatusCode)
+			}
+			_, agents := get(t, "GET", base+"/agents.json")
+			_, llms := get(t, "GET", base+"/llms.txt")
+			if !strings.Contains(agents, `"llmsFull": "https://widgets.example/llms-full.txt"`) || !strings.Contains(llms, "https://widgets.example/llms-full.txt") {
+				t.Errorf("llms-full.txt not declared:\n%s\n%s", agents, llms)
+			}
+		})
 	}
 }

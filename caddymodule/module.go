@@ -278,6 +278,9 @@ func (ar *AgentReady) provisionBackground(ctx caddy.Context) error {
 		return err
 	}
 	ar.docs.SetSitemapFinder(func(ctx context.Context) { ar.afterSitemap(ar.findSitemap(ctx, srv, origin)) })
+	if ar.site.Documents.LLMsFullTxt != manifest.ServeOff {
+		app.onStart(func(context.Context) { go ar.keepLLMsFull(ar.pages.ctx, origin) })
+	}
 	if ar.connect != nil {
 		app.onStart(ar.connect.Start)
 		ar.connectSite = origin

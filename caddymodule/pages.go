@@ -3,6 +3,7 @@ package caddymodule
 import (
 	"context"
 	"net/http"
+	"net/url"
 	"sync"
 	"time"
 
@@ -11,6 +12,8 @@ import (
 
 	"github.com/agentready/caddy-agentready/connect"
 	"github.com/agentready/caddy-agentready/discover"
+	"github.com/agentready/caddy-agentready/documents"
+	"github.com/agentready/caddy-agentready/frontmatter"
 	"github.com/agentready/caddy-agentready/manifest"
 )
 
@@ -82,6 +85,10 @@ type sitePages struct {
 	ready   chan struct{} // closed once the first page list is known, or none will come
 	readyMu sync.Once
 	runOnce sync.Once
+	changed chan struct{} // a newer page list is known (cap 1), for llms-full.txt
+
+	mu       sync.Mutex
+	sitemaps *discover.Result // the sitemap finder's, nil before
 }
 
 func (sp *sitePages) markReady() { sp.readyMu.Do(func() { close(sp.ready) }) }
@@ -94,7 +101,7 @@ func (ar *AgentReady) provisionSitePages(srv http.Handler, origin string) error 
 		return err
 	}
 	list := val.(*pageList)
-	sp := &sitePages{list: list, key: origin, ready: make(chan struct{}),
+	sp := &sitePages{list: list, key: origin, ready: make(chan struct{}), changed: make(chan struct{}, 1),
 		crawl: !ar.site.Connect.Enabled && !ar.site.LLMs.AutoList.Enabled}
 	sp.ctx, sp.cancel = context.WithCancel(context.Background())
 	ar.pages = sp // Cleanup releases the entry from here on
@@ -113,6 +120,10 @@ func (ar *AgentReady) provisionSitePages(srv http.Handler, origin string) error 
 	sp.src.Found = func(res *discover.Result) {
 		list.set(res)
 		ar.docs.SetPages(pageInfos(res))
+		select {
+		case sp.changed <- struct{}{}:
+		default:
+		}
 	}
 	return nil
 }
@@ -123,7 +134,13 @@ func (ar *AgentReady) provisionSitePages(srv http.Handler, origin string) error 
 // generated one is served, it discovers them once, in the background.
 func (ar *AgentReady) afterSitemap(res *discover.Result) {
 	sp := ar.pages
-	if sp == nil || !sp.crawl {
+	if sp == nil {
+		return
+	}
+	sp.mu.Lock()
+	sp.sitemaps = res
+	sp.mu.Unlock()
+	if !sp.crawl {
 		return
 	}
 	if res == nil || len(res.DirectSitemaps()) > 0 || ar.site.Documents.Sitemap == manifest.ServeOff {
@@ -172,3 +189,107 @@ func (ar *AgentReady) cleanupPages() {
 var (
 	_ caddy.Destructor = (*pageList)(nil)
 )
+
+// keepLLMsFull builds /llms-full.txt once the site's pages are known, and
+// again each time discovery finds them anew, until the config stops. The
+// Markdown of each page is fetched the way the content index fetches it
+// (connect.HTTPSource.Fetch: Accept: text/markdown through the site's own
+// server), one page at a time, until llms.full_max_bytes.
+func (ar *AgentReady) keepLLMsFull(ctx context.Context, origin string) {
+	sp := ar.pages
+	select {
+	case <-sp.ready:
+	case <-ctx.Done():
+		return
+	}
+	for {
+		select {
+		case <-sp.changed: // folded into this build
+		default:
+		}
+		ar.buildLLMsFull(ctx, origin)
+		select {
+		case <-sp.changed:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// buildLLMsFull builds /llms-full.txt once.
+func (ar *AgentReady) buildLLMsFull(ctx context.Context, origin string) {
+	start := time.Now()
+	public := ar.publicOrigin(origin)
+	urls := ar.fullURLs(public)
+	title := ar.site.LLMs.Title
+	if title == "" {
+		title = ar.site.Info.Name
+	}
+	if title == "" {
+		if u, err := url.Parse(public); err == nil {
+			title = u.Hostname() // a title, not a claim of identity
+		}
+	}
+	body, st := documents.BuildLLMsFull(ctx, title, urls, ar.site.LLMs.FullMaxBytes,
+		func(ctx context.Context, u string) (*documents.FullPage, error) {
+			ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+			defer cancel()
+			p, err := ar.pages.src.Fetch(ctx, u, connect.Validators{})
+			if err != nil {
+				return nil, err
+			}
+			_, md, err := frontmatter.Parse(p.Markdown)
+			if err != nil {
+				return nil, err
+			}
+			return &documents.FullPage{URL: u, Title: p.Title, Description: p.Description, Markdown: md}, nil
+		})
+	if ctx.Err() != nil {
+		return
+	}
+	ar.docs.SetLLMsFull(body, time.Now())
+	ar.logger.Info("llms-full.txt built",
+		zap.Int("pages", st.Included),
+		zap.Int("listed", st.Listed),
+		zap.Int("failed", st.Failed),
+		zap.Bool("cut", st.Cut),
+		zap.Int("bytes", st.Bytes),
+		zap.Duration("duration", time.Since(start)))
+}
+
+// fullURLs are the pages of llms-full.txt, each once, in order: the home
+// page and the pages the YAML names (its llms.txt sections first), then
+// the pages discovery found, else those the origin's sitemap lists.
+func (ar *AgentReady) fullURLs(public string) []string {
+	base, err := url.Parse(public + "/")
+	if err != nil {
+		return nil
+	}
+	var out []string
+	seen := map[string]bool{}
+	add := func(raw string) {
+		u, err := base.Parse(raw)
+		if err != nil || u.Host != base.Host {
+			return
+		}
+		u.Fragment = ""
+		if s := u.String(); !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	add("/")
+	for _, p := range ar.site.NamedPages() {
+		add(p)
+	}
+	res := ar.pages.src.Discoverer.Last()
+	if res == nil {
+		ar.pages.mu.Lock()
+		res = ar.pages.sitemaps
+		ar.pages.mu.Unlock()
+	}
+	for _, u := range res.URLs() {
+		add(u)
+	}
+	return out
+}

@@ -53,6 +53,8 @@ func (s *Set) Serve(w http.ResponseWriter, r *http.Request, next negotiate.Next)
 		return false, nil
 	}
 	switch {
+	case path == manifest.PathLLMsFullTxt:
+		return true, s.serveLLMsFull(w, r, next)
 	case part:
 		doc, ok := b.parts[path]
 		if !ok {

@@ -67,6 +67,8 @@ type Set struct {
 	// (manifest.Env.NoSitemap).
 	sitemap   string
 	noSitemap bool
+	// full is /llms-full.txt once built (see SetLLMsFull), nil before.
+	full *servedDoc
 
 	// findSitemap, when set, looks for the origin's own sitemap and calls
 	// SetSitemap (see SetSitemapFinder).
@@ -122,6 +124,9 @@ func New(site *manifest.Site, opts Options) (*Set, error) {
 	}
 	for p := range b.byPath {
 		s.paths[p] = true
+	}
+	if site.Documents.LLMsFullTxt != manifest.ServeOff {
+		s.paths[manifest.PathLLMsFullTxt] = true
 	}
 	s.contentSignal = b.ContentSignal
 	return s, nil
