@@ -278,6 +278,7 @@ func (ar *AgentReady) provisionBackground(ctx caddy.Context) error {
 		return err
 	}
 	ar.docs.SetSitemapFinder(func(ctx context.Context) { ar.afterSitemap(ar.findSitemap(ctx, srv, origin)) })
+	ar.checkDeclaredAfter(app, srv, origin, ar.selfScanDelay())
 	if ar.site.Documents.LLMsFullTxt != manifest.ServeOff {
 		app.onStart(func(context.Context) { go ar.keepLLMsFull(ar.pages.ctx, origin) })
 	}
@@ -345,10 +346,7 @@ func (ar *AgentReady) provisionSelfScan(app *App, srv *caddyhttp.Server, origin,
 		// the first scan chooses among them (it waits for the list).
 		app.onStart(func(ctx context.Context) { go ar.docs.FindSitemap(ctx) })
 	}
-	delay, interval, timeout := time.Duration(ss.Delay), time.Duration(ss.Interval), time.Duration(ss.Timeout)
-	if delay == 0 {
-		delay = 2 * time.Second
-	}
+	delay, interval, timeout := ar.selfScanDelay(), time.Duration(ss.Interval), time.Duration(ss.Timeout)
 	if interval == 0 {
 		interval = 6 * time.Hour
 	}
@@ -382,6 +380,15 @@ func (ar *AgentReady) provisionSelfScan(app *App, srv *caddyhttp.Server, origin,
 		interval: interval,
 	})
 	return nil
+}
+
+// selfScanDelay is how long after start the first self-scan waits (the
+// declared URLs are checked then too): self_scan delay, default 2s.
+func (ar *AgentReady) selfScanDelay() time.Duration {
+	if ar.SelfScan != nil && ar.SelfScan.Delay != 0 {
+		return time.Duration(ar.SelfScan.Delay)
+	}
+	return 2 * time.Second
 }
 
 // Cleanup releases the site's self-score entry and content index; each
