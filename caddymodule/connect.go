@@ -79,7 +79,7 @@ func (ar *AgentReady) provisionConnect(src *connect.HTTPSource, origin string) e
 		}
 	}
 	val, _, err := contentStores.LoadOrNew(origin, func() (caddy.Destructor, error) {
-		st, err := connect.NewStore("")
+		st, err := connect.NewStoreLanguage("", ar.site.Info.Language)
 		if err != nil {
 			return nil, err
 		}
@@ -161,6 +161,15 @@ func clientIP(r *http.Request) string {
 		return ip
 	}
 	return r.RemoteAddr
+}
+
+// backgroundClient is internalClient with each request marked as
+// background work (see backgroundKey): the client of the content index and
+// of llms-full.txt.
+func backgroundClient(srv http.Handler) *http.Client {
+	c := internalClient(srv)
+	c.Transport = backgroundTransport{c.Transport}
+	return c
 }
 
 // internalClient makes requests into the site's own server in process,

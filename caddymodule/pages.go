@@ -114,7 +114,7 @@ func (ar *AgentReady) provisionSitePages(srv http.Handler, origin string) error 
 	if err != nil {
 		return err
 	}
-	sp.src = &connect.HTTPSource{Discoverer: disc, Client: internalClient(srv), Origin: origin}
+	sp.src = &connect.HTTPSource{Discoverer: disc, Client: backgroundClient(srv), Origin: origin}
 	// The generated sitemap and llms.auto_list list what discovery finds,
 	// each time it runs.
 	sp.src.Found = func(res *discover.Result) {

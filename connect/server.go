@@ -60,7 +60,7 @@ func New(opts Options, src Source, logger *slog.Logger) (*Server, error) {
 	}
 	store, owned := opts.Store, false
 	if store == nil {
-		if store, err = NewStore(opts.IndexDir); err != nil {
+		if store, err = NewStoreLanguage(opts.IndexDir, opts.Language); err != nil {
 			return nil, err
 		}
 		owned = true
