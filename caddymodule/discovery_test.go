@@ -249,7 +249,14 @@ func TestIntegrationLLMsFull(t *testing.T) {
 		}
 		io.WriteString(w, "</main></body></html>")
 	}
+	var mu sync.Mutex
+	seen := map[string]int{}
 	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		if strings.HasPrefix(r.Header.Get("Accept"), "text/markdown") {
+			seen[r.URL.Path]++ // a fetch of the page as Markdown
+		}
+		mu.Unlock()
 		switch r.URL.Path {
 		case "/robots.txt":
 			io.WriteString(w, "User-agent: *\nDisallow: /private/\n")
@@ -271,15 +278,22 @@ func TestIntegrationLLMsFull(t *testing.T) {
 	}))
 	t.Cleanup(origin.Close)
 	for _, tc := range []struct {
-		name string
-		max  int
-		cut  bool
-	}{{"whole", 0, false}, {"cut", 4096, true}} {
+		name    string
+		max     int
+		cut     bool
+		connect bool
+	}{{"from the content index", 0, false, true}, {"whole", 0, false, false}, {"cut", 4096, true, false}} {
 		t.Run(tc.name, func(t *testing.T) {
+			mu.Lock()
+			clear(seen)
+			mu.Unlock()
 			yaml := "site:\n  name: Widgets\n  origin: https://widgets.example\n" +
 				"llms:\n  sections:\n    - title: Guides\n      links:\n        - {title: Billing, url: /guides/billing}\n"
 			if tc.max > 0 {
 				yaml += fmt.Sprintf("  full_max_bytes: %d\n", tc.max)
+			}
+			if tc.connect {
+				yaml += "connect:\n  enabled: true\n"
 			}
 			base := runWithYAML(t, origin.URL, yaml)
 			var resp *http.Response
@@ -323,6 +337,16 @@ func TestIntegrationLLMsFull(t *testing.T) {
 			}
 			if resp, _ := get(t, "GET", base+"/llms-full.txt", "If-None-Match", resp.Header.Get("ETag")); resp.StatusCode != http.StatusNotModified {
 				t.Errorf("If-None-Match: %d, want 304", resp.StatusCode)
+			}
+			if tc.connect {
+				// Fetched as Markdown once, by the content index;
+				// llms-full.txt takes the index's copy.
+				mu.Lock()
+				n := seen["/guides/csv"]
+				mu.Unlock()
+				if n != 1 {
+					t.Errorf("/guides/csv fetched as Markdown %d times, want 1", n)
+				}
 			}
 			_, agents := get(t, "GET", base+"/agents.json")
 			_, llms := get(t, "GET", base+"/llms.txt")

@@ -305,7 +305,7 @@ func (ar *AgentReady) provisionPages(app *App, origin string) error {
 	app.onStart(func(ctx context.Context) {
 		go func() {
 			defer sp.markReady()
-			ctx, cancel := context.WithTimeout(ctx, time.Minute)
+			ctx, cancel := context.WithTimeout(ctx, maxPageDiscovery)
 			defer cancel()
 			if _, err := sp.src.Pages(ctx); err != nil {
 				ar.logger.Warn("discovering the site's pages", zap.Error(err))

@@ -202,6 +202,7 @@ func (ar *AgentReady) keepLLMsFull(ctx context.Context, origin string) {
 	case <-ctx.Done():
 		return
 	}
+	ar.awaitIndex(ctx)
 	for {
 		select {
 		case <-sp.changed: // folded into this build
@@ -210,6 +211,28 @@ func (ar *AgentReady) keepLLMsFull(ctx context.Context, origin string) {
 		ar.buildLLMsFull(ctx, origin)
 		select {
 		case <-sp.changed:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// awaitIndex waits, when the content index is on, for its first refresh
+// (at most maxPageDiscovery), so that llms-full.txt takes the pages' Markdown
+// from it rather than fetching every page a second time.
+func (ar *AgentReady) awaitIndex(ctx context.Context) {
+	if ar.connect == nil {
+		return
+	}
+	deadline := time.Now().Add(maxPageDiscovery)
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	for time.Now().Before(deadline) {
+		if st := ar.connect.Stats(); st.Ready() {
+			return
+		}
+		select {
+		case <-t.C:
 		case <-ctx.Done():
 			return
 		}
@@ -232,9 +255,7 @@ func (ar *AgentReady) buildLLMsFull(ctx context.Context, origin string) {
 	}
 	body, st := documents.BuildLLMsFull(ctx, title, urls, ar.site.LLMs.FullMaxBytes,
 		func(ctx context.Context, u string) (*documents.FullPage, error) {
-			ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-			defer cancel()
-			p, err := ar.pages.src.Fetch(ctx, u, connect.Validators{})
+			p, err := ar.pageMarkdown(ctx, u)
 			if err != nil {
 				return nil, err
 			}
@@ -255,6 +276,20 @@ func (ar *AgentReady) buildLLMsFull(ctx context.Context, origin string) {
 		zap.Bool("cut", st.Cut),
 		zap.Int("bytes", st.Bytes),
 		zap.Duration("duration", time.Since(start)))
+}
+
+// pageMarkdown is a page as Markdown with its front matter: the content
+// index's copy when it holds one, else fetched the way the index fetches
+// pages (through the site's own server, Accept: text/markdown).
+func (ar *AgentReady) pageMarkdown(ctx context.Context, u string) (*connect.Page, error) {
+	if ar.connect != nil {
+		if p, ok := ar.connect.Page(u); ok {
+			return &p, nil
+		}
+	}
+	ctx, cancel := context.WithTimeout(ctx, backgroundConvertTimeout)
+	defer cancel()
+	return ar.pages.src.Fetch(ctx, u, connect.Validators{})
 }
 
 // fullURLs are the pages of llms-full.txt, each once, in order: the home
