@@ -356,3 +356,58 @@ func TestIntegrationLLMsFull(t *testing.T) {
 		})
 	}
 }
+
+// TestIntegrationSelfScanChoosesDiscoveredPages: on a site with no sitemap
+// and no configuration, the self-scan waits for the discovery started at
+// start and scans pages it found (read from the generated sitemap), not only
+// the home page.
+func TestIntegrationSelfScanChoosesDiscoveredPages(t *testing.T) {
+	var mu sync.Mutex
+	scanned := map[string]bool{}
+	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.Header.Get("User-Agent"), "agentready-selfcheck/") {
+			mu.Lock()
+			scanned[r.URL.Path] = true
+			mu.Unlock()
+		}
+		html := func(body string) {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			io.WriteString(w, "<!doctype html><html lang=en><head><title>t</title></head><body><main>"+body+"</main></body></html>")
+		}
+		switch r.URL.Path {
+		case "/":
+			html(`<a href="/a">a</a>`)
+		case "/a":
+			html(`<a href="/a/deep">deep</a>`)
+		case "/a/deep":
+			html("leaf")
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(origin.Close)
+	port := freePort(t)
+	runCaddyAt(t, port, `
+http://127.0.0.1:{port} {
+	agent_ready {
+		self_scan {
+			delay 10ms
+		}
+	}
+	reverse_proxy `+strings.TrimPrefix(origin.URL, "http://")+`
+}
+`)
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		mu.Lock()
+		done := scanned["/a/deep"]
+		mu.Unlock()
+		if done {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	t.Errorf("the self-scan did not scan the discovered page /a/deep; it asked for %v", scanned)
+}
