@@ -79,7 +79,7 @@ func (ar *AgentReady) provisionConnect(src *connect.HTTPSource, origin string) e
 		}
 	}
 	val, _, err := contentStores.LoadOrNew(origin, func() (caddy.Destructor, error) {
-		st, err := connect.NewStore("")
+		st, err := connect.NewStoreLanguage("", ar.site.Info.Language)
 		if err != nil {
 			return nil, err
 		}
@@ -163,6 +163,15 @@ func clientIP(r *http.Request) string {
 	return r.RemoteAddr
 }
 
+// backgroundClient is internalClient with each request marked as
+// background work (see backgroundKey): the client of the content index and
+// of llms-full.txt.
+func backgroundClient(srv http.Handler) *http.Client {
+	c := internalClient(srv)
+	c.Transport = backgroundTransport{c.Transport}
+	return c
+}
+
 // internalClient makes requests into the site's own server in process,
 // marked as internal so metrics leave them out, and never leaves the site.
 func internalClient(srv http.Handler) *http.Client {
@@ -180,15 +189,14 @@ func internalClient(srv http.Handler) *http.Client {
 	}
 }
 
-// pageSource is the source of the site's pages for the content index and
-// llms.auto_list: the YAML's discovery section run through the site's own
-// server at origin, the pages' URLs written on the public origin
-// (site.origin, else origin), each page fetched as Markdown. Discovery
-// reads the origin's own robots.txt and sitemaps: its requests pass the
-// documents agent_ready generates by (see originOnly).
-func (ar *AgentReady) pageSource(srv http.Handler, origin string) (*connect.HTTPSource, error) {
+// discoverOptions are the options of the site's discovery: the YAML's
+// discovery section, run through the site's own server at origin with the
+// requests marked to pass the generated documents by (see originOnly), the
+// pages' URLs written on the public origin, the YAML's named pages as
+// seeds.
+func (ar *AgentReady) discoverOptions(srv http.Handler, origin string) discover.Options {
 	d := ar.site.Discovery
-	disc, err := discover.New(discover.Options{
+	return discover.Options{
 		Origin:       origin,
 		PublicOrigin: ar.publicOrigin(origin),
 		Client:       &http.Client{Transport: originOnlyTransport{inProcessTransport{handler: srv}}},
@@ -201,11 +209,7 @@ func (ar *AgentReady) pageSource(srv http.Handler, origin string) (*connect.HTTP
 		Concurrency:  d.Concurrency,
 		Delay:        d.Delay,
 		Timeout:      d.Timeout,
-	})
-	if err != nil {
-		return nil, err
 	}
-	return &connect.HTTPSource{Discoverer: disc, Client: internalClient(srv), Origin: origin}, nil
 }
 
 // Interface guards

@@ -58,6 +58,14 @@ func (ar *AgentReady) convertPage(html []byte, page negotiate.Page) (*negotiate.
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	if isBackground(ctx) {
+		// convert_timeout keeps a waiting client's latency bounded; the
+		// content index and llms-full.txt wait for no one, and a large page
+		// converted on a busy machine must not drop out of them for it.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), backgroundConvertTimeout)
+		defer cancel()
+	}
 	res, err := ar.conv.ConvertContext(ctx, html, page.URL, page.Header)
 	if errors.Is(err, convert.ErrTooLarge) {
 		return nil, fmt.Errorf("%w: %v", negotiate.ErrMarkdownTooLarge, err)

@@ -101,7 +101,9 @@ type AgentReady struct {
 	connect     *connect.Server
 	// connectSite is the origin the content index is registered under.
 	connectSite string
-	logger      *zap.Logger
+	// pages discovers the site's pages for everything that lists them.
+	pages  *sitePages
+	logger *zap.Logger
 }
 
 // SelfScan configures the self-score of a site.
@@ -269,10 +271,17 @@ func (ar *AgentReady) provisionBackground(ctx caddy.Context) error {
 		return fmt.Errorf("loading agent_ready app: %v", err)
 	}
 	app := appAny.(*App)
-	if err := ar.provisionPages(app, srv, origin); err != nil {
+	if err := ar.provisionSitePages(srv, origin); err != nil {
+		return fmt.Errorf("discovery: %v", err)
+	}
+	if err := ar.provisionPages(app, origin); err != nil {
 		return err
 	}
-	ar.docs.SetSitemapFinder(func(ctx context.Context) { ar.findSitemap(ctx, srv, origin) })
+	ar.docs.SetSitemapFinder(func(ctx context.Context) { ar.afterSitemap(ar.findSitemap(ctx, srv, origin)) })
+	ar.checkDeclaredAfter(app, srv, origin, ar.selfScanDelay())
+	if ar.site.Documents.LLMsFullTxt != manifest.ServeOff {
+		app.onStart(func(context.Context) { go ar.keepLLMsFull(ar.pages.ctx, origin) })
+	}
 	if ar.connect != nil {
 		app.onStart(ar.connect.Start)
 		ar.connectSite = origin
@@ -283,26 +292,22 @@ func (ar *AgentReady) provisionBackground(ctx caddy.Context) error {
 
 // provisionPages sets up what reads the site's pages when the YAML asks
 // for it: the content index of the built-in MCP endpoint and
-// llms.auto_list, both over one discovery of the site (see pageSource).
-func (ar *AgentReady) provisionPages(app *App, srv *caddyhttp.Server, origin string) error {
-	if !ar.site.Connect.Enabled && !ar.site.LLMs.AutoList.Enabled {
+// llms.auto_list, both over the site's one discovery (ar.pages), run at
+// start and with every refresh of the index.
+func (ar *AgentReady) provisionPages(app *App, origin string) error {
+	if ar.pages.crawl {
 		return nil
 	}
-	pages, err := ar.pageSource(srv, origin)
-	if err != nil {
-		return fmt.Errorf("discovery: %v", err)
-	}
-	if err := ar.provisionConnect(pages, origin); err != nil {
+	sp := ar.pages
+	if err := ar.provisionConnect(sp.src, origin); err != nil {
 		return err
 	}
-	// The generated sitemap and llms.auto_list list what discovery finds,
-	// each time it runs (at start, then with every refresh of the index).
-	pages.Found = func(res *discover.Result) { ar.docs.SetPages(pageInfos(res)) }
 	app.onStart(func(ctx context.Context) {
 		go func() {
-			ctx, cancel := context.WithTimeout(ctx, time.Minute)
+			defer sp.markReady()
+			ctx, cancel := context.WithTimeout(ctx, maxPageDiscovery)
 			defer cancel()
-			if _, err := pages.Pages(ctx); err != nil {
+			if _, err := sp.src.Pages(ctx); err != nil {
 				ar.logger.Warn("discovering the site's pages", zap.Error(err))
 			}
 		}()
@@ -335,10 +340,13 @@ func (ar *AgentReady) provisionSelfScan(app *App, srv *caddyhttp.Server, origin,
 		target = origin + "/"
 	}
 	ar.logger.Info("self-scan target", zap.String("target", target), zap.String("why", why))
-	delay, interval, timeout := time.Duration(ss.Delay), time.Duration(ss.Interval), time.Duration(ss.Timeout)
-	if delay == 0 {
-		delay = 2 * time.Second
+	if ar.pages.crawl {
+		// The self-scan reads the site anyway: learn now whether the
+		// origin has a sitemap, and discover its pages if not, so that
+		// the first scan chooses among them (it waits for the list).
+		app.onStart(func(ctx context.Context) { go ar.docs.FindSitemap(ctx) })
 	}
+	delay, interval, timeout := ar.selfScanDelay(), time.Duration(ss.Interval), time.Duration(ss.Timeout)
 	if interval == 0 {
 		interval = 6 * time.Hour
 	}
@@ -361,6 +369,7 @@ func (ar *AgentReady) provisionSelfScan(app *App, srv *caddyhttp.Server, origin,
 			handler: srv,
 			timeout: timeout,
 			logger:  ar.logger.Named("self_scan"),
+			pages:   ar.pages.ready,
 			opts: selfcheck.Options{
 				Pages:          ss.Pages,
 				Timeout:        timeout,
@@ -373,11 +382,21 @@ func (ar *AgentReady) provisionSelfScan(app *App, srv *caddyhttp.Server, origin,
 	return nil
 }
 
+// selfScanDelay is how long after start the first self-scan waits (the
+// declared URLs are checked then too): self_scan delay, default 2s.
+func (ar *AgentReady) selfScanDelay() time.Duration {
+	if ar.SelfScan != nil && ar.SelfScan.Delay != 0 {
+		return time.Duration(ar.SelfScan.Delay)
+	}
+	return 2 * time.Second
+}
+
 // Cleanup releases the site's self-score entry and content index; each
 // survives as long as another config (the one replacing this one on reload)
 // still uses it.
 func (ar *AgentReady) Cleanup() error {
 	ar.cleanupConnect()
+	ar.cleanupPages()
 	if ar.scanKey != "" {
 		_, err := siteScans.Delete(ar.scanKey)
 		return err

@@ -58,6 +58,10 @@ type scanner struct {
 	opts    selfcheck.Options
 	timeout time.Duration
 	logger  *zap.Logger
+	// pages is closed once the site's pages are discovered (see
+	// sitePages); a scan waits for it, at most its timeout, so that it
+	// chooses its pages among them. nil: nothing to wait for.
+	pages <-chan struct{}
 }
 
 // status is what the admin endpoint shows about a site.
@@ -105,6 +109,15 @@ func (s *siteScan) run(ctx context.Context) error {
 	s.running = true
 	s.mu.Unlock()
 
+	if sc.pages != nil {
+		t := time.NewTimer(sc.timeout)
+		select {
+		case <-sc.pages:
+		case <-ctx.Done():
+		case <-t.C:
+		}
+		t.Stop()
+	}
 	ctx, cancel := context.WithTimeout(ctx, sc.timeout)
 	defer cancel()
 	start := time.Now()

@@ -132,48 +132,22 @@ http://127.0.0.1:{port} {
 	}
 }
 
-func TestRobotsSitemaps(t *testing.T) {
-	for _, tc := range []struct {
-		robots string
-		want   []string
-	}{
-		{"User-agent: *\nDisallow: /wp-admin/\n\nSitemap: https://a.example/wp-sitemap.xml\n", []string{"https://a.example/wp-sitemap.xml"}},
-		{"sitemap:/s.xml # ours\r\nSITEMAP :  https://a.example/b.xml  \n", []string{"/s.xml", "https://a.example/b.xml"}},
-		{"Sitemap:\n# Sitemap: https://a.example/commented.xml\nUser-agent: sitemap\n", nil},
-		{"", nil},
-	} {
-		if got := robotsSitemaps([]byte(tc.robots)); strings.Join(got, "|") != strings.Join(tc.want, "|") {
-			t.Errorf("robotsSitemaps(%q) = %q, want %q", tc.robots, got, tc.want)
-		}
-	}
-}
-
 func TestSitemapNone(t *testing.T) {
 	for _, tc := range []struct {
-		found sitemapFound
-		ours  bool
-		want  bool
+		path   string
+		status int
+		ours   bool
+		want   bool
 	}{
-		{sitemapFound{path: "/wp-sitemap.xml", defaultStatus: 302}, true, false},
-		{sitemapFound{defaultStatus: 404}, true, false},
-		{sitemapFound{defaultStatus: 404}, false, true},
-		{sitemapFound{defaultStatus: 302}, true, true},
-		{sitemapFound{defaultStatus: 500}, true, true},
+		{"/wp-sitemap.xml", 302, true, false},
+		{"", 404, true, false},
+		{"", 404, false, true},
+		{"", 302, true, true},
+		{"", 500, true, true},
+		{"", 0, true, true},
 	} {
-		if got := tc.found.none(tc.ours); got != tc.want {
-			t.Errorf("%+v (ours served %v): none = %v, want %v", tc.found, tc.ours, got, tc.want)
+		if got := sitemapNone(tc.path, tc.status, tc.ours); got != tc.want {
+			t.Errorf("path %q, /sitemap.xml %d (ours served %v): none = %v, want %v", tc.path, tc.status, tc.ours, got, tc.want)
 		}
 	}
-}
-
-func FuzzRobotsSitemaps(f *testing.F) {
-	f.Add([]byte("User-agent: *\nSitemap: https://a.example/s.xml\n"))
-	f.Add([]byte("sitemap:#\nSitemap::\n\x00Sitemap: x"))
-	f.Fuzz(func(t *testing.T, robots []byte) {
-		for _, s := range robotsSitemaps(robots) {
-			if s == "" || s != strings.TrimSpace(s) || strings.ContainsAny(s, "#\n") {
-				t.Errorf("sitemap %q from %q", s, robots)
-			}
-		}
-	})
 }

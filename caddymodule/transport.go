@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"time"
 )
 
 // inProcessTransport is an http.RoundTripper that hands each request to an
@@ -103,6 +104,33 @@ func (t originOnlyTransport) RoundTrip(req *http.Request) (*http.Response, error
 	return t.RoundTripper.RoundTrip(req.WithContext(context.WithValue(req.Context(), originOnlyKey{}, true)))
 }
 
+// backgroundKey marks, in a request's context, a request of background
+// work that no client waits for: the content index's and llms-full.txt's
+// page fetches. Their conversions get backgroundConvertTimeout instead of
+// convert_timeout (see convertPage). Context only: no client can set it.
+type backgroundKey struct{}
+
+// backgroundConvertTimeout bounds the conversion of a page fetched by
+// background work: the fetch's own timeout (connect's FetchTimeout).
+const backgroundConvertTimeout = 30 * time.Second
+
+// isBackground reports whether ctx is a background request's.
+func isBackground(ctx context.Context) bool {
+	v, _ := ctx.Value(backgroundKey{}).(bool)
+	return v
+}
+
+// backgroundTransport marks each request it carries as background work
+// (see backgroundKey).
+type backgroundTransport struct {
+	http.RoundTripper
+}
+
+// RoundTrip implements http.RoundTripper.
+func (t backgroundTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	return t.RoundTripper.RoundTrip(req.WithContext(context.WithValue(req.Context(), backgroundKey{}, true)))
+}
+
 // pipeResponseWriter is the handler's side of an in-process exchange: the
 // header is captured when it is written, the body goes into a pipe.
 type pipeResponseWriter struct {
@@ -148,5 +176,6 @@ func (w *pipeResponseWriter) markReady() {
 var (
 	_ http.RoundTripper = inProcessTransport{}
 	_ http.RoundTripper = originOnlyTransport{}
+	_ http.RoundTripper = backgroundTransport{}
 	_ http.Flusher      = (*pipeResponseWriter)(nil)
 )

@@ -14,6 +14,7 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/standard"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/search/query"
@@ -69,6 +70,7 @@ type index struct {
 
 	fullMu   sync.RWMutex // held for reading during a search, for writing to swap full
 	full     bleve.Index
+	analyzer string // of every text field (see analyzerFor)
 	path     string // on-disk index directory, "" in memory
 	segments int    // batches applied to an in-memory index since it was built
 }
@@ -83,10 +85,10 @@ const (
 // openIndex creates an empty index in memory, or on disk under dir (which is
 // created when missing and must be writable; an index left there by an
 // earlier run is replaced).
-func openIndex(dir string) (*index, error) {
-	x := &index{docs: make(map[string]*doc)}
+func openIndex(dir, analyzer string) (*index, error) {
+	x := &index{docs: make(map[string]*doc), analyzer: analyzer}
 	if dir == "" {
-		full, err := newMemIndex()
+		full, err := newMemIndex(analyzer)
 		if err != nil {
 			return nil, err
 		}
@@ -100,7 +102,7 @@ func openIndex(dir string) (*index, error) {
 	if err := os.RemoveAll(x.path); err != nil {
 		return nil, fmt.Errorf("connect: removing old index %q: %v", x.path, err)
 	}
-	full, err := bleve.NewUsing(x.path, indexMapping(), scorch.Name, scorch.Name, nil)
+	full, err := bleve.NewUsing(x.path, indexMapping(analyzer), scorch.Name, scorch.Name, nil)
 	if err != nil {
 		return nil, fmt.Errorf("connect: creating index in %q: %v", x.path, err)
 	}
@@ -111,8 +113,8 @@ func openIndex(dir string) (*index, error) {
 // newMemIndex creates an in-memory scorch index (scorch with no path keeps
 // its segments in memory; it is much faster and smaller than bleve's
 // MemOnly upsidedown store).
-func newMemIndex() (bleve.Index, error) {
-	full, err := bleve.NewUsing("", indexMapping(), scorch.Name, scorch.Name, nil)
+func newMemIndex(analyzer string) (bleve.Index, error) {
+	full, err := bleve.NewUsing("", indexMapping(analyzer), scorch.Name, scorch.Name, nil)
 	if err != nil {
 		return nil, fmt.Errorf("connect: creating in-memory index: %v", err)
 	}
@@ -134,13 +136,30 @@ func checkWritableDir(dir string) error {
 	return os.Remove(name)
 }
 
-// indexMapping indexes title, description and body as text with the standard
-// analyzer (Unicode word segmentation, lower case, no language stemming: the
-// site may be in any language). Nothing is stored: the documents live in the
-// map.
-func indexMapping() mapping.IndexMapping {
+// analyzerFor is the analyzer of a site in language (a BCP 47 tag, "" when
+// not configured). English, or a language not configured, gets bleve's
+// English analyzer: Unicode word segmentation, possessives dropped, lower
+// case, English stop words, Porter stemming. A question is worded with other
+// inflections than the page that answers it ("read and write CSV files" for
+// "CSV File Reading and Writing"), and the query goes through the same
+// analyzer as the pages, so stemming joins the forms of a word on both
+// sides; on a page in another language left unconfigured it only strips
+// English suffixes from both alike. Any other configured language gets the
+// standard analyzer (segmentation, lower case, English stop words, no
+// stemming).
+func analyzerFor(language string) string {
+	l := strings.ToLower(language)
+	if l == "" || l == "en" || strings.HasPrefix(l, "en-") {
+		return en.AnalyzerName
+	}
+	return standard.Name
+}
+
+// indexMapping indexes title, description and body as text with analyzer
+// (see analyzerFor). Nothing is stored: the documents live in the map.
+func indexMapping(analyzer string) mapping.IndexMapping {
 	text := bleve.NewTextFieldMapping()
-	text.Analyzer = standard.Name
+	text.Analyzer = analyzer
 	text.Store = false
 	text.IncludeInAll = false
 	text.IncludeTermVectors = false
@@ -151,7 +170,7 @@ func indexMapping() mapping.IndexMapping {
 	}
 	m := bleve.NewIndexMapping()
 	m.DefaultMapping = page
-	m.DefaultAnalyzer = standard.Name
+	m.DefaultAnalyzer = analyzer
 	m.StoreDynamic = false
 	m.IndexDynamic = false
 	m.DocValuesDynamic = false
@@ -324,7 +343,7 @@ func (x *index) compact() error {
 	if x.path != "" || x.segments < maxSegments {
 		return nil
 	}
-	fresh, err := newMemIndex()
+	fresh, err := newMemIndex(x.analyzer)
 	if err != nil {
 		return err
 	}

@@ -94,6 +94,11 @@ type Options struct {
 	// "connect.bleve" directory under it (rebuilt on start); it must be
 	// writable. Default: in memory. Leave it empty when Store is set.
 	IndexDir string
+	// Language is the site's language, a BCP 47 tag: English, or "" (not
+	// configured), indexes and searches with English stemming; any other
+	// language without stemming (see NewStoreLanguage). Leave it empty when
+	// Store is set (the Store's own applies). Default: "".
+	Language string
 	// Store, when set, is the index the server answers from and refreshes,
 	// created with [NewStore] and typically taken over from the Server this
 	// one replaces; the caller closes it. Default: a Store of the server's

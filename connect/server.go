@@ -60,7 +60,7 @@ func New(opts Options, src Source, logger *slog.Logger) (*Server, error) {
 	}
 	store, owned := opts.Store, false
 	if store == nil {
-		if store, err = NewStore(opts.IndexDir); err != nil {
+		if store, err = NewStoreLanguage(opts.IndexDir, opts.Language); err != nil {
 			return nil, err
 		}
 		owned = true
@@ -117,6 +117,20 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // Stats returns the index size, its state and the progress of the current
 // or last refresh.
 func (s *Server) Stats() Stats { return s.store.Stats() }
+
+// Page returns the index's copy of a page of the site (an absolute URL on
+// Options.Origin, or a path): its canonical URL, title, description and
+// Markdown (front matter included), as the last refresh fetched it; ok is
+// false when the index does not hold it. The Markdown is shared: do not
+// modify it.
+func (s *Server) Page(raw string) (p Page, ok bool) {
+	d, err := s.lookup(raw)
+	if err != nil {
+		return Page{}, false
+	}
+	return Page{URL: d.url, Title: d.displayTitle(), Description: d.description, Language: d.language,
+		Markdown: d.markdown, Updated: d.updated}, true
+}
 
 // Close stops the refresh schedule and waits for a running refresh to end.
 // When the Store is the server's own, Close releases it (removing its on-disk

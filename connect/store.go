@@ -34,9 +34,15 @@ type Store struct {
 var errClosed = errors.New("connect: refresh after close")
 
 // NewStore creates an empty Store, in memory or on disk under dir (see
-// [Options.IndexDir]).
-func NewStore(dir string) (*Store, error) {
-	x, err := openIndex(dir)
+// [Options.IndexDir]), for a site in English or in a language not
+// configured (see NewStoreLanguage).
+func NewStore(dir string) (*Store, error) { return NewStoreLanguage(dir, "") }
+
+// NewStoreLanguage creates an empty Store for a site in language (a BCP 47
+// tag, "" when not configured): English or "" index with English stemming,
+// any other language without stemming (see [Options.Language]).
+func NewStoreLanguage(dir, language string) (*Store, error) {
+	x, err := openIndex(dir, analyzerFor(language))
 	if err != nil {
 		return nil, err
 	}

@@ -360,3 +360,21 @@ func toolText(res *mcp.CallToolResult) string {
 	}
 	return b.String()
 }
+
+// TestServerPage: Page hands out the index's copy of a page by URL or
+// path, front matter included, and nothing for a page it does not hold.
+func TestServerPage(t *testing.T) {
+	s, _ := newTestServer(t, Options{}, nil)
+	want := testPages[0]
+	for _, raw := range []string{testOrigin + want.path, want.path} {
+		p, ok := s.Page(raw)
+		if !ok || p.URL != testOrigin+want.path || !strings.Contains(string(p.Markdown), want.body) {
+			t.Errorf("Page(%q) = %+v, %v", raw, p, ok)
+		}
+	}
+	for _, raw := range []string{"/no-such-page", "https://elsewhere.example/"} {
+		if _, ok := s.Page(raw); ok {
+			t.Errorf("Page(%q) found a page", raw)
+		}
+	}
+}

@@ -15,9 +15,9 @@
 //     disallow (§2.3.1.4), and Run returns [ErrRobotsUnreachable] with an
 //     empty result, so the caller keeps its previous one.
 //  2. The origin's sitemaps: the Sitemap lines, else the first of
-//     /sitemap.xml, /sitemap_index.xml and /wp-sitemap.xml that lists a
-//     page. Sitemap indexes are followed, gzip files read (by their magic
-//     bytes, whatever the Content-Type). Redirects are not followed blindly:
+//     /sitemap.xml, /sitemap_index.xml, /wp-sitemap.xml and
+//     /sitemap-index.xml that lists a page. Sitemap indexes are followed,
+//     gzip files read (by their magic bytes, whatever the Content-Type). Redirects are not followed blindly:
 //     a sitemap that redirects is recorded as such ([Sitemap].Direct false)
 //     and its same-site target read as a sitemap of its own, so a
 //     robots.txt Sitemap line can name only URLs that answered 200
@@ -27,6 +27,9 @@
 //     check them and read their head. Otherwise a breadth-first crawl starts
 //     from / and the seeds and follows <a href>, <area href> and
 //     <link rel="next|prev"> on the site.
+//
+// [Sitemaps] does steps 1 and 2 only, to learn where the site's sitemaps
+// are without fetching a page.
 //
 // Either way a URL is listed only when it answers 200 with HTML, robots.txt
 // allows it, it is not noindex (<meta name="robots">, <meta

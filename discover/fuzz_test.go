@@ -109,11 +109,17 @@ func FuzzParseSitemap(f *testing.F) {
 func FuzzParseRobots(f *testing.F) {
 	f.Add([]byte("User-agent: *\nDisallow: /*a*b*c$\nAllow: /a\nSitemap: /s.xml\n"), "/aaabbbccc")
 	f.Add([]byte("User-agent: agentready\nCrawl-delay: 1e400\nDisallow: %zz\n"), "/%zz")
+	f.Add([]byte("sitemap:#\nSitemap::\n\x00Sitemap: x"), "/")
 	f.Fuzz(func(t *testing.T, body []byte, path string) {
 		r := parseRobots(body, Agent)
 		_ = r.allowed(path)
 		if r.delay < 0 || len(r.sitemaps) > maxSitemapLines {
 			t.Fatalf("delay %v, %d sitemaps", r.delay, len(r.sitemaps))
+		}
+		for _, s := range r.sitemaps {
+			if s == "" || s != strings.TrimSpace(s) || strings.ContainsAny(s, "#\n") {
+				t.Errorf("sitemap %q from %q", s, body)
+			}
 		}
 	})
 }

@@ -61,6 +61,24 @@ func TestRobotsExtras(t *testing.T) {
 	}
 }
 
+// TestRobotsSitemapLines: Sitemap lines anywhere in the file, any case,
+// comments cut, empty values dropped.
+func TestRobotsSitemapLines(t *testing.T) {
+	for _, tc := range []struct {
+		robots string
+		want   []string
+	}{
+		{"User-agent: *\nDisallow: /wp-admin/\n\nSitemap: https://a.example/wp-sitemap.xml\n", []string{"https://a.example/wp-sitemap.xml"}},
+		{"sitemap:/s.xml # ours\r\nSITEMAP :  https://a.example/b.xml  \n", []string{"/s.xml", "https://a.example/b.xml"}},
+		{"Sitemap:\n# Sitemap: https://a.example/commented.xml\nUser-agent: sitemap\n", nil},
+		{"", nil},
+	} {
+		if got := parseRobots([]byte(tc.robots), Agent).sitemaps; !slices.Equal(got, tc.want) {
+			t.Errorf("sitemaps of %q = %q, want %q", tc.robots, got, tc.want)
+		}
+	}
+}
+
 // TestRobotsMatch: the wildcard matcher against a reference of patterns.
 func TestRobotsMatch(t *testing.T) {
 	tests := []struct {

@@ -195,12 +195,19 @@ func parseW3CDate(s string) time.Time {
 }
 
 // wellKnownSitemaps are probed, in order, when robots.txt names no sitemap
-// that lists a page: the sitemaps.org default, Yoast and other plugins'
-// index, and WordPress core's.
-var wellKnownSitemaps = []string{"/sitemap.xml", "/sitemap_index.xml", "/wp-sitemap.xml"}
+// that lists a page: the sitemaps.org default, Yoast and Rank Math's index,
+// WordPress core's (since 5.5), and the index of Astro and other static
+// generators.
+var wellKnownSitemaps = []string{"/sitemap.xml", "/sitemap_index.xml", "/wp-sitemap.xml", "/sitemap-index.xml"}
 
 // acceptXML is the Accept of sitemap requests.
 const acceptXML = "application/xml, text/xml;q=0.9, */*;q=0.1"
+
+// The Sitemap.Error of a sitemap URL never requested.
+const (
+	errNotHTTP = "not an http(s) URL"
+	errOffSite = "on another origin"
+)
 
 // sitemapJob is one sitemap file to read.
 type sitemapJob struct {
@@ -221,9 +228,9 @@ func (c *crawler) readSitemaps(ctx context.Context) []string {
 		k, kind := c.s.resolve(base, raw)
 		switch {
 		case kind == linkInvalid:
-			c.res.Sitemaps = append(c.res.Sitemaps, Sitemap{URL: raw, Found: found, Error: "not an http(s) URL"})
+			c.res.Sitemaps = append(c.res.Sitemaps, Sitemap{URL: raw, Found: found, Error: errNotHTTP})
 		case kind == linkOffSite:
-			c.res.Sitemaps = append(c.res.Sitemaps, Sitemap{URL: raw, Found: found, Error: "on another origin"})
+			c.res.Sitemaps = append(c.res.Sitemaps, Sitemap{URL: raw, Found: found, Error: errOffSite})
 		case !seenMap[k]:
 			seenMap[k] = true
 			queue = append(queue, sitemapJob{key: k, found: found})
@@ -328,4 +335,62 @@ func (c *crawler) readSitemap(ctx context.Context, job sitemapJob) (Sitemap, *si
 		c.o.Progress(Progress{Requests: int(c.requests.Load()), Bytes: c.res.Bytes, URL: sm.URL})
 	}
 	return sm, doc, base
+}
+
+// Sitemaps reads robots.txt and the origin's sitemaps as Run does, and
+// stops there: no page is fetched. It says where the site's sitemaps are
+// (Result.Sitemaps, Result.DirectSitemaps, Result.SitemapStatus) for a few
+// requests, without the cost of a crawl. The result's Pages are the
+// sitemap entries as listed, unchecked (Found "sitemap", Lastmod from
+// <lastmod>), at most Options.MaxPages of them; Source is "sitemap", and
+// Pages is empty when the site has no sitemap. Options.Mode, Seeds and the
+// page limits other than MaxPages are not used. As with Run, the result is
+// returned with ErrRobotsUnreachable (then no sitemap is read) or when ctx
+// ends.
+func Sitemaps(ctx context.Context, opts Options) (*Result, error) {
+	o, s, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	c := &crawler{o: o, s: s, seen: map[string]string{}, lastmods: map[string]time.Time{},
+		res: &Result{Source: "sitemap", Skipped: map[SkipReason]int{}, Started: o.now()}}
+	c.pace.gap = o.Delay
+	robotsErr := c.readRobots(ctx)
+	if d := min(c.robots.delay, maxCrawlDelay); d > c.pace.gap {
+		c.pace.gap = d
+		c.res.CrawlDelay = d
+	}
+	for _, k := range c.readSitemaps(ctx) {
+		if len(c.res.Pages) >= o.MaxPages {
+			c.skip(s.publicURL(k), SkipMaxPages, "")
+			c.res.Limited = string(SkipMaxPages)
+			continue
+		}
+		c.res.Pages = append(c.res.Pages, Page{URL: s.publicURL(k), Lastmod: c.lastmods[k], Found: "sitemap"})
+	}
+	c.res.Requests = int(c.requests.Load())
+	c.res.Duration = o.now().Sub(c.res.Started)
+	if err := ctx.Err(); err != nil {
+		return c.res, fmt.Errorf("discover: interrupted: %w", err)
+	}
+	return c.res, robotsErr
+}
+
+// SitemapStatus is the status the sitemap at path (on the site, e.g.
+// "/sitemap.xml") answered when it was tried as a top-level sitemap (named
+// by robots.txt, probed at a well-known location, or a redirect's target),
+// redirects not followed; 0 when it was not tried or the request failed.
+func (r *Result) SitemapStatus(path string) int {
+	if r == nil {
+		return 0
+	}
+	for _, s := range r.Sitemaps {
+		if s.Found == "index" || s.Error == errOffSite || s.Error == errNotHTTP {
+			continue
+		}
+		if u, err := url.Parse(s.URL); err == nil && u.EscapedPath() == path {
+			return s.Status
+		}
+	}
+	return 0
 }

@@ -2,6 +2,7 @@ package discover
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"net/http"
 	"slices"
@@ -240,5 +241,93 @@ func TestParseSitemapCaps(t *testing.T) {
 	bomb := gzipped(append([]byte("<urlset><!--"), bytes.Repeat([]byte("x"), limit+10)...))
 	if _, err := parseSitemap(bytes.NewReader(bomb), limit); err == nil || !strings.Contains(err.Error(), "larger than") {
 		t.Errorf("gzip bomb: err = %v", err)
+	}
+}
+
+// TestSitemapsOnly: Sitemaps finds where the site's sitemaps answer, as a
+// WordPress site, a CMS and a site without any serve them, and fetches no
+// page. A sitemap that redirects, or 404s, is never a direct one.
+func TestSitemapsOnly(t *testing.T) {
+	wpIndex := sitemapIndex(testPublic + "/wp-sitemap-posts-post-1.xml")
+	robots := func(line string) []byte {
+		b := "User-agent: *\nDisallow: /wp-admin/\n"
+		if line != "" {
+			b += "\nSitemap: " + testPublic + line + "\n"
+		}
+		return []byte(b)
+	}
+	tests := []struct {
+		name       string
+		site       *fakeSite
+		direct     []string // DirectSitemaps, path form
+		statusRoot int      // SitemapStatus("/sitemap.xml")
+		pages      []string
+	}{
+		{"wordpress: robots names wp-sitemap.xml, /sitemap.xml redirects",
+			newFakeSite().file("/robots.txt", "text/plain", robots("/wp-sitemap.xml")).
+				redirect("/sitemap.xml", "/wp-sitemap.xml").file("/wp-sitemap.xml", "application/xml", wpIndex),
+			[]string{"/wp-sitemap.xml"}, http.StatusMovedPermanently, nil},
+		{"a cms location, robots silent",
+			newFakeSite().file("/robots.txt", "text/plain", robots("")).
+				redirect("/sitemap.xml", "/sitemap_index.xml").file("/sitemap_index.xml", "application/xml", wpIndex),
+			[]string{"/sitemap_index.xml"}, http.StatusMovedPermanently, nil},
+		{"wordpress core, robots silent",
+			newFakeSite().file("/robots.txt", "text/plain", robots("")).
+				redirect("/sitemap.xml", "/wp-sitemap.xml").file("/wp-sitemap.xml", "application/xml", wpIndex),
+			[]string{"/wp-sitemap.xml"}, http.StatusMovedPermanently, nil},
+		{"astro's index",
+			newFakeSite().file("/sitemap-index.xml", "application/xml", sitemapIndex(testPublic+"/sitemap-0.xml")).
+				file("/sitemap-0.xml", "application/xml", urlset(testPublic+"/a", testPublic+"/b")),
+			[]string{"/sitemap-index.xml"}, http.StatusNotFound, []string{"/a", "/b"}},
+		{"none",
+			newFakeSite().file("/robots.txt", "text/plain", robots("")),
+			nil, http.StatusNotFound, nil},
+		{"only a redirect off the site",
+			newFakeSite().redirect("/sitemap.xml", "https://elsewhere.example/sitemap.xml"),
+			nil, http.StatusMovedPermanently, nil},
+		{"robots names one that 404s",
+			newFakeSite().file("/robots.txt", "text/plain", robots("/gone.xml")),
+			nil, http.StatusNotFound, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.site.page("/", "<title>Home</title>", links("/a")).page("/a", "", "").page("/b", "", "")
+			res, err := Sitemaps(context.Background(), tt.site.serve(t))
+			if err != nil {
+				t.Fatalf("Sitemaps: %v", err)
+			}
+			var direct []string
+			for _, u := range res.DirectSitemaps() {
+				direct = append(direct, strings.TrimPrefix(u, testPublic))
+			}
+			if !slices.Equal(direct, tt.direct) {
+				t.Errorf("DirectSitemaps = %q, want %q (tried %+v)", direct, tt.direct, res.Sitemaps)
+			}
+			if got := res.SitemapStatus("/sitemap.xml"); got != tt.statusRoot {
+				t.Errorf("SitemapStatus(/sitemap.xml) = %d, want %d", got, tt.statusRoot)
+			}
+			if got := paths(res); !slices.Equal(got, tt.pages) {
+				t.Errorf("pages = %q, want %q", got, tt.pages)
+			}
+			for _, p := range []string{"/", "/a", "/b"} {
+				if tt.site.requested(p) {
+					t.Errorf("page %s fetched", p)
+				}
+			}
+		})
+	}
+}
+
+// TestSitemapsOnlyMaxPages: the entries listed stop at max_pages, and the
+// result says so.
+func TestSitemapsOnlyMaxPages(t *testing.T) {
+	opts := newFakeSite().file("/sitemap.xml", "application/xml", urlset(testPublic+"/a", testPublic+"/b", testPublic+"/c")).serve(t)
+	opts.MaxPages = 2
+	res, err := Sitemaps(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := paths(res); !slices.Equal(got, []string{"/a", "/b"}) || res.Limited != "max_pages" || res.Skipped[SkipMaxPages] != 1 {
+		t.Errorf("pages %q, Limited %q, skipped %v", got, res.Limited, res.Skipped)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/agentready/caddy-agentready/manifest"
@@ -39,10 +40,11 @@ func (s *Set) Serve(w http.ResponseWriter, r *http.Request, next negotiate.Next)
 		return false, nil
 	}
 	path := r.URL.Path
-	if !s.paths[path] {
+	part := isSitemapPart(path)
+	if !s.paths[path] && !part {
 		return false, nil
 	}
-	if path != manifest.PathSitemap {
+	if path != manifest.PathSitemap && !part {
 		s.awaitSitemap(r.Context())
 	}
 	b := s.bundleFor(r)
@@ -50,13 +52,21 @@ func (s *Set) Serve(w http.ResponseWriter, r *http.Request, next negotiate.Next)
 		s.opts.Logger.Error("generating documents", "origin", originOf(r), "error", b.err)
 		return false, nil
 	}
-	switch path {
-	case manifest.PathRobots:
+	switch {
+	case path == manifest.PathLLMsFullTxt:
+		return true, s.serveLLMsFull(w, r, next)
+	case part:
+		doc, ok := b.parts[path]
+		if !ok {
+			return false, nil
+		}
+		return true, s.serveOriginFirst(w, r, next, doc)
+	case path == manifest.PathRobots:
 		if b.Robots == nil {
 			return false, nil
 		}
 		return true, s.serveRobots(w, r, next, b)
-	case manifest.PathSitemap:
+	case path == manifest.PathSitemap:
 		if b.sitemap == nil {
 			return false, nil
 		}
@@ -71,6 +81,26 @@ func (s *Set) Serve(w http.ResponseWriter, r *http.Request, next negotiate.Next)
 	}
 	doc.serveHTTP(w, r)
 	return true, nil
+}
+
+// isSitemapPart reports whether path is where a part of a split generated
+// sitemap is served: /sitemap-N.xml, N a decimal number from 1 without
+// leading zeros.
+func isSitemapPart(path string) bool {
+	n, ok := strings.CutPrefix(path, "/sitemap-")
+	if !ok {
+		return false
+	}
+	n, ok = strings.CutSuffix(n, ".xml")
+	if !ok || n == "" || len(n) > 6 || n[0] == '0' {
+		return false
+	}
+	for i := 0; i < len(n); i++ {
+		if n[i] < '0' || n[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // serveHTTP writes the document with its validators; http.ServeContent

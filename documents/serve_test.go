@@ -3,7 +3,9 @@ package documents
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -231,5 +233,69 @@ func TestSitemapFinder(t *testing.T) {
 	serve("/llms.txt")
 	if n := calls.Load(); n != 1 {
 		t.Errorf("the discovery ran %d times, want once", n)
+	}
+}
+
+// TestServeSitemapParts: past 50,000 pages the generated sitemap is an
+// index whose parts answer at /sitemap-N.xml, with validators and 304, only
+// when the origin has no file there; a part that does not exist is not ours.
+func TestServeSitemapParts(t *testing.T) {
+	s := newSet(t, siteYAML)
+	pages := make([]manifest.PageInfo, 50_001)
+	for i := range pages {
+		pages[i] = manifest.PageInfo{URL: fmt.Sprintf("https://acme.example/p/%d", i)}
+	}
+	s.SetPages(pages)
+	serve := func(path string, next negotiate.Next, hdr http.Header) (bool, *httptest.ResponseRecorder) {
+		req := httptest.NewRequest("GET", "https://acme.example"+path, nil)
+		maps.Copy(req.Header, hdr)
+		rec := httptest.NewRecorder()
+		handled, err := s.Serve(rec, req, next)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		return handled, rec
+	}
+	_, idx := serve("/sitemap.xml", origin(404, "", nil), nil)
+	for _, part := range []string{"https://acme.example/sitemap-1.xml", "https://acme.example/sitemap-2.xml"} {
+		if !strings.Contains(idx.Body.String(), "<loc>"+part+"</loc>") {
+			t.Errorf("the index does not name %s:\n%.300s", part, idx.Body.String())
+		}
+	}
+	handled, p2 := serve("/sitemap-2.xml", origin(404, "", nil), nil)
+	if !handled || p2.Code != 200 || p2.Header().Get("Content-Type") != "application/xml; charset=utf-8" ||
+		!strings.Contains(p2.Body.String(), "<loc>https://acme.example/p/50000</loc>") || strings.Count(p2.Body.String(), "<url>") != 1 {
+		t.Fatalf("/sitemap-2.xml: %v %d %q\n%.300s", handled, p2.Code, p2.Header().Get("Content-Type"), p2.Body.String())
+	}
+	_, p1 := serve("/sitemap-1.xml", origin(404, "", nil), nil)
+	if n := strings.Count(p1.Body.String(), "<url>"); n != 50_000 {
+		t.Errorf("/sitemap-1.xml lists %d URLs, want 50000", n)
+	}
+	etag, lm := p2.Header().Get("ETag"), p2.Header().Get("Last-Modified")
+	if etag == "" || lm == "" {
+		t.Fatalf("no validators: ETag %q, Last-Modified %q", etag, lm)
+	}
+	if _, nm := serve("/sitemap-2.xml", origin(404, "", nil), http.Header{"If-None-Match": {etag}}); nm.Code != http.StatusNotModified || nm.Body.Len() != 0 {
+		t.Errorf("If-None-Match: %d, %d bytes", nm.Code, nm.Body.Len())
+	}
+	if _, theirs := serve("/sitemap-2.xml", origin(200, "<urlset/>", nil), nil); theirs.Body.String() != "<urlset/>" {
+		t.Errorf("the origin's own /sitemap-2.xml is not the one served: %q", theirs.Body.String())
+	}
+	for _, path := range []string{"/sitemap-3.xml", "/sitemap-0.xml", "/sitemap-01.xml", "/sitemap-x.xml"} {
+		if handled, _ := serve(path, origin(404, "", nil), nil); handled {
+			t.Errorf("%s handled", path)
+		}
+	}
+}
+
+func TestIsSitemapPart(t *testing.T) {
+	for path, want := range map[string]bool{
+		"/sitemap-1.xml": true, "/sitemap-20.xml": true, "/sitemap-0.xml": false, "/sitemap-01.xml": false,
+		"/sitemap-.xml": false, "/sitemap-1.xml.gz": false, "/sitemap-1a.xml": false, "/sitemap.xml": false,
+		"/a/sitemap-1.xml": false, "/sitemap-1234567.xml": false,
+	} {
+		if got := isSitemapPart(path); got != want {
+			t.Errorf("isSitemapPart(%q) = %v, want %v", path, got, want)
+		}
 	}
 }

@@ -67,6 +67,8 @@ type Set struct {
 	// (manifest.Env.NoSitemap).
 	sitemap   string
 	noSitemap bool
+	// full is /llms-full.txt once built (see SetLLMsFull), nil before.
+	full *servedDoc
 
 	// findSitemap, when set, looks for the origin's own sitemap and calls
 	// SetSitemap (see SetSitemapFinder).
@@ -85,6 +87,7 @@ type bundle struct {
 	*manifest.Bundle
 	byPath  map[string]*servedDoc
 	sitemap *servedDoc
+	parts   map[string]*servedDoc // the parts of a split sitemap, by path
 	inject  *negotiate.Injection
 	err     error
 }
@@ -121,6 +124,9 @@ func New(site *manifest.Site, opts Options) (*Set, error) {
 	}
 	for p := range b.byPath {
 		s.paths[p] = true
+	}
+	if site.Documents.LLMsFullTxt != manifest.ServeOff {
+		s.paths[manifest.PathLLMsFullTxt] = true
 	}
 	s.contentSignal = b.ContentSignal
 	return s, nil
@@ -192,6 +198,12 @@ func (s *Set) generate(origin string) *bundle {
 	if mb.Sitemap != nil {
 		b.sitemap = newServedDoc(*mb.Sitemap, s.loaded)
 	}
+	if len(mb.SitemapParts) > 0 {
+		b.parts = make(map[string]*servedDoc, len(mb.SitemapParts))
+		for _, p := range mb.SitemapParts {
+			b.parts[p.Path] = newServedDoc(p, s.loaded)
+		}
+	}
 	return b
 }
 
@@ -220,6 +232,15 @@ func (s *Set) SetSitemapFinder(find func(context.Context)) {
 // discovery itself runs on its own context: a client that leaves does not
 // stop it for the next one.
 func (s *Set) awaitSitemap(ctx context.Context) {
+	ctx, cancel := context.WithTimeout(ctx, maxSitemapWait)
+	defer cancel()
+	s.FindSitemap(ctx)
+}
+
+// FindSitemap starts the sitemap discovery (see SetSitemapFinder) unless
+// it ran or runs already, and waits for it to finish or for ctx to end. It
+// lets the caller look at start rather than on the first request.
+func (s *Set) FindSitemap(ctx context.Context) {
 	if s.findSitemap == nil {
 		return
 	}
@@ -229,12 +250,9 @@ func (s *Set) awaitSitemap(ctx context.Context) {
 			s.findSitemap(context.Background())
 		}()
 	})
-	t := time.NewTimer(maxSitemapWait)
-	defer t.Stop()
 	select {
 	case <-s.sitemapDone:
 	case <-ctx.Done():
-	case <-t.C:
 	}
 }
 

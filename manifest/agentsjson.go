@@ -24,6 +24,7 @@ type agentsCard struct {
 
 type cardContent struct {
 	LLMs     string       `json:"llms,omitempty"`
+	LLMsFull string       `json:"llmsFull,omitempty"`
 	Sitemap  string       `json:"sitemap,omitempty"`
 	Markdown cardMarkdown `json:"markdown"`
 	Language string       `json:"language,omitempty"`
@@ -93,6 +94,7 @@ func (r *resolved) agentsJSON() ([]byte, error) {
 		URL:         r.origin,
 		Content: cardContent{
 			LLMs:     r.url(PathLLMsTxt),
+			LLMsFull: r.url(PathLLMsFullTxt),
 			Sitemap:  r.sitemapURL,
 			Markdown: cardMarkdown{ContentNegotiation: true, FallbackSuffix: r.mdSuffix},
 			Language: s.Info.Language,

@@ -144,6 +144,7 @@ func (b *Bundle) Document(path string) *Document {
 // Well-known paths of the generated documents.
 const (
 	PathLLMsTxt       = "/llms.txt"
+	PathLLMsFullTxt   = "/llms-full.txt"
 	PathAgentsJSON    = "/agents.json"
 	PathWKAgentsJSON  = "/.well-known/agents.json"
 	PathARD           = "/.well-known/ard.json"
@@ -344,6 +345,7 @@ func (r *resolved) decide() {
 	s, d := r.s, &r.s.Documents
 	r.serve = map[string]bool{
 		PathLLMsTxt:       d.LLMsTxt.enabled(),
+		PathLLMsFullTxt:   d.LLMsFullTxt.enabled(),
 		PathAgentsJSON:    d.AgentsJSON.enabled(),
 		PathSecurityTxt:   d.SecurityTxt.enabled() && len(r.securityContacts()) > 0,
 		PathSkillsIndex:   d.AgentSkills.enabled() && len(s.Skills) > 0,

@@ -139,6 +139,11 @@ type LLMs struct {
 	Optional []Link `yaml:"optional"`
 	// AutoList appends pages read from the origin's sitemap.
 	AutoList AutoList `yaml:"auto_list"`
+	// FullMaxBytes bounds /llms-full.txt, the Markdown of every page
+	// llms.txt lists then of the site's other discovered pages: pages past
+	// it are left out, and the file says so. Between 4096 and 67108864
+	// (64 MiB). Default: 4194304 (4 MiB).
+	FullMaxBytes int64 `yaml:"full_max_bytes"`
 }
 
 // LinkSection is one H2 section of llms.txt.
@@ -380,6 +385,9 @@ type Documents struct {
 	CacheControl string `yaml:"cache_control"`
 	// LLMsTxt is /llms.txt. Default: generate.
 	LLMsTxt Serve `yaml:"llms_txt"`
+	// LLMsFullTxt is /llms-full.txt, the Markdown of the site's pages in
+	// one file (see LLMs.FullMaxBytes). Default: generate.
+	LLMsFullTxt Serve `yaml:"llms_full_txt"`
 	// AgentsJSON is /agents.json and /.well-known/agents.json. Default: generate.
 	AgentsJSON Serve `yaml:"agents_json"`
 	// ARD is /.well-known/ard.json (served when it has entries). Default: generate.

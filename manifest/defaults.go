@@ -10,15 +10,17 @@ const (
 	defaultCacheControl = "public, max-age=3600"
 	defaultExpiresDays  = 180
 	defaultAutoListMax  = 50
-	defaultVersion      = "1.0.0"
-	defaultMCPPath      = "/mcp"
-	defaultAskPath      = "/ask"
-	defaultMaxPages     = 1000
-	defaultMaxBytes     = 64 << 20
-	defaultRefresh      = time.Hour
-	defaultRetryMin     = 2 * time.Second
-	maxRetryMin         = 5 * time.Minute
-	defaultRateLimit    = 60
+	// DefaultLLMsFullMaxBytes is llms.full_max_bytes by default.
+	DefaultLLMsFullMaxBytes = 4 << 20
+	defaultVersion          = "1.0.0"
+	defaultMCPPath          = "/mcp"
+	defaultAskPath          = "/ask"
+	defaultMaxPages         = 1000
+	defaultMaxBytes         = 64 << 20
+	defaultRefresh          = time.Hour
+	defaultRetryMin         = 2 * time.Second
+	maxRetryMin             = 5 * time.Minute
+	defaultRateLimit        = 60
 	// Discovery defaults, the same as package discover's.
 	defaultDiscoveryPages       = 10000
 	defaultDiscoveryDepth       = 50
@@ -40,6 +42,9 @@ func (s *Site) applyDefaults() {
 	}
 	if s.Contacts.Security.ExpiresDays == 0 {
 		s.Contacts.Security.ExpiresDays = defaultExpiresDays
+	}
+	if s.LLMs.FullMaxBytes == 0 {
+		s.LLMs.FullMaxBytes = DefaultLLMsFullMaxBytes
 	}
 	if s.LLMs.AutoList.Max == 0 {
 		s.LLMs.AutoList.Max = defaultAutoListMax
@@ -66,7 +71,7 @@ func (s *Site) applyDefaults() {
 	if d.CacheControl == "" {
 		d.CacheControl = defaultCacheControl
 	}
-	for _, m := range []*Serve{&d.LLMsTxt, &d.AgentsJSON, &d.ARD, &d.Robots, &d.Sitemap, &d.APICatalog,
+	for _, m := range []*Serve{&d.LLMsTxt, &d.LLMsFullTxt, &d.AgentsJSON, &d.ARD, &d.Robots, &d.Sitemap, &d.APICatalog,
 		&d.SecurityTxt, &d.AgentCard, &d.MCPServerCard, &d.AgentSkills, &d.OAuthResource} {
 		if *m == "" {
 			*m = ServeGenerate

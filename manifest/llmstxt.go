@@ -72,6 +72,9 @@ func (r *resolved) llmsInstructions(b *strings.Builder) {
 	if r.serve[PathSitemap] && r.sitemapURL != "" {
 		fmt.Fprintf(b, "- Find every page in %s.\n", r.sitemapURL)
 	}
+	if u := r.url(PathLLMsFullTxt); u != "" {
+		fmt.Fprintf(b, "- Read the pages listed here, and the site's others, as Markdown in one file: %s.\n", u)
+	}
 	if s.Connect.Enabled {
 		fmt.Fprintf(b, "- Search and read this site's pages over MCP (streamable HTTP, read-only tools) at %s, or ask a question in plain language with GET %s?query=your+question (JSON answer).\n",
 			r.connectMCP(), r.connectAsk())

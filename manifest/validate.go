@@ -156,6 +156,9 @@ func (v *validator) llms() {
 	for j := range l.Optional {
 		v.link(fmt.Sprintf("llms.optional[%d]", j), l.Optional[j])
 	}
+	if l.FullMaxBytes != 0 && (l.FullMaxBytes < 4096 || l.FullMaxBytes > 64<<20) {
+		v.errorf("llms.full_max_bytes", "want between 4096 and %d, got %d", 64<<20, l.FullMaxBytes)
+	}
 	if l.AutoList.Max < 0 || l.AutoList.Max > 1000 {
 		v.errorf("llms.auto_list.max", "want between 1 and 1000, got %d", l.AutoList.Max)
 	}
