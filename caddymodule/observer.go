@@ -14,11 +14,19 @@ import (
 // log lines. Requests of the self-scan are left out of the metrics.
 type observer struct {
 	logger *zap.Logger
+	// counting reports the form and tokens of each response to the
+	// traffic counts of its request (see serveTraffic).
+	counting bool
 }
 
 func (o observer) Served(r *http.Request, form string) {
 	if !isInternal(r) {
 		served(form)
+	}
+	if o.counting {
+		if tw := requestTraffic(r); tw != nil {
+			tw.form = trafficForm(form)
+		}
 	}
 }
 
@@ -31,6 +39,11 @@ func (o observer) Converted(r *http.Request, d time.Duration, in, out, tokens in
 			zap.Int("html_bytes", in),
 			zap.Int("markdown_bytes", out),
 			zap.Int("tokens", tokens))
+	}
+	if o.counting {
+		if tw := requestTraffic(r); tw != nil {
+			tw.tokens, tw.htmlBytes = int64(tokens), int64(in)
+		}
 	}
 	if isInternal(r) {
 		return
