@@ -9,6 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/caddyserver/caddy/v2"
 
 	"github.com/agentready/caddy-agentready/traffic"
 )
@@ -302,5 +305,66 @@ func TestIntegrationTrafficEnforce(t *testing.T) {
 				t.Errorf("the spoofer is not counted as failed verification: %+v", clientStats(snap, "GPTBot"))
 			}
 		})
+	}
+}
+
+// TestIntegrationTrafficSurvives: a config reload keeps the counts (the
+// usage pool), and a restart (Caddy stopped: the counts are written to the
+// data directory; started again: read back) restores them.
+func TestIntegrationTrafficSurvives(t *testing.T) {
+	origin := newOrigin(t)
+	port, adminPort := freePort(t), freePort(t)
+	text := strings.NewReplacer("{port}", fmt.Sprint(port), "{admin}", fmt.Sprint(adminPort)).
+		Replace(trafficCaddyfile(t, origin.URL, "site:\n  name: Acme\n", "save_interval off"))
+	base, _ := runCaddyAt(t, port, text)
+	admin := fmt.Sprintf("http://127.0.0.1:%d", adminPort)
+	for range 3 {
+		get(t, "GET", base+"/pricing", "User-Agent", uaGPTBot, "Accept", "text/markdown")
+	}
+	requests := func() uint64 {
+		snap, _ := trafficSnapshot(t, admin)
+		return clientStats(snap, "GPTBot").Totals.Requests
+	}
+	if n := requests(); n != 3 {
+		t.Fatalf("before the reload: %d GPTBot requests, want 3", n)
+	}
+
+	// A reload: another config for the same site.
+	loadCaddyfile(t, strings.Replace(text, "self_scan off", "self_scan off\n\t\tcache_control private", 1))
+	// A connection accepted while the listener was handed over may be
+	// reset before the request reaches a handler (not counted): retry.
+	for try := 0; ; try++ {
+		resp, _, err := fetch(nil, "GET", base+"/pricing", "User-Agent", uaGPTBot, "Accept", "text/markdown")
+		if err == nil && resp.StatusCode == 200 {
+			break
+		}
+		if try == 5 {
+			t.Fatalf("after the reload: %v", err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if n := requests(); n != 4 {
+		t.Fatalf("after the reload: %d GPTBot requests, want 4", n)
+	}
+
+	// A restart: stop, nothing left in memory, start again.
+	if err := caddy.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if left := trafficSitesSnapshot(); len(left) != 0 {
+		t.Fatalf("%d traffic states left after stop", len(left))
+	}
+	files, _ := filepath.Glob(filepath.Join(caddy.AppDataDir(), "agent_ready", "traffic-*.json"))
+	if len(files) == 0 {
+		t.Fatal("no counts saved in the data directory at stop")
+	}
+	loadCaddyfile(t, text)
+	waitListening(t, fmt.Sprintf("127.0.0.1:%d", port))
+	if n := requests(); n != 4 {
+		t.Fatalf("after a restart: %d GPTBot requests, want the 4 saved", n)
+	}
+	snap, _ := trafficSnapshot(t, admin)
+	if gpt := clientStats(snap, "GPTBot"); gpt.Totals.MarkdownTokens == 0 || len(gpt.TopPages) == 0 {
+		t.Errorf("after a restart: tokens and top pages lost: %+v", gpt)
 	}
 }
