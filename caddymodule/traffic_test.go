@@ -152,6 +152,11 @@ func TestIntegrationTrafficCounts(t *testing.T) {
 		{"/pricing", []string{"User-Agent", uaGPTBot, "Accept", "text/markdown", xff, "198.51.100.4"}, 200},
 		{"/nowhere", []string{"User-Agent", "curl/8.5.0"}, 404},
 	}
+	before := map[string]float64{}
+	for _, l := range [][]string{{"training", "GPTBot", "markdown", "verified"}, {"training", "GPTBot", "markdown", "failed"},
+		{"training", "ClaudeBot", "discovery", "unverified"}, {"browser", "browser", "html", "unverified"}, {"tool", "curl", "other", "unverified"}} {
+		before[strings.Join(l, ",")] = counterValue(t, trafficMetrics.requests.WithLabelValues(l...))
+	}
 	for _, rq := range reqs {
 		resp, _ := get(t, "GET", base+rq.path, rq.hdr...)
 		if resp.StatusCode != rq.status {
@@ -192,15 +197,22 @@ func TestIntegrationTrafficCounts(t *testing.T) {
 	}
 
 	_, metricsText := get(t, "GET", admin+"/metrics")
-	for _, want := range []string{
-		`caddy_agent_ready_agent_requests_total{agent="GPTBot",form="markdown",purpose="training",verification="verified"} 2`,
-		`caddy_agent_ready_agent_requests_total{agent="GPTBot",form="markdown",purpose="training",verification="failed"} 1`,
-		`caddy_agent_ready_agent_requests_total{agent="ClaudeBot",form="discovery",purpose="training",verification="unverified"} 1`,
-		`caddy_agent_ready_agent_requests_total{agent="browser",form="html",purpose="browser",verification="unverified"}`,
-		`caddy_agent_ready_agent_requests_total{agent="curl",form="other",purpose="tool",verification="unverified"}`,
+	for _, m := range []struct {
+		labels []string // purpose, agent, form, verification
+		grew   float64
+	}{
+		{[]string{"training", "GPTBot", "markdown", "verified"}, 2},
+		{[]string{"training", "GPTBot", "markdown", "failed"}, 1},
+		{[]string{"training", "ClaudeBot", "discovery", "unverified"}, 1},
+		{[]string{"browser", "browser", "html", "unverified"}, 2},
+		{[]string{"tool", "curl", "other", "unverified"}, 1},
 	} {
-		if !strings.Contains(metricsText, want) {
-			t.Errorf("metrics lack %s", want)
+		if got := counterValue(t, trafficMetrics.requests.WithLabelValues(m.labels...)) - before[strings.Join(m.labels, ",")]; got != m.grew {
+			t.Errorf("agent_requests_total%v grew by %v, want %v", m.labels, got, m.grew)
+		}
+		series := fmt.Sprintf(`caddy_agent_ready_agent_requests_total{agent=%q,form=%q,purpose=%q,verification=%q}`, m.labels[1], m.labels[2], m.labels[0], m.labels[3])
+		if !strings.Contains(metricsText, series) {
+			t.Errorf("/metrics lacks %s", series)
 		}
 	}
 
