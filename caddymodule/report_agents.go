@@ -187,7 +187,7 @@ func formChart(rows []formRow) template.HTML {
 			if seg.n == 0 || total == 0 {
 				continue
 			}
-			sw := float64(seg.n) / float64(total) * (w - left - 90)
+			sw := float64(seg.n) / float64(total) * (w - left - 120)
 			fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="%.1f" height="18" fill="%s" stroke="#333" stroke-width=".4"><title>%s: %d %s</title></rect>`, x, y, sw, seg.fill, html.EscapeString(r.Text), seg.n, seg.name)
 			x += sw
 		}
@@ -296,11 +296,17 @@ func renderAgentsView(site string, snap traffic.Snapshot, others []string) []byt
 				fr.Others += cell.Requests
 			}
 		}
-		md += row.Markdown
-		mdOrHTML += row.Markdown + row.HTML
+		if c.Purpose != "browser" {
+			md += row.Markdown
+			mdOrHTML += row.Markdown + row.HTML
+		}
 		row.Share = percent(row.Markdown, row.Markdown+row.HTML)
 		vc := c.Verification
 		switch {
+		case vc.Failed > 0 && vc.Verified > 0:
+			row.VerifiedIcon, row.VerifiedClass = "✗", "failed"
+			row.VerifiedText = fmt.Sprintf("%d verified, %d failed verification", vc.Verified, vc.Failed)
+			v.Spoofed += vc.Failed
 		case vc.Failed > 0:
 			row.VerifiedIcon, row.VerifiedClass = "✗", "failed"
 			row.VerifiedText = fmt.Sprintf("failed verification (%d requests)", vc.Failed)
@@ -388,7 +394,7 @@ var agentsTemplate = template.Must(template.New("agents").Funcs(template.FuncMap
 <title>Who reads {{.Site}}: agent traffic</title>
 <style>
 body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0 auto;max-width:60rem;padding:1rem;color:#1a1a1a;background:#fff}
-h1{font-size:1.4rem;word-break:break-all}h2{font-size:1.15rem;margin-top:2rem;border-bottom:1px solid #ddd}
+h1{font-size:1.4rem;word-break:break-all}h3{font-size:1rem;margin:.8rem 0 0}h2{font-size:1.15rem;margin-top:2rem;border-bottom:1px solid #ddd}
 nav.views a{margin-right:.3rem}
 .tiles{display:grid;grid-template-columns:repeat(auto-fit,minmax(9rem,1fr));gap:.6rem}
 .tile{border:1px solid #ddd;border-radius:4px;padding:.4rem .6rem}.tile b{display:block;font-size:1.3rem}
@@ -409,7 +415,7 @@ code{word-break:break-all}
 <div class="tiles" id="agents-summary">
 <div class="tile">Requests<b>{{num .Totals.Requests}}</b></div>
 <div class="tile">From agents and bots<b>{{num .AgentRequests}}</b></div>
-<div class="tile">Markdown share of pages<b>{{.MarkdownShare}}</b></div>
+<div class="tile">Markdown share of pages read by agents<b>{{.MarkdownShare}}</b></div>
 <div class="tile">Markdown tokens served<b>{{num .Totals.MarkdownTokens}}</b></div>
 <div class="tile">Tokens saved against the HTML<b>{{num .Totals.TokensSaved}}</b></div>
 <div class="tile">Blocked by the policy<b>{{num .Totals.Blocked}}</b></div>
@@ -417,7 +423,9 @@ code{word-break:break-all}
 </div>
 <h2>Requests over time</h2>
 <div class="legend">{{range .Legend}}<span>{{.Swatch}}{{.Text}}</span>{{end}}</div>
+<h3>Per minute, the last hour</h3>
 {{.Minutes}}
+<h3>Per hour, the last three days</h3>
 {{.Hours}}
 <h2>Markdown share</h2>
 <p>The form each kind of client was served: Markdown (hatched), HTML (grey), discovery documents (dotted).</p>
