@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -103,12 +104,17 @@ http://127.0.0.1:%d {
 }`, reportPort))
 	get(t, "GET", base+"/pricing", "User-Agent", uaGPTBot, "Accept", "text/markdown", "X-Forwarded-For", "203.0.113.9")
 	get(t, "GET", base+"/llms.txt", "User-Agent", uaClaudeBot)
-	sites := trafficSitesSnapshot()
-	if len(sites) != 1 {
-		t.Fatalf("%d traffic sites, want 1", len(sites))
+	var site *trafficSite
+	for _, s := range trafficSitesSnapshot() {
+		if s.key == base {
+			site = s
+		}
 	}
-	fillTraffic(sites[0].store, time.Now())
-	viewURL := fmt.Sprintf("http://127.0.0.1:%d/agent-ready/agents", reportPort)
+	if site == nil {
+		t.Fatalf("no traffic state for %s", base)
+	}
+	fillTraffic(site.store, time.Now())
+	viewURL := fmt.Sprintf("http://127.0.0.1:%d/agent-ready/agents?site=%s", reportPort, url.QueryEscape(base))
 
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
 		chromedp.ExecPath(browser), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU,

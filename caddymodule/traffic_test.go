@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
+	"net/http"
+	"net/netip"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -100,10 +103,11 @@ func trafficCaddyfile(t *testing.T, originURL, yaml, extra string) string {
 }`
 }
 
-// trafficSnapshot reads GET /agent-ready/traffic.json.
-func trafficSnapshot(t *testing.T, admin string) (traffic.Snapshot, string) {
+// trafficSnapshot reads GET /agent-ready/traffic.json of the site at base
+// (the key of a site without site.origin is its listener's address).
+func trafficSnapshot(t *testing.T, admin, base string) (traffic.Snapshot, string) {
 	t.Helper()
-	resp, body := get(t, "GET", admin+"/agent-ready/traffic.json")
+	resp, body := get(t, "GET", admin+"/agent-ready/traffic.json?site="+url.QueryEscape(base))
 	if resp.StatusCode != 200 {
 		t.Fatalf("traffic.json: %d %s", resp.StatusCode, body)
 	}
@@ -163,7 +167,7 @@ func TestIntegrationTrafficCounts(t *testing.T) {
 			t.Fatalf("%s: status %d, want %d", rq.path, resp.StatusCode, rq.status)
 		}
 	}
-	snap, body := trafficSnapshot(t, admin)
+	snap, body := trafficSnapshot(t, admin, base)
 	if snap.Totals.Requests != uint64(len(reqs)) {
 		t.Errorf("total requests %d, want %d", snap.Totals.Requests, len(reqs))
 	}
@@ -216,7 +220,7 @@ func TestIntegrationTrafficCounts(t *testing.T) {
 		}
 	}
 
-	resp, page := get(t, "GET", admin+"/agent-ready/agents")
+	resp, page := get(t, "GET", admin+"/agent-ready/agents?site="+url.QueryEscape(base))
 	if resp.StatusCode != 200 || !strings.Contains(page, "GPTBot") || !strings.Contains(page, `id="top-agents"`) ||
 		!strings.Contains(page, "<svg") || strings.Contains(page, "<script") || strings.Contains(page, "http://") && strings.Contains(page, `src="http`) {
 		t.Errorf("agents view: %d\n%.600s", resp.StatusCode, page)
@@ -309,7 +313,7 @@ func TestIntegrationTrafficEnforce(t *testing.T) {
 				}
 				blocked++
 			}
-			snap, _ := trafficSnapshot(t, admin)
+			snap, _ := trafficSnapshot(t, admin, base)
 			if snap.Totals.Blocked != uint64(blocked) {
 				t.Errorf("blocked %d, want %d", snap.Totals.Blocked, blocked)
 			}
@@ -334,7 +338,7 @@ func TestIntegrationTrafficSurvives(t *testing.T) {
 		get(t, "GET", base+"/pricing", "User-Agent", uaGPTBot, "Accept", "text/markdown")
 	}
 	requests := func() uint64 {
-		snap, _ := trafficSnapshot(t, admin)
+		snap, _ := trafficSnapshot(t, admin, base)
 		return clientStats(snap, "GPTBot").Totals.Requests
 	}
 	if n := requests(); n != 3 {
@@ -363,8 +367,10 @@ func TestIntegrationTrafficSurvives(t *testing.T) {
 	if err := caddy.Stop(); err != nil {
 		t.Fatal(err)
 	}
-	if left := trafficSitesSnapshot(); len(left) != 0 {
-		t.Fatalf("%d traffic states left after stop", len(left))
+	for _, left := range trafficSitesSnapshot() {
+		if left.key == base {
+			t.Fatalf("the traffic state of %s is left after stop", base)
+		}
 	}
 	files, _ := filepath.Glob(filepath.Join(caddy.AppDataDir(), "agent_ready", "traffic-*.json"))
 	if len(files) == 0 {
@@ -375,8 +381,59 @@ func TestIntegrationTrafficSurvives(t *testing.T) {
 	if n := requests(); n != 4 {
 		t.Fatalf("after a restart: %d GPTBot requests, want the 4 saved", n)
 	}
-	snap, _ := trafficSnapshot(t, admin)
+	snap, _ := trafficSnapshot(t, admin, base)
 	if gpt := clientStats(snap, "GPTBot"); gpt.Totals.MarkdownTokens == 0 || len(gpt.TopPages) == 0 {
 		t.Errorf("after a restart: tokens and top pages lost: %+v", gpt)
+	}
+}
+
+// BenchmarkTrafficOverhead is what counting adds to a request through the
+// whole handler (BenchmarkServeHTTPOverhead's set-up: a 1 KiB page
+// annotated from its rewrite plan, or its warm Markdown): the same
+// handler with `traffic off` and on, for a browser and for a crawler whose
+// claim is checked against a range list. Measure by instructions:
+//
+//	go test -c -o /tmp/cm.test ./caddymodule
+//	cd caddymodule && ../bench/instructions.sh /tmp/cm.test BenchmarkTrafficOverhead
+func BenchmarkTrafficOverhead(b *testing.B) {
+	off := benchHandler(b, "\ttraffic off\n")
+	on := benchHandler(b, "")
+	b.Cleanup(func() { on.Cleanup() })
+	on.traffic.site.verifier.SetRanges("https://openai.com/gptbot.json", traffic.NewRangeSet([]netip.Prefix{netip.MustParsePrefix("192.0.2.0/24")}))
+	html := benchOrigin(benchPage(1<<10), "text/html; charset=utf-8", false)
+	for _, tc := range []struct {
+		name, ua, accept string
+		ar               *AgentReady
+	}{
+		{"html/off", uaBrowser, benchAcceptHTML, off},
+		{"html/on browser", uaBrowser, benchAcceptHTML, on},
+		{"html/on GPTBot verified", uaGPTBot, benchAcceptHTML, on},
+		{"markdown/off", uaGPTBot, "text/markdown", off},
+		{"markdown/on GPTBot verified", uaGPTBot, "text/markdown", on},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			r := benchRequest("/pricing", tc.accept)
+			r.Header.Set("User-Agent", tc.ua)
+			w := &benchWriter{h: http.Header{}}
+			serve := func() error {
+				clear(w.h)
+				w.status, w.n = 0, 0
+				return tc.ar.ServeHTTP(w, r, html)
+			}
+			for range 3 {
+				if err := serve(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if w.status != http.StatusOK || w.n == 0 {
+				b.Fatalf("status %d, %d bytes", w.status, w.n)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := serve(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
