@@ -14,7 +14,7 @@ import (
 // log lines. Requests of the self-scan are left out of the metrics.
 type observer struct {
 	logger *zap.Logger
-	// counting reports the form and tokens of each response to the
+	// counting reports the tokens of each Markdown response to the
 	// traffic counts of its request (see serveTraffic).
 	counting bool
 }
@@ -22,11 +22,6 @@ type observer struct {
 func (o observer) Served(r *http.Request, form string) {
 	if !isInternal(r) {
 		served(form)
-	}
-	if o.counting {
-		if tw := requestTraffic(r); tw != nil {
-			tw.form = trafficForm(form)
-		}
 	}
 }
 

@@ -26,9 +26,11 @@ import (
 const trafficVar = "agent_ready.traffic"
 
 // trafficWriter sits in front of the client's ResponseWriter and keeps
-// what the traffic counts need: the status, the body bytes and, from the
-// observer, the form and the Markdown's tokens and source size. It is
-// pooled: counting a request allocates nothing of its own.
+// what the traffic counts need: the status, the body bytes, the form (from
+// the response's Content-Type: text/html or text/markdown; a generated
+// document, the MCP endpoint and /ask are set by who serves them) and,
+// from the observer, the Markdown's tokens and source size. It is pooled:
+// counting a request allocates nothing of its own.
 type trafficWriter struct {
 	http.ResponseWriter
 	status    int
@@ -40,18 +42,53 @@ type trafficWriter struct {
 
 var trafficWriterPool = sync.Pool{New: func() any { return new(trafficWriter) }}
 
-// WriteHeader keeps the first final status.
+// WriteHeader keeps the first final status and the form it is sent as.
 func (tw *trafficWriter) WriteHeader(code int) {
 	if tw.status == 0 && code >= 200 {
-		tw.status = code
+		tw.final(code)
 	}
 	tw.ResponseWriter.WriteHeader(code)
+}
+
+// final records the final status and, unless known, the form from the
+// response's media type.
+func (tw *trafficWriter) final(code int) {
+	tw.status = code
+	if tw.form != traffic.FormOther {
+		return
+	}
+	if ct := tw.ResponseWriter.Header()["Content-Type"]; len(ct) > 0 {
+		switch {
+		case hasPrefixFold(ct[0], "text/html"):
+			tw.form = traffic.FormHTML
+		case hasPrefixFold(ct[0], "text/markdown"):
+			tw.form = traffic.FormMarkdown
+		}
+	}
+}
+
+// hasPrefixFold reports whether s begins with the lower-case prefix, ASCII
+// case ignored (media types are case-insensitive, RFC 9110 §8.3.1).
+func hasPrefixFold(s, prefix string) bool {
+	if len(s) < len(prefix) {
+		return false
+	}
+	for i := 0; i < len(prefix); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != prefix[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // Write counts the body bytes.
 func (tw *trafficWriter) Write(p []byte) (int, error) {
 	if tw.status == 0 {
-		tw.status = http.StatusOK
+		tw.final(http.StatusOK)
 	}
 	n, err := tw.ResponseWriter.Write(p)
 	tw.bytes += int64(n)
@@ -61,7 +98,7 @@ func (tw *trafficWriter) Write(p []byte) (int, error) {
 // ReadFrom counts the bytes copied (file_server's sendfile path).
 func (tw *trafficWriter) ReadFrom(r io.Reader) (int64, error) {
 	if tw.status == 0 {
-		tw.status = http.StatusOK
+		tw.final(http.StatusOK)
 	}
 	var n int64
 	var err error
@@ -134,6 +171,12 @@ func (ar *AgentReady) serveTraffic(w http.ResponseWriter, r *http.Request, next 
 	}
 	tw := trafficWriterPool.Get().(*trafficWriter)
 	*tw = trafficWriter{ResponseWriter: w}
+	// The request's variables, looked up once (each lookup walks the
+	// context): the observer and the document server find tw there.
+	vars, _ := r.Context().Value(caddyhttp.VarsCtxKey).(map[string]any)
+	if vars != nil {
+		vars[trafficVar] = tw
+	}
 	if ar.connect != nil && ar.connect.Handles(r.URL.Path) {
 		tw.form = traffic.FormMCP
 		if r.URL.Path == t.askPath {
@@ -142,7 +185,9 @@ func (ar *AgentReady) serveTraffic(w http.ResponseWriter, r *http.Request, next 
 	}
 	caddyhttp.SetVar(r.Context(), trafficVar, tw)
 	err := ar.serve(tw, r, next)
-	caddyhttp.SetVar(r.Context(), trafficVar, nil)
+	if vars != nil {
+		delete(vars, trafficVar)
+	}
 	status := tw.status
 	if status == 0 {
 		status = errorStatus(err)
@@ -225,13 +270,3 @@ func (t *siteTraffic) block(w http.ResponseWriter, r *http.Request, c traffic.Cl
 	return int64(n)
 }
 
-// trafficForm maps a form the negotiation observer reports.
-func trafficForm(form string) traffic.Form {
-	switch form {
-	case "markdown":
-		return traffic.FormMarkdown
-	case "html":
-		return traffic.FormHTML
-	}
-	return traffic.FormOther
-}
