@@ -269,4 +269,3 @@ func (t *siteTraffic) block(w http.ResponseWriter, r *http.Request, c traffic.Cl
 	n, _ := io.WriteString(w, body)
 	return int64(n)
 }
-
