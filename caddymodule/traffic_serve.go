@@ -150,11 +150,16 @@ func (ar *AgentReady) serveTraffic(w http.ResponseWriter, r *http.Request, next 
 		}
 		return ar.serve(w, r, next)
 	}
-	var sig string
+	// The header map is read directly: the keys are canonical already, and
+	// Header.Get would canonicalize them again (450 instructions).
+	var ua, sig string
+	if v := r.Header["User-Agent"]; len(v) > 0 {
+		ua = v[0]
+	}
 	if v := r.Header["Signature-Agent"]; len(v) > 0 {
 		sig = v[0]
 	}
-	c := t.classifier.ClassifySigned(r.Header.Get("User-Agent"), sig)
+	c := t.classifier.ClassifySigned(ua, sig)
 	v := traffic.Unverified
 	if c.Agent != nil {
 		v = t.site.verifier.Verify(clientAddr(r), c)
