@@ -26,6 +26,8 @@ func init() {
 //	GET  /agent-ready/status       every site's state (score, running, time)
 //	                               and content index (state, pages, refreshes)
 //	POST /agent-ready/scan         scan again now
+//	GET  /agent-ready/agents       the traffic view: who reads the site
+//	GET  /agent-ready/traffic.json its counts (traffic.Snapshot)
 //
 // With several sites, `?site=<key>` picks one (keys are listed by
 // /agent-ready/status); without it the first site is shown.
@@ -60,6 +62,9 @@ func (a adminAPI) serve(w http.ResponseWriter, r *http.Request) error {
 func serveSelfScore(w http.ResponseWriter, r *http.Request, sub string, allowScan bool) error {
 	if sub == "scan" && !allowScan {
 		return caddy.APIError{HTTPStatus: http.StatusNotFound, Err: fmt.Errorf("no such resource: %s", r.URL.Path)}
+	}
+	if sub == "traffic.json" || sub == "agents" {
+		return serveTrafficView(w, r, sub)
 	}
 	switch sub {
 	case "", "report.json", "report.md", "status":
@@ -116,7 +121,7 @@ func serveSelfScore(w http.ResponseWriter, r *http.Request, sub string, allowSca
 	case "":
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src data:")
-		_, err = w.Write(rendered["html"])
+		_, err = w.Write(withViewsNav(rendered["html"]))
 	case "report.json":
 		w.Header().Set("Content-Type", "application/json")
 		_, err = w.Write(rendered["json"])

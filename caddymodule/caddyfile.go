@@ -59,6 +59,13 @@ func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error)
 //	        timeout  <duration>
 //	        pages    <n>
 //	    }
+//	    traffic            off
+//	    traffic {
+//	        save_interval  <duration>|off
+//	        ranges         <list url> <file>
+//	        refresh_ranges <duration>|off
+//	        reverse_dns    on|off
+//	    }
 //	}
 //
 // A path starting with "/" right after the directive is read as a path
@@ -122,6 +129,7 @@ var subdirectives = map[string]subdirective{
 	"conversion_cache":   {[]string{"conversion_cache"}, sizeArg(true, func(ar *AgentReady) *int64 { return &ar.ConversionCache })},
 	"inject":             {[]string{"inject"}, switchArg(func(ar *AgentReady) **bool { return &ar.Inject })},
 	"self_scan":          {[]string{"self_scan"}, (*AgentReady).unmarshalSelfScan},
+	"traffic":            {[]string{"traffic"}, (*AgentReady).unmarshalTraffic},
 }
 
 // textArg reads one argument into a string field.

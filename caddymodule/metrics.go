@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/agentready/caddy-agentready/connect"
+	"github.com/agentready/caddy-agentready/traffic"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -124,6 +125,9 @@ func selfScoreGauge(site string, score float64) {
 func countDocument(r *http.Request, path string) {
 	if metrics.documents != nil && !isInternal(r) {
 		metrics.documents.WithLabelValues(path).Inc()
+		if tw := requestTraffic(r); tw != nil {
+			tw.form = traffic.FormDiscovery
+		}
 	}
 }
 

@@ -6,6 +6,7 @@ package caddymodule
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -87,6 +88,14 @@ type AgentReady struct {
 	// after start, after every config reload, on a schedule and on demand,
 	// and shows the report on the admin endpoint. Default: on.
 	SelfScan *SelfScan `json:"self_scan,omitempty"`
+
+	// Traffic configures the traffic view: who reads the site, in which
+	// form, claimed versus verified (see Traffic). Default: on.
+	Traffic *Traffic `json:"traffic,omitempty"`
+
+	// traffic is this config's counting and enforcement; nil when off.
+	traffic        *siteTraffic
+	trafficSiteKey string
 
 	site     *manifest.Site
 	scanKey  string
@@ -173,6 +182,9 @@ func (ar *AgentReady) Provision(ctx caddy.Context) error {
 	}
 	if err := initMetrics(ctx.GetMetricsRegistry()); err != nil {
 		return fmt.Errorf("registering metrics: %v", err)
+	}
+	if err := ar.provisionTraffic(ctx); err != nil {
+		return err
 	}
 	return ar.provisionBackground(ctx)
 }
@@ -397,11 +409,12 @@ func (ar *AgentReady) selfScanDelay() time.Duration {
 func (ar *AgentReady) Cleanup() error {
 	ar.cleanupConnect()
 	ar.cleanupPages()
+	terr := ar.cleanupTraffic()
 	if ar.scanKey != "" {
 		_, err := siteScans.Delete(ar.scanKey)
-		return err
+		return errors.Join(err, terr)
 	}
-	return nil
+	return terr
 }
 
 // Validate ensures the configuration is usable: negotiation settings that
@@ -431,6 +444,14 @@ func mustURL(s string) *url.URL {
 // ServeHTTP answers generated documents from memory and negotiates every
 // other response of the next handler.
 func (ar *AgentReady) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyhttp.Handler) error {
+	if ar.traffic != nil && !isInternal(r) {
+		return ar.serveTraffic(w, r, next) // counts, and enforces the crawler policy
+	}
+	return ar.serve(w, r, next)
+}
+
+// serve is ServeHTTP without the traffic counts.
+func (ar *AgentReady) serve(w http.ResponseWriter, r *http.Request, next caddyhttp.Handler) error {
 	if isInternal(r) {
 		// Leave the module's own requests out of the access log, as the
 		// log_skip directive would.

@@ -14,6 +14,9 @@ import (
 // log lines. Requests of the self-scan are left out of the metrics.
 type observer struct {
 	logger *zap.Logger
+	// counting reports the tokens of each Markdown response to the
+	// traffic counts of its request (see serveTraffic).
+	counting bool
 }
 
 func (o observer) Served(r *http.Request, form string) {
@@ -31,6 +34,11 @@ func (o observer) Converted(r *http.Request, d time.Duration, in, out, tokens in
 			zap.Int("html_bytes", in),
 			zap.Int("markdown_bytes", out),
 			zap.Int("tokens", tokens))
+	}
+	if o.counting {
+		if tw := requestTraffic(r); tw != nil {
+			tw.tokens, tw.htmlBytes = int64(tokens), int64(in)
+		}
 	}
 	if isInternal(r) {
 		return

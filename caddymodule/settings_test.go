@@ -49,6 +49,7 @@ var subdirectiveSamples = map[string][]string{
 	"conversion_cache":   {"16MiB", "off"},
 	"inject":             {"off"},
 	"self_scan":          {"off"},
+	"traffic":            {"off"},
 }
 
 // jsonFields returns the JSON names of t's fields as encoding/json sees

@@ -133,6 +133,33 @@ func BenchmarkClassify(b *testing.B) {
 				Classify(bc.ua)
 			}
 		})
+		// A User-Agent seen for the first time: the scan alone.
+		b.Run(bc.name+" uncached", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				Default.classify(bc.ua)
+			}
+		})
+	}
+}
+
+// TestClassifyCache: a remembered answer is the scan's answer, for agents
+// (built-in and the site's), clients, bots, browsers and unknown clients,
+// including a classifier with extra agents.
+func TestClassifyCache(t *testing.T) {
+	extra := agents.FromTokens(agents.Training, "ExampleTrainer")
+	cl := NewClassifier(extra...)
+	uas := []string{uaChrome, uaGPTBot, uaUnknownUA, "curl/8.5.0", "HeadlessChrome/120", "x-bot/1", "", "ExampleTrainer/1.0",
+		strings.Repeat("Mozilla/5.0 (X11) ", 200)}
+	for range 3 {
+		for _, ua := range uas {
+			if got, want := cl.Classify(ua), cl.classify(ua); got != want {
+				t.Errorf("Classify(%.30q) = %+v, the scan says %+v", ua, got, want)
+			}
+		}
+	}
+	if c := cl.Classify("ExampleTrainer/1.0"); c.Agent == nil || c.Agent.Name != "ExampleTrainer" {
+		t.Errorf("the site's agent, remembered: %+v", c)
 	}
 }
 
@@ -143,6 +170,9 @@ func FuzzClassify(f *testing.F) {
 	labels := Labels()
 	f.Fuzz(func(t *testing.T, ua string) {
 		c := Classify(ua)
+		if again := Classify(ua); again != c || Default.classify(ua) != c {
+			t.Fatalf("remembered %+v, first %+v, scan %+v", again, c, Default.classify(ua))
+		}
 		if !slices.Contains(labels, c.Label()) {
 			t.Fatalf("label %q not bounded", c.Label())
 		}

