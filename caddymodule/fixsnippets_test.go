@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -70,5 +71,20 @@ func TestFixSnippetsThroughCaddy(t *testing.T) {
 				t.Errorf("%s after the snippet: %s\nsnippet:\n%s\n%s", id, v, snippet, rep.OneText(id))
 			}
 		})
+	}
+}
+
+// TestIntegrationMarkdownOnPublicOrigin: with site.origin, the Markdown's
+// canonical is on the public origin, as llms.txt and the injected
+// canonical are, not on the address Caddy was reached at.
+func TestIntegrationMarkdownOnPublicOrigin(t *testing.T) {
+	base := runWithYAML(t, snippetOrigin(t).URL, "site:\n  origin: https://widgets.example\n")
+	_, md := get(t, "GET", base+"/", "Accept", "text/markdown")
+	if !strings.Contains(md, "canonical: https://widgets.example/\n") {
+		t.Errorf("the Markdown's canonical is not on site.origin:\n%s", md)
+	}
+	_, llms := get(t, "GET", base+"/llms.txt")
+	if strings.Contains(llms+md, "127.0.0.1") {
+		t.Errorf("the in-process address leaks:\n%s\n%s", llms, md)
 	}
 }

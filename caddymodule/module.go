@@ -247,6 +247,7 @@ func (ar *AgentReady) provisionNegotiation() error {
 		Observer:  observer{logger: ar.logger},
 		Reenter:   reenterServer,
 		ClientURL: clientURL,
+		Origin:    ar.site.Info.Origin,
 	}
 	if ar.cache != nil {
 		ar.neg.Cached = ar.cachedPage

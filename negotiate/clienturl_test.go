@@ -73,3 +73,29 @@ func port(s *stack) string {
 	u, _ := url.Parse(s.front.URL)
 	return ":" + u.Port()
 }
+
+// TestPublicOrigin: with Handler.Origin (the YAML's site.origin), the
+// page's absolute URL is on the public origin, not on the scheme and host
+// the request reached this server with (a proxy in front that ends TLS).
+func TestPublicOrigin(t *testing.T) {
+	for _, tc := range []struct{ public, path, want string }{
+		{"https://widgets.example", "/hello-world/", "https://widgets.example/hello-world/"},
+		{"https://widgets.example:8443", "/a%20b?x=1", "https://widgets.example:8443/a%20b?x=1"},
+		{"", "/hello-world/", "http://127.0.0.1"},
+	} {
+		t.Run(tc.public+tc.path, func(t *testing.T) {
+			s := newStack(t, stackConfig{next: frontController(testPage), public: tc.public})
+			s.do(http.MethodGet, tc.path, hdr("Accept", agentAccept))
+			calls := wantConverted(t, s, 1)
+			if len(calls) == 1 && !strings.HasPrefix(calls[0].url, tc.want) {
+				t.Errorf("page URL %q, want %s…", calls[0].url, tc.want)
+			}
+		})
+	}
+	for _, bad := range []string{"widgets.example", "ftp://widgets.example", "https://"} {
+		h := &Handler{Convert: func([]byte, Page) (*Converted, error) { return nil, nil }, Origin: bad}
+		if err := h.Provision(); err == nil {
+			t.Errorf("Origin %q: Provision accepted it", bad)
+		}
+	}
+}

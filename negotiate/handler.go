@@ -3,6 +3,7 @@ package negotiate
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 	"time"
@@ -120,8 +121,16 @@ type Handler struct {
 	// server. nil, or a nil answer: the request's URL as this handler
 	// receives it.
 	ClientURL func(r *http.Request) *url.URL
+	// Origin is the site's public origin, scheme://host[:port] (the YAML's
+	// site.origin). When set, the page's absolute URL (Page.URL: the front
+	// matter's canonical, the Markdown's absolute links) is on it, as the
+	// discovery documents and the injected canonical are: behind a proxy
+	// that ends TLS, the request's own scheme and host are not the ones
+	// the public uses. Empty: the request's scheme and Host.
+	Origin string
 
 	ready      bool
+	origin     *url.URL               // Origin parsed; nil when unset
 	plans      *htmlrewrite.PlanCache // nil when Options.RewriteCache is off
 	suffix     string                 // "" when disabled
 	staticLink []string               // llms.txt and agents.json Link values
@@ -150,6 +159,14 @@ func (h *Handler) Provision() error {
 	}
 	if o.LinkAgents != disabled {
 		h.staticLink = append(h.staticLink, LinkValue(o.LinkAgents, "alternate", "application/json"))
+	}
+	h.origin = nil
+	if h.Origin != "" {
+		u, err := url.Parse(h.Origin)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("negotiate: origin %q: want scheme://host", h.Origin)
+		}
+		h.origin = u
 	}
 	h.plans = nil
 	if o.RewriteCache > 0 {

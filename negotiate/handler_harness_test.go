@@ -106,13 +106,14 @@ type stackConfig struct {
 	conv   func(html []byte, p Page) (*Converted, error)
 	origin http.HandlerFunc // serves behind proxyNext
 	next   Next             // replaces the proxy and origin when set
+	public string           // Handler.Origin
 }
 
 func newStack(t *testing.T, cfg stackConfig) *stack {
 	t.Helper()
 	s := &stack{t: t, conv: &fakeConverter{fn: cfg.conv}, obs: &recorder{},
 		originReq: make(chan *http.Request, 4), nextErr: make(chan error, 4)}
-	s.handler = &Handler{Options: cfg.opts, Convert: s.conv.convert, Inject: cfg.inject, Observer: s.obs}
+	s.handler = &Handler{Options: cfg.opts, Convert: s.conv.convert, Inject: cfg.inject, Observer: s.obs, Origin: cfg.public}
 	if err := s.handler.Provision(); err != nil {
 		t.Fatalf("Provision: %v", err)
 	}

@@ -170,9 +170,13 @@ func (rw *responseWriter) abandon(err error) {
 }
 
 // pageURL is the absolute URL of the page: the one the client asked for,
-// without the Markdown suffix.
+// without the Markdown suffix, on Handler.Origin when it is set.
 func (rw *responseWriter) pageURL() *url.URL {
 	u := rw.public
+	if o := rw.h.origin; o != nil {
+		u.Scheme, u.Host = o.Scheme, o.Host
+		return &u
+	}
 	u.Scheme, u.Host = "http", rw.r.Host
 	if rw.r.TLS != nil {
 		u.Scheme = "https"
