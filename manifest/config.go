@@ -55,7 +55,8 @@ type SiteInfo struct {
 	// Default: the host name of the origin.
 	Name string `yaml:"name"`
 	// Origin is the canonical origin (scheme://host[:port], no path), used
-	// for every absolute URL generated. Default: Env.Origin, the address the
+	// for every absolute URL generated (documents, injected canonical, the
+	// Markdown's canonical and links). Default: Env.Origin, the address the
 	// site is served at.
 	Origin string `yaml:"origin"`
 	// Description is one or two sentences on what the site offers; it is the
