@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"fmt"
+	"github.com/agentready/caddy-agentready/traffic/agents"
 	"net/mail"
 	"net/url"
 	"os"
@@ -287,10 +288,18 @@ func (v *validator) policy() {
 		v.errorf("policy.content_signal", "want comma-separated key=yes|no pairs such as \"search=yes, ai-train=no\", got %q", p.ContentSignal)
 	}
 	lists := map[string][]string{"training": p.ExtraAgents.Training, "search": p.ExtraAgents.Search, "user": p.ExtraAgents.User}
-	for kind, agents := range lists {
-		for i, a := range agents {
+	for kind, tokens := range lists {
+		for i, a := range tokens {
+			field := fmt.Sprintf("policy.extra_agents.%s[%d]", kind, i)
 			if a == "" || strings.ContainsAny(a, " \t:#\n*") {
-				v.errorf(fmt.Sprintf("policy.extra_agents.%s[%d]", kind, i), "%q is not a user-agent product token", a)
+				v.errorf(field, "%q is not a user-agent product token", a)
+				continue
+			}
+			// robots.txt would name a known agent in this kind's group while
+			// enforcement judges it by its own purpose: the two would say
+			// different things.
+			if known := agents.ByRobotsToken(a); known != nil && known.Purpose.Kind() != kind {
+				v.errorf(field, "%s is already known as a %s crawler (%s); it is governed by policy.%s, list it there or not at all", a, known.Purpose.Kind(), known.Operator, known.Purpose.Kind())
 			}
 		}
 	}

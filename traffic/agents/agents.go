@@ -300,6 +300,26 @@ func ByName(name string) *Agent {
 	return nil
 }
 
+// ByRobotsToken returns the policy-governed agent that answers to token in
+// robots.txt (ASCII case ignored), or nil.
+func ByRobotsToken(token string) *Agent {
+	for _, a := range all {
+		if a.Policy && slices.ContainsFunc(a.Robots, func(t string) bool { return strings.EqualFold(t, token) }) {
+			return a
+		}
+	}
+	return nil
+}
+
+// Kind is the site policy's kind of crawler that governs p: training,
+// search, or user (for User and Autonomous, which a person asked for).
+func (p Purpose) Kind() string {
+	if p.UserTriggered() {
+		return string(User)
+	}
+	return string(p)
+}
+
 // RobotsTokens returns the robots.txt tokens of the policy-governed agents
 // of the given purposes, in file order, without duplicates. This is what
 // the site policy names in robots.txt (manifest.KnownCrawlers).
