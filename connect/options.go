@@ -9,16 +9,18 @@ import (
 	"time"
 )
 
-// Defaults applied by [New] to zero-valued [Options] fields.
+// Defaults applied by [New] to zero-valued [Options] fields. Those the
+// site YAML also sets (connect: in package manifest) have the same values
+// there; caddymodule's TestDefaultsAgree holds them together.
 const (
 	DefaultMCPPath           = "/mcp"
 	DefaultAskPath           = "/ask"
-	DefaultMaxPages          = 5000
+	DefaultMaxPages          = 1000
 	DefaultMaxBytes          = 64 << 20
 	DefaultRefresh           = time.Hour
 	DefaultRetryMin          = 2 * time.Second
 	DefaultRetryMax          = 5 * time.Minute
-	DefaultRequestsPerMinute = 120
+	DefaultRequestsPerMinute = 60
 	DefaultMaxQueryLength    = 512
 	DefaultMaxResults        = 10
 	DefaultMaxRequestBytes   = 64 << 10
