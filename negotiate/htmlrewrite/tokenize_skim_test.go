@@ -3,9 +3,11 @@ package htmlrewrite
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"testing"
 
 	nethtml "golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 // skimCases are inputs where skim's shortcut meets the tags it must hand
@@ -114,4 +116,31 @@ func FuzzSkim(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in []byte, chunk uint8) {
 		compareSkim(t, in, int(chunk%64)+1)
 	})
+}
+
+// TestSkippableKnowsTheLists holds skippable, with its shortcuts (the
+// length bounds, the case folding by 0x20), to what it stands for, over
+// every element name x/net/html knows, as written and in upper case: a
+// name added to isRawTextName or annotatable is never stepped over.
+func TestSkippableKnowsTheLists(t *testing.T) {
+	n := 0
+	for off := range 1 << 14 {
+		for size := 1; size < 32; size++ {
+			a := atom.Atom(off<<8 | size)
+			name := a.String()
+			if name == "" || atom.Lookup([]byte(name)) != a {
+				continue
+			}
+			n++
+			want := !isRawTextName(name) && !annotatable(nethtml.StartTagToken, []byte(name)) && !annotatable(nethtml.EndTagToken, []byte(name))
+			for _, s := range []string{name, strings.ToUpper(name)} {
+				if got := skippable([]byte(s)); got != want {
+					t.Errorf("skippable(%q) = %v, want %v", s, got, want)
+				}
+			}
+		}
+	}
+	if n < 100 {
+		t.Fatalf("only %d element names found", n)
+	}
 }
