@@ -30,6 +30,19 @@ var skimCases = []string{
 	"<!-- <form> --><p><!DOCTYPE html><?x <form> ?><form>",
 	"<p>" + string([]byte{0, 0xff}) + "<p\x00><form\x00>",
 	"a<b<c<d<e>f",
+	// Attributes skipAttrs steps over: a quote opens a value only after a
+	// key's '=', and a '>' in a value does not end the tag. Where a form
+	// is a tag under one reading and inside a tag under another.
+	"<a b=\"x\"=\"<p>\"<form>\"><a/=\">\"<form>\"><a b='>'<form>'>",
+	"<a b=c\"<form>\"><a b=\"c\"d=\"<form>\"><a b= =\"<form>\"><a b =\"<form>\">",
+	"<a b=c/d=\"<p>\"<form>\"><a b==\"<p>\"<form>\"><a b=c=\"<p>\"<form>\">",
+	"<a\t=\"<p>\"<form>\"><a b \"=\"<p>\"<form>\"><a b\n=\n\"<p>\"<form>\">",
+	"<a / =\"<form>\"><a b/=\"<form>\"><a b/ =\"<form>\"><a =\"<form>\"><a ==\"<form>\">",
+	"<a/=\">\"x><form><a/ =\">\"x><form>",
+	"<a b=\"x\"=\"<form>\"><form><a b='x'='<p>'><form>",
+	"<a b=x\"y \">z\"><form><a b = \"<form>\" ><form>",
+	"<p =\">\"><form><p a=>b><form><p a= ><form><p a=\"x\"b='y'c=z/><form>",
+	"</p a=\"<form>\"><form></p/ b='>'><form><p\ta\n=\f'>'\r><form>",
 	"<table><thead><tr><th>a</th></tr></thead><tbody><tr><td>b</td></tr></tbody></table><section><strong><em>x</em></strong></section>",
 }
 
