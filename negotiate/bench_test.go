@@ -3,6 +3,8 @@ package negotiate
 import (
 	"net/http"
 	"net/http/httptest"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -57,5 +59,64 @@ func BenchmarkHTMLPassThrough(b *testing.B) {
 		if err := h.ServeHTTP(w, r, next); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkHTMLAnnotated is an HTML page a browser gets, annotated with a
+// lang, head elements and a form rule its page does not match, as the
+// origin sends it (Content-Length, 32 KiB writes): a 60 KiB page is
+// rewritten whole and from its plan after the first time; a 1 MiB one,
+// over maxPlannedPage, streams through the rewriter, which scans it to the
+// end for a form (quiet mode, htmlrewrite's skim).
+func BenchmarkHTMLAnnotated(b *testing.B) {
+	const section = `<section id="s1">
+<h2>Section 1: widgets at scale</h2>
+<p>Widget 1 renders on every page that embeds it. Read the <a href="/docs/getting-started#s1">setup guide</a>
+or the <a href="/pricing">pricing</a> before you <strong>deploy</strong> it; the <em>status</em> widget polls once a minute.</p>
+<ul><li>Status: operational</li><li>Bookings: 1 this week</li><li>Feedback: <code>POST /v1/feedback</code></li></ul>
+<table><thead><tr><th>Plan</th><th>Widgets</th><th>Price</th></tr></thead>
+<tbody><tr><td>Starter</td><td>1</td><td>$9</td></tr><tr><td>Team</td><td>10</td><td>$49</td></tr></tbody></table>
+<pre><code class="language-sh">curl -H 'Accept: text/markdown' https://acme.example/widgets/1</code></pre>
+</section>
+`
+	inj := *fullInjection
+	inj.Key = "bench"
+	h := &Handler{Convert: fixedConvert, Inject: func(*http.Request) *Injection { return &inj }}
+	if err := h.Provision(); err != nil {
+		b.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		size int
+	}{{"60k", 60 << 10}, {"1m", 1 << 20}} {
+		b.Run(tc.name, func(b *testing.B) {
+			head := "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<title>Bench</title>\n</head>\n<body>\n<main>\n"
+			body := []byte(head + strings.Repeat(section, (tc.size-len(head))/len(section)+1))[:tc.size]
+			length := strconv.Itoa(len(body))
+			next := func(w http.ResponseWriter, r *http.Request) error {
+				w.Header().Set("Content-Type", "text/html; charset=utf-8")
+				w.Header().Set("Content-Length", length)
+				w.WriteHeader(http.StatusOK)
+				for p := body; len(p) > 0; {
+					n := min(len(p), 32<<10)
+					if _, err := w.Write(p[:n]); err != nil {
+						return err
+					}
+					p = p[n:]
+				}
+				return nil
+			}
+			r := httptest.NewRequest(http.MethodGet, "/pricing", nil)
+			r.Header.Set("Accept", acceptChrome)
+			w := &discardWriter{h: http.Header{}}
+			b.SetBytes(int64(len(body)))
+			b.ReportAllocs()
+			for b.Loop() {
+				clear(w.h)
+				if err := h.ServeHTTP(w, r, next); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -1,6 +1,7 @@
 package htmlrewrite
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -84,4 +85,58 @@ func BenchmarkRewritePage(b *testing.B) {
 			}
 		})
 	}
+}
+
+// articlePage is a page of size bytes (about) in the shape of the proxy
+// benchmark's article (bench/proxy/pages.go): a short head, then sections
+// dense with tags (headings, paragraphs with links, a list, a table, a
+// code block) and no form.
+func articlePage(size int) []byte {
+	b := []byte("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>Bench</title>\n" +
+		"<link rel=\"canonical\" href=\"/bench\">\n</head>\n<body>\n<nav><a href=\"/\">Home</a> <a href=\"/pricing\">Pricing</a></nav>\n<main>\n")
+	for i := 0; len(b) < size; i++ {
+		b = fmt.Appendf(b, `<section id="s%[1]d">
+<h2>Section %[1]d: widgets at scale</h2>
+<p>Widget %[1]d renders on every page that embeds it. Read the <a href="/docs/getting-started#s%[1]d">setup guide</a>
+or the <a href="/pricing">pricing</a> before you <strong>deploy</strong> it; the <em>status</em> widget polls once a minute.</p>
+<ul><li>Status: operational</li><li>Bookings: %[1]d this week</li><li>Feedback: <code>POST /v1/feedback</code></li></ul>
+<table><thead><tr><th>Plan</th><th>Widgets</th><th>Price</th></tr></thead>
+<tbody><tr><td>Starter</td><td>%[1]d</td><td>$9</td></tr><tr><td>Team</td><td>%[2]d</td><td>$49</td></tr></tbody></table>
+<pre><code class="language-sh">curl -H 'Accept: text/markdown' https://acme.example/widgets/%[1]d</code></pre>
+</section>
+`, i, i*10)
+	}
+	return append(b, "</main>\n<footer><p>© Acme Widgets</p></footer>\n</body>\n</html>\n"...)
+}
+
+// BenchmarkRewriterLargePage rewrites a 1 MiB article page without a form
+// with the demo's annotations: streamed in the 32 KiB writes of
+// reverse_proxy, as the handler does with a page over its planning bound
+// (the form rules keep the rewriter scanning, in quiet mode, to the end),
+// and from its plan, as it would were such a page planned.
+func BenchmarkRewriterLargePage(b *testing.B) {
+	page := articlePage(1 << 20)
+	inj := &Injection{Lang: "en", Head: []HeadElement{mdLinkHead, canonicalHead, jsonLDHead, alwaysHead}, Forms: []FormAnnotation{contactForm, searchForm}, Key: "bench"}
+	b.Run("streamed", func(b *testing.B) {
+		b.SetBytes(int64(len(page)))
+		b.ReportAllocs()
+		for b.Loop() {
+			w := New(io.Discard, inj)
+			for p := page; len(p) > 0; {
+				n := min(len(p), 32<<10)
+				w.Write(p[:n])
+				p = p[n:]
+			}
+			w.Close()
+		}
+	})
+	b.Run("from its plan", func(b *testing.B) {
+		plans := NewPlanCache(testPlanCache)
+		buf, _ := RewritePage(nil, page, inj, plans)
+		b.SetBytes(int64(len(page)))
+		b.ReportAllocs()
+		for b.Loop() {
+			buf, _ = RewritePage(buf[:0], page, inj, plans)
+		}
+	})
 }

@@ -63,6 +63,9 @@ func (z *tokenizer) next(p []byte, base int64) (tt nethtml.TokenType, start, end
 // readText skips text, raw text or script data to the next '<': only a
 // '<' can change their state.
 func (z *tokenizer) readText(p []byte, base int64, i int) (int, bool) {
+	if z.quiet && z.st == sData && !z.noSkim {
+		return z.skim(p, base, i)
+	}
 	j := bytes.IndexByte(p[i:], '<')
 	if j < 0 {
 		return len(p), false

@@ -37,6 +37,9 @@ type tokenizer struct {
 	// quiet: report only the tags rewriteState.needs may want once the head
 	// is done (see annotatable); others are skipped.
 	quiet bool
+	// noSkim makes quiet mode read text as readText does, without skim:
+	// the slow path, which the tests compare skim against.
+	noSkim bool
 
 	rawTag string // the raw-text element whose end tag ends the text; "" for none
 	match  int    // bytes of rawTag (or "script") matched after "</"
