@@ -1,9 +1,9 @@
 package traffic
 
 import (
-	"container/list"
 	"context"
 	"errors"
+	"github.com/agentready/caddy-agentready/internal/lru"
 	"net"
 	"net/http"
 	"net/netip"
@@ -115,10 +115,9 @@ type Verifier struct {
 	cfg    VerifierConfig
 	ranges atomic.Pointer[map[string]*RangeSet]
 
-	rangesMu sync.Mutex // serialises SetRanges
-	mu       sync.Mutex // guards cache, lru, closed
-	cache    map[cacheKey]*list.Element
-	lru      *list.List
+	rangesMu sync.Mutex                        // serialises SetRanges
+	mu       sync.Mutex                        // guards cache and closed
+	cache    *lru.Cache[cacheKey, *cacheEntry] // each entry costs 1: CacheSize entries
 	closed   bool
 
 	queue    chan cacheKey
@@ -166,7 +165,7 @@ func NewVerifier(cfg VerifierConfig) *Verifier {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	v := &Verifier{cfg: cfg, cache: map[cacheKey]*list.Element{}, lru: list.New(),
+	v := &Verifier{cfg: cfg, cache: lru.New[cacheKey, *cacheEntry](int64(cfg.CacheSize)),
 		queue: make(chan cacheKey, cfg.QueueSize)}
 	v.ranges.Store(&map[string]*RangeSet{})
 	for range cfg.Workers {
@@ -277,16 +276,13 @@ func (v *Verifier) rdns(k cacheKey) Verification {
 	now := v.cfg.Now()
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	if el, ok := v.cache[k]; ok {
-		e := el.Value.(*cacheEntry)
+	if e, ok := v.cache.Get(k); ok {
 		if e.pending || now.Before(e.expires) {
-			v.lru.MoveToFront(el)
 			v.hits.Add(1)
 			v.count(e.result)
 			return e.result
 		}
-		v.lru.Remove(el)
-		delete(v.cache, k)
+		v.cache.Remove(k)
 	}
 	if v.closed {
 		return Unverified
@@ -299,8 +295,7 @@ func (v *Verifier) rdns(k cacheKey) Verification {
 		v.dropped.Add(1)
 		return Unverified
 	}
-	v.cache[k] = v.lru.PushFront(&cacheEntry{key: k, pending: true})
-	v.evict()
+	v.cache.Add(k, &cacheEntry{key: k, pending: true}, 1) // the least recently used goes past CacheSize
 	return Unverified
 }
 
@@ -311,15 +306,6 @@ func (v *Verifier) count(r Verification) {
 		v.verified.Add(1)
 	case Failed:
 		v.failed.Add(1)
-	}
-}
-
-// evict trims the cache to its size, oldest first; v.mu is held.
-func (v *Verifier) evict() {
-	for v.lru.Len() > v.cfg.CacheSize {
-		el := v.lru.Back()
-		v.lru.Remove(el)
-		delete(v.cache, el.Value.(*cacheEntry).key)
 	}
 }
 
@@ -337,8 +323,7 @@ func (v *Verifier) work() {
 			ttl = v.cfg.ErrorTTL
 		}
 		v.mu.Lock()
-		if el, ok := v.cache[k]; ok {
-			e := el.Value.(*cacheEntry)
+		if e, ok := v.cache.Peek(k); ok {
 			e.result, e.pending, e.expires = result, false, v.cfg.Now().Add(ttl)
 		}
 		v.mu.Unlock()
@@ -402,7 +387,7 @@ func (v *Verifier) Wait() { v.inflight.Wait() }
 // Stats returns the verifier's counters.
 func (v *Verifier) Stats() VerifierStats {
 	v.mu.Lock()
-	cached := v.lru.Len()
+	cached := v.cache.Len()
 	v.mu.Unlock()
 	return VerifierStats{Lookups: v.lookups.Load(), CacheHits: v.hits.Load(), Dropped: v.dropped.Load(),
 		Errors: v.errs.Load(), Verified: v.verified.Load(), Failed: v.failed.Load(), Cached: cached,

@@ -1,7 +1,8 @@
 // Package lru is a least-recently-used cache bounded by the total cost of
 // its entries. Its users give each entry a cost: its bytes for the
-// conversion cache and the rewrite plans, 1 for the rate limiter's clients,
-// whose bound is a number of entries.
+// conversion cache and the rewrite plans, 1 for the rate limiter's clients
+// and the crawler verifier's results (traffic), whose bound is a number of
+// entries.
 //
 // A Cache is not safe for concurrent use: each user holds a lock of its own
 // around it, which also guards what it keeps beside the cache (an admission
