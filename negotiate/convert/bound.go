@@ -101,19 +101,7 @@ func (bd *bounder) walk(n *html.Node, level int) int {
 // grid would be far larger than its cells, and adds what its spanned cells
 // would repeat to bd.mirror.
 func (bd *bounder) table(t *html.Node) {
-	var rows []*html.Node
-	for _, c := range childElements(t) {
-		switch c.DataAtom {
-		case atom.Tr:
-			rows = append(rows, c)
-		case atom.Thead, atom.Tbody, atom.Tfoot:
-			for _, r := range childElements(c) {
-				if r.DataAtom == atom.Tr {
-					rows = append(rows, r)
-				}
-			}
-		}
-	}
+	rows := tableRows(t)
 	// extra[i] is the width rowspans from rows above add to row i (a
 	// difference array: +colspan where a span starts covering, -colspan
 	// where it stops).

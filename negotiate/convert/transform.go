@@ -330,19 +330,7 @@ func moveChildren(from, to *html.Node) {
 // spanning every column) and drops their colspan, so the label is written
 // once instead of repeated in each column.
 func sectionRows(table *html.Node) {
-	var rows []*html.Node
-	for _, c := range childElements(table) {
-		switch c.DataAtom {
-		case atom.Tr:
-			rows = append(rows, c)
-		case atom.Thead, atom.Tbody, atom.Tfoot:
-			for _, r := range childElements(c) {
-				if r.DataAtom == atom.Tr {
-					rows = append(rows, r)
-				}
-			}
-		}
-	}
+	rows := tableRows(table)
 	width := 0
 	for _, r := range rows {
 		w := 0
