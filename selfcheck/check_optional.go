@@ -217,18 +217,7 @@ func checkAPICatalog(ctx context.Context, s *site) outcome {
 	if len(set) == 0 {
 		problems = append(problems, "no linkset array")
 	}
-	for i, e := range set {
-		o, _ := e.(map[string]any)
-		rels := 0
-		for _, r := range []string{"service-desc", "service-doc", "status", "item"} {
-			if o[r] != nil {
-				rels++
-			}
-		}
-		if str(o, "anchor") == "" || rels == 0 {
-			problems = append(problems, fmt.Sprintf("entry %d lacks an anchor or a relation", i+1))
-		}
-	}
+	problems = append(problems, linksetEntryProblems(set)...)
 	note := fmt.Sprintf("linkset with %d entr(ies)", len(set))
 	if len(problems) > 0 {
 		note += "; " + strings.Join(problems[:min(len(problems), 6)], "; ")
@@ -301,4 +290,23 @@ func checkNLWebAsk(ctx context.Context, s *site) outcome {
 		return optional(false, rec, "/ask JSON has no results array", "/ask")
 	}
 	return optional(true, rec, fmt.Sprintf("/ask answers %d result(s)", len(res)), "/ask")
+}
+
+// linksetEntryProblems names the entries of an API catalog's linkset
+// (RFC 9727) that lack an anchor or one of the relations it expects.
+func linksetEntryProblems(set []any) []string {
+	var problems []string
+	for i, e := range set {
+		o, _ := e.(map[string]any)
+		rels := 0
+		for _, r := range []string{"service-desc", "service-doc", "status", "item"} {
+			if o[r] != nil {
+				rels++
+			}
+		}
+		if str(o, "anchor") == "" || rels == 0 {
+			problems = append(problems, fmt.Sprintf("entry %d lacks an anchor or a relation", i+1))
+		}
+	}
+	return problems
 }

@@ -37,18 +37,7 @@ func cpAPICatalog(ctx context.Context, s *site, _ *Report) outcome {
 	if len(set) == 0 {
 		problems = append(problems, "no linkset entries")
 	}
-	for i, e := range set {
-		o, _ := e.(map[string]any)
-		rels := 0
-		for _, r := range []string{"service-desc", "service-doc", "status", "item"} {
-			if o[r] != nil {
-				rels++
-			}
-		}
-		if str(o, "anchor") == "" || rels == 0 {
-			problems = append(problems, fmt.Sprintf("entry %d lacks an anchor or a relation", i+1))
-		}
-	}
+	problems = append(problems, linksetEntryProblems(set)...)
 	return s.docOutcome(j, expected, problems, wellKnownType(j.resp, "application/linkset+json"), false, 1)
 }
 
