@@ -149,11 +149,7 @@ func runDocs(tools []tool, dir string, misses int, list string) error {
 		return err
 	}
 	if list != "" {
-		paths := make([]string, len(pages))
-		for i, p := range pages {
-			paths[i] = p.path
-		}
-		return listPages(list, "docs", paths)
+		return listPages(list, "docs", pages, func(p docsPage) string { return p.path })
 	}
 	inputs := make([][]byte, len(pages))
 	total, pres, tables, inline := 0, 0, 0, 0

@@ -20,16 +20,16 @@ var peerDir string
 // pageKey names the i-th page of a corpus in -list and in peerDir.
 func pageKey(i int) string { return fmt.Sprintf("%04d", i) }
 
-// listPages writes dir/<corpus>/pages.tsv: "key<TAB>path of the HTML" for
-// every page of the corpus (after -sample and -match, which must be the
-// same when the outputs are scored).
-func listPages(dir, corpus string, paths []string) error {
+// listPages writes dir/<corpus>/pages.tsv: "key<TAB>path of the HTML"
+// (given by path) for every page of the corpus (after -sample and -match,
+// which must be the same when the outputs are scored).
+func listPages[P any](dir, corpus string, pages []P, path func(P) string) error {
 	if err := os.MkdirAll(filepath.Join(dir, corpus), 0o755); err != nil {
 		return err
 	}
 	var b strings.Builder
-	for i, p := range paths {
-		fmt.Fprintf(&b, "%s\t%s\n", pageKey(i), p)
+	for i, p := range pages {
+		fmt.Fprintf(&b, "%s\t%s\n", pageKey(i), path(p))
 	}
 	return os.WriteFile(filepath.Join(dir, corpus, "pages.tsv"), []byte(b.String()), 0o644)
 }

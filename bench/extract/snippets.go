@@ -164,11 +164,7 @@ func runSnippets(tools []tool, misses int, list string) error {
 		return err
 	}
 	if list != "" {
-		paths := make([]string, len(pages))
-		for i, p := range pages {
-			paths[i] = p.path
-		}
-		return listPages(list, "trafilatura", paths)
+		return listPages(list, "trafilatura", pages, func(p snippetPage) string { return p.path })
 	}
 	inputs := make([][]byte, len(pages))
 	total := 0

@@ -56,11 +56,7 @@ func runWords(tools []tool, misses int, list string) error {
 		return err
 	}
 	if list != "" {
-		paths := make([]string, len(pages))
-		for i, p := range pages {
-			paths[i] = p.path
-		}
-		return listPages(list, "readability", paths)
+		return listPages(list, "readability", pages, func(p wordPage) string { return p.path })
 	}
 	u, _ := url.Parse("http://fakehost/test/page.html")
 	inputs := make([][]byte, len(pages))
