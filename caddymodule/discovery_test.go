@@ -15,21 +15,23 @@ import (
 	"github.com/agentready/caddy-agentready/discover"
 )
 
-// TestIntegrationDiscoveryWithoutSitemap: a site with no sitemap is
-// discovered through Caddy by a crawl that obeys the origin's robots.txt
-// and noindex; the generated sitemap and llms.txt list exactly the pages
-// found (with their titles), and /ask answers with the public origin's
-// URLs, never the address the module reaches the site at.
-func TestIntegrationDiscoveryWithoutSitemap(t *testing.T) {
+// widgetSite is the site the discovery tests crawl: no sitemap, a
+// robots.txt that keeps /private/ out, a noindex draft, guides two links
+// deep. Each page has a description and, after its first paragraph, filler
+// (when not empty) in a paragraph of its own.
+func widgetSite(filler string) http.HandlerFunc {
 	page := func(w http.ResponseWriter, title, extra string, links ...string) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprintf(w, "<!doctype html><html lang=en><head><title>%s</title><meta name=description content=\"About %s.\">%s</head><body><main><h1>%s</h1><p>How to %s with widgets, explained step by step.</p>", title, title, extra, title, strings.ToLower(title))
+		fmt.Fprintf(w, "<!doctype html><html lang=en><head><title>%s</title><meta name=description content=\"About %s.\">%s</head><body><main><h1>%s</h1><p>How to %s with widgets, explained step by step.</p>", title, strings.ToLower(title), extra, title, strings.ToLower(title))
+		if filler != "" {
+			fmt.Fprintf(w, "<p>%s</p>", filler)
+		}
 		for _, l := range links {
 			fmt.Fprintf(w, "<a href=%q>%s</a> ", l, l)
 		}
 		io.WriteString(w, "</main></body></html>")
 	}
-	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/robots.txt":
 			io.WriteString(w, "User-agent: *\nDisallow: /private/\n")
@@ -48,7 +50,16 @@ func TestIntegrationDiscoveryWithoutSitemap(t *testing.T) {
 		default:
 			http.NotFound(w, r)
 		}
-	}))
+	}
+}
+
+// TestIntegrationDiscoveryWithoutSitemap: a site with no sitemap is
+// discovered through Caddy by a crawl that obeys the origin's robots.txt
+// and noindex; the generated sitemap and llms.txt list exactly the pages
+// found (with their titles), and /ask answers with the public origin's
+// URLs, never the address the module reaches the site at.
+func TestIntegrationDiscoveryWithoutSitemap(t *testing.T) {
+	origin := httptest.NewServer(widgetSite(""))
 	t.Cleanup(origin.Close)
 	base := runWithYAML(t, origin.URL, "site:\n  name: Widgets\n  origin: https://widgets.example\n"+
 		"llms:\n  auto_list:\n    enabled: true\n    section: Everything\nconnect:\n  enabled: true\n")
@@ -241,14 +252,7 @@ http://127.0.0.1:{port} {
 // URL; it answers with validators and 304, is declared in agents.json and
 // linked from llms.txt, and says where the byte budget cut it.
 func TestIntegrationLLMsFull(t *testing.T) {
-	page := func(w http.ResponseWriter, title, extra string, links ...string) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprintf(w, "<!doctype html><html lang=en><head><title>%s</title><meta name=description content=\"About %s.\">%s</head><body><main><h1>%s</h1><p>How to %s with widgets, explained step by step.</p><p>%s</p>", title, strings.ToLower(title), extra, title, strings.ToLower(title), strings.Repeat("Widgets help. ", 100))
-		for _, l := range links {
-			fmt.Fprintf(w, "<a href=%q>%s</a> ", l, l)
-		}
-		io.WriteString(w, "</main></body></html>")
-	}
+	site := widgetSite(strings.Repeat("Widgets help. ", 100))
 	var mu sync.Mutex
 	seen := map[string]int{}
 	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -257,24 +261,7 @@ func TestIntegrationLLMsFull(t *testing.T) {
 			seen[r.URL.Path]++ // a fetch of the page as Markdown
 		}
 		mu.Unlock()
-		switch r.URL.Path {
-		case "/robots.txt":
-			io.WriteString(w, "User-agent: *\nDisallow: /private/\n")
-		case "/":
-			page(w, "Home", "", "/guides/", "/private/keys", "/drafts/next")
-		case "/guides/":
-			page(w, "Guides", "", "/guides/csv", "/guides/billing")
-		case "/guides/csv":
-			page(w, "Read and write CSV files", "")
-		case "/guides/billing":
-			page(w, "Billing", "", "/")
-		case "/drafts/next":
-			page(w, "Draft", `<meta name="robots" content="noindex">`)
-		case "/private/keys":
-			page(w, "Keys", "")
-		default:
-			http.NotFound(w, r)
-		}
+		site.ServeHTTP(w, r)
 	}))
 	t.Cleanup(origin.Close)
 	for _, tc := range []struct {
