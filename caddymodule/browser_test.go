@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -32,6 +33,71 @@ func chromiumPath(t *testing.T) string {
 	return ""
 }
 
+// headless starts headless Chromium (browser) with a w×h window and a 90 s
+// deadline for the test. errs returns what the pages reported as errors so
+// far: console.error and console.assert calls, uncaught exceptions, and
+// error entries of the browser's log.
+func headless(t *testing.T, browser string, w, h int) (ctx context.Context, errs func() []string) {
+	t.Helper()
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
+		chromedp.ExecPath(browser),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(userDataDir(t)),
+		chromedp.WindowSize(w, h),
+	)
+	t.Cleanup(cancelAlloc)
+	ctx, cancel := chromedp.NewContext(allocCtx)
+	t.Cleanup(cancel)
+	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
+	t.Cleanup(cancelTimeout)
+
+	var mu sync.Mutex
+	var consoleErrors []string
+	chromedp.ListenTarget(ctx, func(ev any) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch e := ev.(type) {
+		case *runtime.EventConsoleAPICalled:
+			if e.Type == runtime.APITypeError || e.Type == runtime.APITypeAssert {
+				consoleErrors = append(consoleErrors, "console."+string(e.Type))
+			}
+		case *runtime.EventExceptionThrown:
+			consoleErrors = append(consoleErrors, "exception: "+e.ExceptionDetails.Text)
+		case *log.EventEntryAdded:
+			if e.Entry.Level == log.LevelError {
+				consoleErrors = append(consoleErrors, "log: "+e.Entry.Text)
+			}
+		}
+	})
+	return ctx, func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(consoleErrors)
+	}
+}
+
+// saveScreenshot writes png to testoutput/name and returns its path.
+func saveScreenshot(t *testing.T, name string, png []byte) string {
+	t.Helper()
+	out := filepath.Join("..", "testoutput")
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	shot := filepath.Join(out, name)
+	if err := os.WriteFile(shot, png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return shot
+}
+
 // TestBrowserSelfScoreReport loads the self-score report (mounted with
 // agent_ready_report: Caddy's admin endpoint turns browser navigations away)
 // in headless Chromium: the score, the six section bars and an
@@ -53,44 +119,7 @@ http://127.0.0.1:%d {
 	waitReport(t, admin)
 	reportURL := fmt.Sprintf("http://127.0.0.1:%d/agent-ready/", reportPort)
 
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(browser),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(userDataDir(t)),
-		chromedp.WindowSize(1280, 1600),
-	)
-	defer cancelAlloc()
-	ctx, cancel := chromedp.NewContext(allocCtx)
-	defer cancel()
-	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
-	defer cancelTimeout()
-
-	var mu sync.Mutex
-	var consoleErrors []string
-	chromedp.ListenTarget(ctx, func(ev any) {
-		mu.Lock()
-		defer mu.Unlock()
-		switch e := ev.(type) {
-		case *runtime.EventConsoleAPICalled:
-			if e.Type == runtime.APITypeError || e.Type == runtime.APITypeAssert {
-				consoleErrors = append(consoleErrors, "console."+string(e.Type))
-			}
-		case *runtime.EventExceptionThrown:
-			consoleErrors = append(consoleErrors, "exception: "+e.ExceptionDetails.Text)
-		case *log.EventEntryAdded:
-			if e.Entry.Level == log.LevelError {
-				consoleErrors = append(consoleErrors, "log: "+e.Entry.Text)
-			}
-		}
-	})
+	ctx, consoleErrors := headless(t, browser, 1280, 1600)
 
 	var (
 		score       string
@@ -161,20 +190,10 @@ http://127.0.0.1:%d {
 	if !strings.Contains(cpText, "verify: curl") || !strings.Contains(cpText, "strength: ") {
 		t.Errorf("opened checkpoint shows no verification command:\n%s", cpText)
 	}
-	mu.Lock()
-	if len(consoleErrors) > 0 {
-		t.Errorf("console errors: %v", consoleErrors)
+	if errs := consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors: %v", errs)
 	}
-	mu.Unlock()
-
-	out := filepath.Join("..", "testoutput")
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	shot := filepath.Join(out, "agent-ready-report.png")
-	if err := os.WriteFile(shot, screenshot, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	shot := saveScreenshot(t, "agent-ready-report.png", screenshot)
 	t.Logf("score %s; screenshot %s", strings.TrimSpace(score), shot)
 }
 

@@ -1,14 +1,12 @@
 package caddymodule
 
 import (
-	"context"
 	"fmt"
 	"math/rand/v2"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -116,32 +114,7 @@ http://127.0.0.1:%d {
 	fillTraffic(site.store, time.Now())
 	viewURL := fmt.Sprintf("http://127.0.0.1:%d/agent-ready/agents?site=%s", reportPort, url.QueryEscape(base))
 
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(browser), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(userDataDir(t)), chromedp.WindowSize(1100, 1400),
-	)
-	defer cancelAlloc()
-	ctx, cancel := chromedp.NewContext(allocCtx)
-	defer cancel()
-	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
-	defer cancelTimeout()
-	var mu sync.Mutex
-	var consoleErrors []string
-	chromedp.ListenTarget(ctx, func(ev any) {
-		mu.Lock()
-		defer mu.Unlock()
-		switch e := ev.(type) {
-		case *runtime.EventExceptionThrown:
-			consoleErrors = append(consoleErrors, "exception: "+e.ExceptionDetails.Text)
-		case *log.EventEntryAdded:
-			if e.Entry.Level == log.LevelError {
-				consoleErrors = append(consoleErrors, "log: "+e.Entry.Text)
-			}
-		}
-	})
+	ctx, consoleErrors := headless(t, browser, 1100, 1400)
 	visible := func(sel string) string {
 		return `[...document.querySelectorAll('` + sel + `')].filter(e => { const r = e.getBoundingClientRect(); return r.height > 0 && r.width > 0; }).length`
 	}
@@ -190,19 +163,10 @@ http://127.0.0.1:%d {
 	if scoreHref != "./" {
 		t.Errorf("the score link is %q", scoreHref)
 	}
-	mu.Lock()
-	if len(consoleErrors) > 0 {
-		t.Errorf("console errors: %v", consoleErrors)
+	if errs := consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors: %v", errs)
 	}
-	mu.Unlock()
-	out := filepath.Join("..", "testoutput")
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	shot := filepath.Join(out, "agents-view.png")
-	if err := os.WriteFile(shot, screenshot, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	shot := saveScreenshot(t, "agents-view.png", screenshot)
 	if *update {
 		if err := os.WriteFile(filepath.Join("..", "docs", "agents-view.png"), screenshot, 0o644); err != nil {
 			t.Fatal(err)
