@@ -33,6 +33,18 @@ func scanGenerated(t *testing.T, data []byte, file, only string) *selfcheck.Repo
 	return rep
 }
 
+// fullForTestServer is testdata/full.yaml without its fixed origin, so
+// that it describes the test server that serves its bundle.
+func fullForTestServer(t *testing.T) []byte {
+	t.Helper()
+	full, err := os.ReadFile("testdata/full.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	full = regexp.MustCompile(`(?m)^  origin: .*\n`).ReplaceAll(full, nil)
+	return regexp.MustCompile(`"https://acme.example(/pricing)"`).ReplaceAll(full, []byte("$1"))
+}
+
 // TestGeneratedDocumentsPassLint: the llms.txt and agents.json the module
 // writes pass every agent-compatibility rule (STANDARD.md §12) for the
 // capabilities the YAML declares — no-op/stop instruction, human review
@@ -42,12 +54,7 @@ func TestGeneratedDocumentsPassLint(t *testing.T) {
 	if testing.Short() {
 		t.Skip("scans a served bundle")
 	}
-	full, err := os.ReadFile("testdata/full.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	full = regexp.MustCompile(`(?m)^  origin: .*\n`).ReplaceAll(full, nil)
-	full = regexp.MustCompile(`"https://acme.example(/pricing)"`).ReplaceAll(full, []byte("$1"))
+	full := fullForTestServer(t)
 	site, err := os.ReadFile("../examples/site.yaml")
 	if err != nil {
 		t.Fatal(err)

@@ -1,13 +1,10 @@
 package manifest
 
 import (
-	"context"
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"regexp"
 	"testing"
-	"time"
 
 	"github.com/agentready/caddy-agentready/selfcheck"
 )
@@ -58,13 +55,7 @@ func TestScannerAcceptsGeneratedDocuments(t *testing.T) {
 	if testing.Short() {
 		t.Skip("scans over loopback HTTP")
 	}
-	full, err := os.ReadFile("testdata/full.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Without its fixed origin, full.yaml describes the test server.
-	full = regexp.MustCompile(`(?m)^  origin: .*\n`).ReplaceAll(full, nil)
-	full = regexp.MustCompile(`"https://acme.example(/pricing)"`).ReplaceAll(full, []byte("$1"))
+	full := fullForTestServer(t)
 	for _, tc := range []struct {
 		name, file string
 		data       []byte
@@ -81,25 +72,12 @@ func TestScannerAcceptsGeneratedDocuments(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			data := tc.data
 			if data == nil {
+				var err error
 				if data, err = os.ReadFile(tc.file); err != nil {
 					t.Fatal(err)
 				}
 			}
-			s, err := Parse(data, tc.file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var b *Bundle
-			srv := serveBundle(t, &b)
-			if b, err = s.Generate(Env{Origin: srv.URL, MarkdownSuffix: "/md", Now: time.Now()}); err != nil {
-				t.Fatal(err)
-			}
-			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-			defer cancel()
-			rep, err := selfcheck.Scan(ctx, srv.URL, selfcheck.Options{Pages: -1, SameOriginOnly: true})
-			if err != nil {
-				t.Fatal(err)
-			}
+			rep := scanGenerated(t, data, tc.file, "")
 			byID := map[string]selfcheck.CheckResult{}
 			for _, c := range rep.Checks {
 				byID[c.ID] = c
