@@ -38,6 +38,10 @@ func FuzzRewriter(f *testing.F) {
 		if first, second, _ := planned(t, page, &keyed); !bytes.Equal(first, whole) || !bytes.Equal(second, whole) {
 			t.Fatalf("rewritten whole:\n%q\nfrom its plan:\n%q\nstreamed:\n%q", first, second, whole)
 		}
+		// Recorded while it streams, and streamed through that plan.
+		if rec, replay := streamPlanned(t, NewPlanCache(testPlanCache), page, &keyed, size); !bytes.Equal(rec, whole) || !bytes.Equal(replay, whole) {
+			t.Fatalf("recorded while streaming:\n%q\nstreamed through its plan:\n%q\nwant:\n%q", rec, replay, whole)
+		}
 		// The same as the rewriteState driven by x/net/html's Tokenizer.
 		for i, inj := range libraryInjections {
 			if got, want := rewriteAll(t, page, inj, size), libraryRewrite(page, inj); !bytes.Equal(got, want) {

@@ -17,8 +17,25 @@ import (
 // planSeed keys the page hashes of this process.
 var planSeed = maphash.MakeSeed()
 
-// planKey identifies a page by a hash of its bytes and of its injection.
-type planKey struct{ page, inj uint64 }
+// planKey identifies a page and its injection: the page by a hash of its
+// bytes, or by the name its origin gives those bytes (id; page is then 0),
+// the injection by a hash of its Key.
+type planKey struct {
+	page, inj uint64
+	id        PageID
+}
+
+// PageID names the bytes of a page by what its origin promises about them:
+// the address it was asked by and its strong entity tag, which the origin
+// changes whenever the bytes change (RFC 9110 §8.8.1, §8.8.3), and its
+// length. A plan recorded under a PageID is looked up (LookupPlan) before
+// any of the page's bytes arrive, so the page can stream through it
+// (PlanWriter) instead of being held and hashed.
+type PageID struct {
+	Host, Path, Query string // the request's, as the origin saw them
+	ETag              string // the strong entity tag, quoted: never a weak one
+	Length            int64  // the Content-Length
+}
 
 // plan is the insertions the rewriter made into one page.
 type plan struct {
@@ -37,24 +54,59 @@ type edit struct {
 	ins    []byte
 }
 
-// add records an insertion made at offset off of the page being recorded.
-func (p *plan) add(off int64, ins []byte) {
-	p.edits = append(p.edits, edit{off: int(off), ins: append([]byte(nil), ins...)})
+// add records an insertion made at offset off of the page being recorded,
+// before being the page's bytes just before off (see tail8).
+func (p *plan) add(off int64, ins []byte, before uint64) {
+	p.edits = append(p.edits, edit{off: int(off), before: before, ins: append([]byte(nil), ins...)})
 	p.size += int64(len(ins)) + 48
 }
 
-// seal finishes a recorded plan of page: its length and the check bytes.
-func (p *plan) seal(page []byte) {
-	p.n = len(page)
-	for i := range p.edits {
-		p.edits[i].before = beforeBytes(page, p.edits[i].off)
+// seal finishes a recorded plan of a page of n bytes.
+func (p *plan) seal(n int64) {
+	p.n = int(n)
+	p.size += 128 + int64(len(p.key.id.Host)+len(p.key.id.Path)+len(p.key.id.Query)+len(p.key.id.ETag))
+}
+
+// out is the length of the page the plan makes.
+func (p *plan) out() int64 {
+	n := int64(p.n)
+	for _, e := range p.edits {
+		n += int64(len(e.ins))
 	}
-	p.size += 128
+	return n
 }
 
 func beforeBytes(page []byte, off int) uint64 {
 	var b [8]byte
 	copy(b[:], page[max(0, off-8):off])
+	return binary.LittleEndian.Uint64(b[:])
+}
+
+// tail8 is the last 8 bytes of a stream (fewer at its start): pushed the
+// whole stream in pieces, its value is beforeBytes of the stream at its
+// end, so a plan's check bytes are recorded, and checked, without the
+// page held whole.
+type tail8 struct {
+	b [8]byte
+	n int
+}
+
+func (t *tail8) push(p []byte) {
+	if len(p) >= 8 {
+		copy(t.b[:], p[len(p)-8:])
+		t.n = 8
+		return
+	}
+	if keep := 8 - len(p); t.n > keep {
+		copy(t.b[:], t.b[t.n-keep:t.n])
+		t.n = keep
+	}
+	t.n += copy(t.b[t.n:], p)
+}
+
+func (t *tail8) value() uint64 {
+	var b [8]byte
+	copy(b[:], t.b[:t.n])
 	return binary.LittleEndian.Uint64(b[:])
 }
 

@@ -98,6 +98,8 @@ type Rewriter struct {
 	tag     tagAttrs
 	bufs    *rewriteBufs // where the buffers above came from; nil once released
 	plan    *plan        // when set, the insertions are recorded in it
+	last    tail8        // with a plan: the input's last bytes written or batched
+	record  *PlanCache   // with a plan: where Close keeps it (NewRecording)
 
 	pass   bool // nothing left to change: bytes are copied as they come
 	closed bool
@@ -113,6 +115,7 @@ func (r *Rewriter) Write(p []byte) (n int, err error) {
 		return 0, r.err
 	}
 	if r.pass {
+		r.n += int64(len(p)) // Close checks a recorded page's length
 		return r.write(p)
 	}
 	base := r.n
@@ -156,14 +159,18 @@ func (r *Rewriter) Close() error {
 		return r.err
 	}
 	r.closed = true
-	if r.pass || r.err != nil {
-		return r.err
+	if !r.pass && r.err == nil {
+		if tt, s, ok := r.z.eof(r.n); ok && tt != nethtml.ErrorToken {
+			r.token(tt, s, r.n, nil, r.n)
+		}
+		r.flushTo(r.n, nil, r.n)
+		r.release()
 	}
-	if tt, s, ok := r.z.eof(r.n); ok && tt != nethtml.ErrorToken {
-		r.token(tt, s, r.n, nil, r.n)
+	if r.record != nil && r.plan != nil && r.err == nil && r.n == r.plan.key.id.Length {
+		// The whole page, as long as its origin said: the plan is complete.
+		r.plan.seal(r.n)
+		r.record.put(r.plan)
 	}
-	r.flushTo(r.n, nil, r.n)
-	r.release()
 	return r.err
 }
 
@@ -199,7 +206,7 @@ func (r *Rewriter) token(tt nethtml.TokenType, s, e int64, p []byte, base int64)
 		r.copyTo(s+int64(in.at), p, base)
 		r.batch = append(r.batch, in.b...)
 		if r.plan != nil {
-			r.plan.add(s+int64(in.at), in.b)
+			r.plan.add(s+int64(in.at), in.b, r.last.value())
 		}
 	}
 }
@@ -231,11 +238,21 @@ func (r *Rewriter) copyTo(x int64, p []byte, base int64) {
 		held := base - int64(len(r.hold))
 		to := min(x, base)
 		r.batch = append(r.batch, r.hold[r.emitted-held:to-held]...)
+		r.track(r.hold[r.emitted-held : to-held])
 		r.emitted = to
 	}
 	if x > r.emitted {
 		r.batch = append(r.batch, p[r.emitted-base:x-base]...)
+		r.track(p[r.emitted-base : x-base])
 		r.emitted = x
+	}
+}
+
+// track notes input bytes written or batched, when a plan is recorded:
+// the bytes before each insertion are its check bytes.
+func (r *Rewriter) track(b []byte) {
+	if r.plan != nil {
+		r.last.push(b)
 	}
 }
 
@@ -245,6 +262,7 @@ func (r *Rewriter) flushTo(x int64, p []byte, base int64) {
 	if len(r.batch) == 0 && r.emitted >= base {
 		if x > r.emitted {
 			r.write(p[r.emitted-base : x-base])
+			r.track(p[r.emitted-base : x-base])
 			r.emitted = x
 		}
 		return
