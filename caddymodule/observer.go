@@ -66,6 +66,8 @@ func (o observer) FailOpen(r *http.Request, reason string, err error) {
 	switch {
 	case reason == "rewrite_abort":
 		msg = "html rewrite aborted: the page stopped decoding after part of it was sent"
+	case reason == "plan_mismatch":
+		msg = "html page changed under the same strong ETag and length: the rest went out unannotated, the length made up with trailing spaces; the plan is dropped"
 	case strings.HasPrefix(reason, "rewrite"):
 		msg = "html rewrite failed open; serving the origin's page without its annotations"
 	}

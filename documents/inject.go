@@ -103,12 +103,16 @@ func (b *bundle) injection(u *url.URL) *negotiate.Injection {
 		return b.inject
 	}
 	href := html.EscapeString(b.Inject.Origin + (&url.URL{Path: u.Path, RawPath: u.RawPath}).EscapedPath())
-	canonical := negotiate.HeadElement{
-		HTML:   `<link rel="canonical" href="` + href + `">`,
-		SkipIf: skipCanonical,
-	}
-	inj := *b.inject
-	inj.Head = append([]negotiate.HeadElement{canonical}, b.inject.Head...)
-	inj.Key += "\x00canonical:" + href
-	return &inj
+	// The link and the Key in one string, the injection and its head in
+	// one allocation: 5 allocations a request down to 3.
+	const linkOpen, linkClose, keyMark = `<link rel="canonical" href="`, `">`, "\x00canonical:"
+	both := linkOpen + href + linkClose + b.inject.Key + keyMark + href
+	n := len(linkOpen) + len(href) + len(linkClose)
+	st := &struct {
+		inj  negotiate.Injection
+		head [4]negotiate.HeadElement
+	}{inj: *b.inject}
+	st.inj.Head = append(append(st.head[:0:len(st.head)], negotiate.HeadElement{HTML: both[:n], SkipIf: skipCanonical}), b.inject.Head...)
+	st.inj.Key = both[n:]
+	return &st.inj
 }

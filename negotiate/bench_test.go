@@ -67,7 +67,8 @@ func BenchmarkHTMLPassThrough(b *testing.B) {
 // origin sends it (Content-Length, 32 KiB writes): a 60 KiB page is
 // rewritten whole and from its plan after the first time; a 1 MiB one,
 // over maxPlannedPage, streams through the rewriter, which scans it to the
-// end for a form (quiet mode, htmlrewrite's skim).
+// end for a form (quiet mode, htmlrewrite's skim). The "named" cases have a
+// strong ETag: from the second time, either streams through its plan.
 func BenchmarkHTMLAnnotated(b *testing.B) {
 	const section = `<section id="s1">
 <h2>Section 1: widgets at scale</h2>
@@ -88,7 +89,8 @@ or the <a href="/pricing">pricing</a> before you <strong>deploy</strong> it; the
 	for _, tc := range []struct {
 		name string
 		size int
-	}{{"60k", 60 << 10}, {"1m", 1 << 20}} {
+		etag string
+	}{{"60k", 60 << 10, ""}, {"1m", 1 << 20, ""}, {"60k-named", 60 << 10, `"v1"`}, {"1m-named", 1 << 20, `"v1"`}} {
 		b.Run(tc.name, func(b *testing.B) {
 			head := "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<title>Bench</title>\n</head>\n<body>\n<main>\n"
 			body := []byte(head + strings.Repeat(section, (tc.size-len(head))/len(section)+1))[:tc.size]
@@ -96,6 +98,9 @@ or the <a href="/pricing">pricing</a> before you <strong>deploy</strong> it; the
 			next := func(w http.ResponseWriter, r *http.Request) error {
 				w.Header().Set("Content-Type", "text/html; charset=utf-8")
 				w.Header().Set("Content-Length", length)
+				if tc.etag != "" {
+					w.Header().Set("Etag", tc.etag)
+				}
 				w.WriteHeader(http.StatusOK)
 				for p := body; len(p) > 0; {
 					n := min(len(p), 32<<10)

@@ -64,11 +64,15 @@ type Observer interface {
 	// because its content coding did not decode in full within the bounds
 	// ("rewrite_decode"), or a streamed HTML page that stopped decoding
 	// after part of it went out, whose response is then aborted, never
-	// ended as if complete ("rewrite_abort").
+	// ended as if complete ("rewrite_abort"), or an HTML page streamed
+	// through the plan of its last copy whose bytes were not that copy's
+	// although its origin named them the same (strong ETag and length):
+	// the rest went out unannotated and the length promised was made up
+	// with trailing spaces ("plan_mismatch").
 	FailOpen(r *http.Request, reason string, err error)
-	// Rewrote reports an HTML page rewritten whole (a Content-Length up to
-	// 256 KiB): from the rewrite plan of an earlier identical page, or by
-	// reading it as HTML (and recording its plan when plans are on).
+	// Rewrote reports an annotated HTML page: annotated from the rewrite
+	// plan of an earlier identical page (fromPlan), or by reading it as
+	// HTML (and recording its plan when plans are on).
 	Rewrote(r *http.Request, fromPlan bool)
 }
 

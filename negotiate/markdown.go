@@ -188,9 +188,7 @@ func (rw *responseWriter) pageURL() *url.URL {
 // form of conv.
 func (rw *responseWriter) markdownHeaders(conv *Converted) {
 	hdr := rw.Header()
-	for _, k := range representationHeaders {
-		hdr.Del(k)
-	}
+	dropHeaders(hdr, representationHeaders)
 	hdr.Set("Content-Type", markdownContentType)
 	rw.markdownValidators()
 	rw.commonHeaders()
@@ -271,9 +269,7 @@ func (rw *responseWriter) markdownNotModified() {
 	hdr := rw.Header()
 	rw.markdownValidators()
 	rw.commonHeaders()
-	for _, k := range representationHeaders {
-		hdr.Del(k)
-	}
+	dropHeaders(hdr, representationHeaders)
 	hdr.Del("Content-Type")
 	rw.mode = modeDiscard
 	rw.w.WriteHeader(http.StatusNotModified)

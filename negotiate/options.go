@@ -101,13 +101,17 @@ type Options struct {
 	ContentSignal string `json:"content_signal,omitempty"`
 
 	// RewriteCache bounds, in bytes, the rewrite plans: where the
-	// annotations went into each HTML page rewritten whole (pages with a
-	// Content-Length up to 256 KiB, which are then sent with their exact
-	// length). The same page bytes with the same annotations are annotated
-	// again by copying, without reading the page as HTML again. A plan is
-	// found by a hash of the page and of the Injection's Key (injections
-	// without a Key are never planned) and checked against the page before
-	// use. -1 disables it. Default: 8 MiB (DefaultRewriteCache).
+	// annotations went into each HTML page. The same page bytes with the
+	// same annotations are annotated again by copying, without reading the
+	// page as HTML again. A page its origin names (a strong ETag and a
+	// Content-Length, in no content coding) has its plan filed under its
+	// URL, tag and length, whatever its size: its next copy streams
+	// through the plan with its exact length, the 8 bytes before each
+	// insertion checked on the way. Any other page rewritten whole (a
+	// Content-Length up to 256 KiB) has it filed under a hash of its bytes,
+	// checked against the page before use. Plans are per Injection Key
+	// (injections without a Key are never planned). -1 disables it.
+	// Default: 8 MiB (DefaultRewriteCache).
 	RewriteCache int64 `json:"rewrite_cache,omitempty"`
 
 	// TokensHeader adds `x-markdown-tokens` (the converter's o200k BPE

@@ -1,6 +1,9 @@
 package negotiate
 
-import "strings"
+import (
+	"net/http"
+	"strings"
+)
 
 // The response path: what both forms of a page carry (Vary, the Link
 // headers, Content-Signal), and the headers a changed body drops.
@@ -10,6 +13,14 @@ import "strings"
 var representationHeaders = []string{
 	"Content-Encoding", "Content-Length", "Content-Range", "Accept-Ranges",
 	"Content-Md5", "Digest", "Content-Digest", "Repr-Digest",
+}
+
+// dropHeaders removes keys, written in canonical form, from hdr: Del would
+// canonicalize each (about 1,500 instructions for the 8 above).
+func dropHeaders(hdr http.Header, keys []string) {
+	for _, k := range keys {
+		delete(hdr, k)
+	}
 }
 
 // markdownHref is the address of this page's Markdown alternate.

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/agentready/caddy-agentready/negotiate/htmlrewrite"
 )
 
 // The response path: the response writer's state, what the request asks
@@ -67,6 +69,16 @@ type responseWriter struct {
 	html   *[]byte
 	inj    *Injection
 	coding string
+
+	// What this HTML page gets (injection) and room for its head elements.
+	injected Injection
+	head     [4]HeadElement
+
+	// An HTML page's name for the rewrite plans (pageID), when it has one,
+	// and the writer of a page streamed through its plan (startPlanned).
+	id      htmlrewrite.PageID
+	named   bool
+	planned htmlrewrite.PlanWriter
 
 	// modeRewrite: whether the rewritten page's headers went out (an
 	// encoded page's go with its first decoded bytes); until then the

@@ -21,9 +21,14 @@ const DefaultRewriteCache = 8 << 20
 const maxPlannedPage = 256 << 10
 
 // rewritePage returns page rewritten with inj, in buf (from pageBufPool),
-// through the rewrite plans (see htmlrewrite.RewritePage).
-func rewritePage(buf *[]byte, page []byte, inj *Injection, plans *htmlrewrite.PlanCache) (out *[]byte, fromPlan bool) {
-	*buf, fromPlan = htmlrewrite.RewritePage((*buf)[:0], page, inj, plans)
+// through the rewrite plans (see htmlrewrite.RewritePage): filed under id
+// when the page is named, else under a hash of its bytes.
+func rewritePage(buf *[]byte, page []byte, inj *Injection, plans *htmlrewrite.PlanCache, id htmlrewrite.PageID, named bool) (out *[]byte, fromPlan bool) {
+	if named {
+		*buf, fromPlan = htmlrewrite.RewritePageAs((*buf)[:0], page, inj, plans, id)
+	} else {
+		*buf, fromPlan = htmlrewrite.RewritePage((*buf)[:0], page, inj, plans)
+	}
 	return buf, fromPlan
 }
 

@@ -156,9 +156,7 @@ func (rw *responseWriter) decide(status int) {
 // body and the headers that describe it are dropped.
 func (rw *responseWriter) noMarkdownForm() {
 	hdr := rw.Header()
-	for _, k := range notFoundDrops {
-		hdr.Del(k)
-	}
+	dropHeaders(hdr, notFoundDrops)
 	hdr.Set("Content-Type", "text/plain; charset=utf-8")
 	hdr.Set("X-Content-Type-Options", "nosniff")
 	hdr.Set("Content-Length", strconv.Itoa(len(noMarkdownBody)))

@@ -78,7 +78,15 @@ type PlanWriter struct {
 
 // NewPlanWriter returns a PlanWriter that writes the page planned by pl to w.
 func NewPlanWriter(w io.Writer, pl Plan) *PlanWriter {
-	return &PlanWriter{out: w, p: pl.p, plans: pl.plans}
+	pw := new(PlanWriter)
+	pw.Reset(w, pl)
+	return pw
+}
+
+// Reset makes w a new PlanWriter of the page planned by pl to out, so
+// that a caller may keep one in a structure it reuses.
+func (w *PlanWriter) Reset(out io.Writer, pl Plan) {
+	*w = PlanWriter{out: out, p: pl.p, plans: pl.plans}
 }
 
 // Write copies p, with the insertions that fall in it.
