@@ -166,10 +166,10 @@ func runSnippets(tools []tool, misses int, list string) error {
 	if list != "" {
 		return listPages(list, "trafilatura", pages, func(p snippetPage) string { return p.path })
 	}
-	inputs := make([][]byte, len(pages))
+	inputs, names := make([][]byte, len(pages)), make([]string, len(pages))
 	total := 0
 	for i, p := range pages {
-		inputs[i] = p.html
+		inputs[i], names[i] = p.html, p.file
 		total += len(p.html)
 	}
 	fmt.Printf("## trafilatura comparison set: %d pages, %.1f MB\n\n", len(pages), float64(total)/1e6)
@@ -177,14 +177,18 @@ func runSnippets(tools []tool, misses int, list string) error {
 	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|")
 	for _, t := range tools {
 		var c counts
-		outs, how, errs, mbps := convertAll(t, "trafilatura", inputs, func(i int) *url.URL { return pages[i].url })
+		outs, how, errs, mbps := convertAll(t, "trafilatura", names, inputs, func(i int) *url.URL { return pages[i].url })
 		shown := 0
 		byHow := map[string]*counts{}
+		var costly []pageCost
 		for i, p := range pages {
+			var pc counts
+			pc.evaluate(p, score.MarkdownText(outs[i]))
 			missed := c.evaluate(p, score.MarkdownText(outs[i]))
 			if t.name != "agent_ready" {
 				continue
 			}
+			costly = append(costly, pageCost{p.file, how[i], len(p.html), pc, missed})
 			h := strings.TrimSuffix(strings.SplitN(how[i], ":", 2)[0]+":"+strings.SplitN(how[i]+":", ":", 3)[1], ":")
 			if byHow[h] == nil {
 				byHow[h] = &counts{}
@@ -197,6 +201,9 @@ func runSnippets(tools []tool, misses int, list string) error {
 		}
 		if misses > 0 {
 			printByHow(byHow)
+		}
+		if costs > 0 && t.name == "agent_ready" {
+			printCosts(costly, c)
 		}
 		heap := heapText(t, inputs, func(i int) *url.URL { return pages[i].url })
 		tp, fn, fp, tn := float64(c.tp), float64(c.fn), float64(c.fp), float64(c.tn)
@@ -232,4 +239,102 @@ func printByHow(byHow map[string]*counts) {
 		fmt.Fprintf(os.Stderr, "by extraction %-28s tp %5d fn %5d fp %5d tn %5d precision %.3f recall %.3f F %.3f\n",
 			k, c.tp, c.fn, c.fp, c.tn, tp/(tp+fp), tp/(tp+fn), 2*tp/(2*tp+fp+fn))
 	}
+}
+
+// costs is how many of agent_ready's costliest pages (most false positives
+// and negatives) -costs lists on the trafilatura set.
+var costs int
+
+// pageCost is one page's snippet tallies and wrong snippets.
+type pageCost struct {
+	file, how string
+	size      int
+	c         counts
+	wrong     []string // "-" lost, "+" unwanted kept
+}
+
+// fScore is the snippet metric's F-score of c.
+func fScore(c counts) float64 { return 2 * float64(c.tp) / float64(2*c.tp+c.fp+c.fn) }
+
+// printCosts prints, to standard error, the pages that cost the most
+// (false positives plus false negatives), each with its extraction path
+// and wrong snippets, and what the F-score would be with the first k of
+// them scored perfectly (their false negatives found, their false
+// positives gone): the share of the gap to 0.92 they hold.
+func printCosts(pages []pageCost, all counts) {
+	sort.SliceStable(pages, func(i, j int) bool {
+		return pages[i].c.fp+pages[i].c.fn > pages[j].c.fp+pages[j].c.fn
+	})
+	const target = 0.92
+	f0 := fScore(all)
+	// The gap by extraction path: each path's wrong snippets and the
+	// F-score were that path's pages all right.
+	byHow := map[string]counts{}
+	for _, p := range pages {
+		h := byHow[p.how]
+		h.tp, h.fn, h.fp, h.tn = h.tp+p.c.tp, h.fn+p.c.fn, h.fp+p.c.fp, h.tn+p.c.tn
+		byHow[p.how] = h
+	}
+	var hows []string
+	for h := range byHow {
+		hows = append(hows, h)
+	}
+	sort.Slice(hows, func(i, j int) bool {
+		return byHow[hows[i]].fp+byHow[hows[i]].fn > byHow[hows[j]].fp+byHow[hows[j]].fn
+	})
+	fmt.Fprintln(os.Stderr, "| extraction | pages | fn | fp | share of the wrong snippets | F if its pages were right | share of the gap to 0.92 |")
+	fmt.Fprintln(os.Stderr, "|---|---:|---:|---:|---:|---:|---:|")
+	for _, h := range hows {
+		c, n := byHow[h], 0
+		for _, p := range pages {
+			if p.how == h {
+				n++
+			}
+		}
+		fixed := counts{all.tp + c.fn, all.fn - c.fn, all.fp - c.fp, all.tn + c.fp}
+		fmt.Fprintf(os.Stderr, "| %s | %d | %d | %d | %.0f%% | %.3f | %.0f%% |\n", h, n, c.fn, c.fp,
+			100*float64(c.fn+c.fp)/float64(all.fn+all.fp), fScore(fixed), 100*(fScore(fixed)-f0)/(target-f0))
+	}
+	fmt.Fprintf(os.Stderr, "costliest pages of agent_ready: F %.3f, fp %d + fn %d = %d wrong snippets\n", f0, all.fp, all.fn, all.fp+all.fn)
+	fmt.Fprintln(os.Stderr, "| # | page | extraction | KB | tp/fn/fp/tn | fp+fn | F if pages 1..# were right | share of the gap to 0.92 |")
+	fmt.Fprintln(os.Stderr, "|---:|---|---|---:|---|---:|---:|---:|")
+	fixed := all
+	for k, p := range pages[:min(costs, len(pages))] {
+		fixed.tp += p.c.fn
+		fixed.fn -= p.c.fn
+		fixed.tn += p.c.fp
+		fixed.fp -= p.c.fp
+		f := fScore(fixed)
+		fmt.Fprintf(os.Stderr, "| %d | %s | %s | %.0f | %d/%d/%d/%d | %d | %.3f | %.0f%% |\n", k+1, p.file, p.how, float64(p.size)/1e3,
+			p.c.tp, p.c.fn, p.c.fp, p.c.tn, p.c.fp+p.c.fn, f, 100*(f-f0)/(target-f0))
+	}
+	for k, p := range pages[:min(costs, len(pages))] {
+		fmt.Fprintf(os.Stderr, "%d %s: %q\n", k+1, p.file, p.wrong)
+	}
+	// How many of the costliest pages, in this order, would have to be
+	// right for the target; and how the wrong snippets spread over pages.
+	fixed, need, wrongPages := all, 0, 0
+	for _, p := range pages {
+		if p.c.fp+p.c.fn > 0 {
+			wrongPages++
+		}
+	}
+	for _, p := range pages {
+		if fScore(fixed) >= target {
+			break
+		}
+		need++
+		fixed.tp, fixed.fn, fixed.tn, fixed.fp = fixed.tp+p.c.fn, fixed.fn-p.c.fn, fixed.tn+p.c.fp, fixed.fp-p.c.fp
+	}
+	hist := map[int]int{}
+	for _, p := range pages {
+		hist[p.c.fp+p.c.fn]++
+	}
+	fmt.Fprintf(os.Stderr, "%d of %d pages have a wrong snippet; the %d costliest would all have to be right for F %.2f; pages by wrong snippets:", wrongPages, len(pages), need, target)
+	for w := 0; w <= 10; w++ {
+		if hist[w] > 0 {
+			fmt.Fprintf(os.Stderr, " %d:%d", w, hist[w])
+		}
+	}
+	fmt.Fprintln(os.Stderr)
 }
