@@ -183,8 +183,8 @@ func runSnippets(tools []tool, misses int, list string) error {
 		var costly []pageCost
 		for i, p := range pages {
 			var pc counts
-			pc.evaluate(p, score.MarkdownText(outs[i]))
-			missed := c.evaluate(p, score.MarkdownText(outs[i]))
+			pc.evaluate(p, snippetTextOf(outs[i]))
+			missed := c.evaluate(p, snippetTextOf(outs[i]))
 			if t.name != "agent_ready" {
 				continue
 			}
@@ -193,7 +193,7 @@ func runSnippets(tools []tool, misses int, list string) error {
 			if byHow[h] == nil {
 				byHow[h] = &counts{}
 			}
-			byHow[h].evaluate(p, score.MarkdownText(outs[i]))
+			byHow[h].evaluate(p, snippetTextOf(outs[i]))
 			if len(missed) > 0 && shown < misses {
 				shown++
 				fmt.Fprintf(os.Stderr, "%s %s %q\n", p.file, how[i], missed)
@@ -337,4 +337,13 @@ func printCosts(pages []pageCost, all counts) {
 		}
 	}
 	fmt.Fprintln(os.Stderr)
+}
+
+// snippetTextOf reduces a tool's Markdown to the text the snippets are
+// matched in (-snippettext).
+func snippetTextOf(md []byte) string {
+	if snippetText == "markdowntext" {
+		return score.MarkdownText(md)
+	}
+	return plainText(md)
 }
