@@ -151,10 +151,10 @@ func runDocs(tools []tool, dir string, misses int, list string) error {
 	if list != "" {
 		return listPages(list, "docs", pages, func(p docsPage) string { return p.path })
 	}
-	inputs := make([][]byte, len(pages))
+	inputs, names := make([][]byte, len(pages)), make([]string, len(pages))
 	total, pres, tables, inline := 0, 0, 0, 0
 	for i, p := range pages {
-		inputs[i] = p.html
+		inputs[i], names[i] = p.html, p.name
 		total += len(p.html)
 		pres += p.pres
 		tables += p.tables
@@ -166,7 +166,7 @@ func runDocs(tools []tool, dir string, misses int, list string) error {
 	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|")
 	for _, t := range tools {
 		pageURL := func(i int) *url.URL { u, _ := url.Parse("https://docs.python.org/3.11/" + pages[i].name); return u }
-		outs, _, _, mbps := convertAll(t, "docs", inputs, pageURL)
+		outs, _, _, mbps := convertAll(t, "docs", names, inputs, pageURL)
 		var rec, prec, f1 []float64
 		fences, gfm, shown := 0, 0, 0
 		for i, p := range pages {

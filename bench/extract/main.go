@@ -28,6 +28,7 @@
 //
 //	go run ./bench/extract [-corpus trafilatura,readability,docs] [-docs DIR] [-tools ours,readability,trafilatura] [-misses N]
 //	    [-sample N] [-match SUBSTR] [-cpuprofile FILE] [-list DIR | -peers DIR]
+//	    [-costs N] [-slowest N] [-repeat N] [-keep DIR]
 //
 // -list DIR writes DIR/<corpus>/pages.tsv (a key and the HTML file of each
 // page) and converts nothing; bench/extract/peers.sh runs the peers over
@@ -36,6 +37,13 @@
 //
 // -sample and -match take a subset of every corpus (every Nth page; the
 // pages whose file name holds SUBSTR) for iterating: report full runs only.
+//
+// -costs N lists agent_ready's N pages of the trafilatura set with the most
+// wrong snippets (path, snippets, and the F-score were they right);
+// -slowest N its N slowest pages of each corpus (MB per CPU second, each
+// measured again); -repeat N makes N timed passes (with -match and
+// -cpuprofile: a profile of one page); -keep DIR writes agent_ready's
+// Markdown of every page under DIR.
 package main
 
 import (
@@ -62,6 +70,11 @@ func main() {
 	tools := flag.String("tools", "ours,readability,trafilatura", "comma-separated tools to run")
 	docsDir := flag.String("docs", "/usr/share/doc/python3.11/html", "Sphinx HTML `DIR` of the docs corpus")
 	misses := flag.Int("misses", 0, "print up to `N` failing pages of ours per corpus")
+	flag.IntVar(&costs, "costs", 0, "list agent_ready's `N` costliest pages of the trafilatura set (false positives plus negatives)")
+	flag.IntVar(&slowest, "slowest", 0, "list agent_ready's `N` slowest pages of each corpus (MB per CPU second)")
+	flag.StringVar(&snippetText, "snippettext", "plain", "how the snippet metric reduces Markdown to text: `plain` (a CommonMark reader's text) or markdowntext (bench/score's, sessions 3 and 4)")
+	flag.StringVar(&keepDir, "keep", "", "write agent_ready's Markdown of every page under `DIR`")
+	flag.IntVar(&repeat, "repeat", 1, "make `N` timed passes over each corpus (for a profile of a few pages)")
 	flag.IntVar(&subset.every, "sample", 1, "run every `N`th page of each corpus only")
 	flag.StringVar(&subset.match, "match", "", "run only the pages whose file name holds `SUBSTR`")
 	profile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to `FILE`")

@@ -17,6 +17,10 @@ import (
 // corpus, <corpus>/<tool>/<key>.md and <corpus>/<tool>/timing.json.
 var peerDir string
 
+// keepDir is where -keep writes agent_ready's Markdown of every page
+// (<corpus>/agent_ready/<page name>.md), to read why a page scores as it does.
+var keepDir string
+
 // pageKey names the i-th page of a corpus in -list and in peerDir.
 func pageKey(i int) string { return fmt.Sprintf("%04d", i) }
 
@@ -60,8 +64,9 @@ type timing struct {
 // convertAll converts every page with t: in process for ours and the
 // libraries (timed, see timed), from peerDir for a peer (its MB/s is the
 // one its timing.json gives). It returns the outputs, the extraction path
-// of each (agent_ready only), the number of errors and the MB/s.
-func convertAll(t tool, corpus string, inputs [][]byte, u func(int) *url.URL) (outs [][]byte, how []string, errs int, mbps float64) {
+// of each (agent_ready only), the number of errors and the MB/s; with
+// -slowest it lists agent_ready's slowest pages (names gives their names).
+func convertAll(t tool, corpus string, names []string, inputs [][]byte, u func(int) *url.URL) (outs [][]byte, how []string, errs int, mbps float64) {
 	outs, how = make([][]byte, len(inputs)), make([]string, len(inputs))
 	if t.peer {
 		for i := range inputs {
@@ -77,13 +82,25 @@ func convertAll(t tool, corpus string, inputs [][]byte, u func(int) *url.URL) (o
 		}
 		return outs, how, errs, mbps
 	}
-	mbps = timed(inputs, func(i int) {
+	failed := make([]bool, len(inputs))
+	mbps, per := timed(inputs, func(i int) {
 		md, err := t.convert(inputs[i], u(i))
-		if err != nil {
+		outs[i], how[i], failed[i] = md, lastExtraction, err != nil
+	})
+	for _, f := range failed {
+		if f {
 			errs++
 		}
-		outs[i], how[i] = md, lastExtraction
-	})
+	}
+	reportSlowest(corpus, t, names, inputs, u, per, how)
+	if keepDir != "" && t.name == "agent_ready" {
+		dir := filepath.Join(keepDir, corpus, t.name)
+		if err := os.MkdirAll(dir, 0o755); err == nil {
+			for i, md := range outs {
+				_ = os.WriteFile(filepath.Join(dir, strings.ReplaceAll(names[i], "/", "_")+".md"), md, 0o644)
+			}
+		}
+	}
 	return outs, how, errs, mbps
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -12,6 +13,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 
 	"github.com/agentready/caddy-agentready/bench/score"
 )
@@ -166,10 +170,10 @@ func runSnippets(tools []tool, misses int, list string) error {
 	if list != "" {
 		return listPages(list, "trafilatura", pages, func(p snippetPage) string { return p.path })
 	}
-	inputs := make([][]byte, len(pages))
+	inputs, names := make([][]byte, len(pages)), make([]string, len(pages))
 	total := 0
 	for i, p := range pages {
-		inputs[i] = p.html
+		inputs[i], names[i] = p.html, p.file
 		total += len(p.html)
 	}
 	fmt.Printf("## trafilatura comparison set: %d pages, %.1f MB\n\n", len(pages), float64(total)/1e6)
@@ -177,19 +181,27 @@ func runSnippets(tools []tool, misses int, list string) error {
 	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|")
 	for _, t := range tools {
 		var c counts
-		outs, how, errs, mbps := convertAll(t, "trafilatura", inputs, func(i int) *url.URL { return pages[i].url })
+		outs, how, errs, mbps := convertAll(t, "trafilatura", names, inputs, func(i int) *url.URL { return pages[i].url })
 		shown := 0
 		byHow := map[string]*counts{}
+		var costly []pageCost
 		for i, p := range pages {
-			missed := c.evaluate(p, score.MarkdownText(outs[i]))
+			var pc counts
+			pc.evaluate(p, snippetTextOf(outs[i]))
+			missed := c.evaluate(p, snippetTextOf(outs[i]))
 			if t.name != "agent_ready" {
 				continue
+			}
+			if costs > 0 {
+				pcst := pageCost{file: p.file, how: how[i], size: len(p.html), c: pc, wrong: missed}
+				pcst.absent, pcst.inScript = reach(p, missed)
+				costly = append(costly, pcst)
 			}
 			h := strings.TrimSuffix(strings.SplitN(how[i], ":", 2)[0]+":"+strings.SplitN(how[i]+":", ":", 3)[1], ":")
 			if byHow[h] == nil {
 				byHow[h] = &counts{}
 			}
-			byHow[h].evaluate(p, score.MarkdownText(outs[i]))
+			byHow[h].evaluate(p, snippetTextOf(outs[i]))
 			if len(missed) > 0 && shown < misses {
 				shown++
 				fmt.Fprintf(os.Stderr, "%s %s %q\n", p.file, how[i], missed)
@@ -197,6 +209,9 @@ func runSnippets(tools []tool, misses int, list string) error {
 		}
 		if misses > 0 {
 			printByHow(byHow)
+		}
+		if costs > 0 && t.name == "agent_ready" {
+			printCosts(costly, c)
 		}
 		heap := heapText(t, inputs, func(i int) *url.URL { return pages[i].url })
 		tp, fn, fp, tn := float64(c.tp), float64(c.fn), float64(c.fp), float64(c.tn)
@@ -232,4 +247,176 @@ func printByHow(byHow map[string]*counts) {
 		fmt.Fprintf(os.Stderr, "by extraction %-28s tp %5d fn %5d fp %5d tn %5d precision %.3f recall %.3f F %.3f\n",
 			k, c.tp, c.fn, c.fp, c.tn, tp/(tp+fp), tp/(tp+fn), 2*tp/(2*tp+fp+fn))
 	}
+}
+
+// costs is how many of agent_ready's costliest pages (most false positives
+// and negatives) -costs lists on the trafilatura set.
+var costs int
+
+// pageCost is one page's snippet tallies and wrong snippets.
+type pageCost struct {
+	file, how string
+	size      int
+	c         counts
+	wrong     []string // "-" lost, "+" unwanted kept
+	// absent and inScript count the lost snippets the page's text does not
+	// hold: nowhere, or only inside script, style, template or noscript.
+	absent, inScript int
+}
+
+// fScore is the snippet metric's F-score of c.
+func fScore(c counts) float64 { return 2 * float64(c.tp) / float64(2*c.tp+c.fp+c.fn) }
+
+// printCosts prints, to standard error, the pages that cost the most
+// (false positives plus false negatives), each with its extraction path
+// and wrong snippets, and what the F-score would be with the first k of
+// them scored perfectly (their false negatives found, their false
+// positives gone): the share of the gap to 0.92 they hold.
+func printCosts(pages []pageCost, all counts) {
+	sort.SliceStable(pages, func(i, j int) bool {
+		return pages[i].c.fp+pages[i].c.fn > pages[j].c.fp+pages[j].c.fn
+	})
+	const target = 0.92
+	f0 := fScore(all)
+	// The gap by extraction path: each path's wrong snippets and the
+	// F-score were that path's pages all right.
+	byHow := map[string]counts{}
+	for _, p := range pages {
+		h := byHow[p.how]
+		h.tp, h.fn, h.fp, h.tn = h.tp+p.c.tp, h.fn+p.c.fn, h.fp+p.c.fp, h.tn+p.c.tn
+		byHow[p.how] = h
+	}
+	var hows []string
+	for h := range byHow {
+		hows = append(hows, h)
+	}
+	sort.Slice(hows, func(i, j int) bool {
+		return byHow[hows[i]].fp+byHow[hows[i]].fn > byHow[hows[j]].fp+byHow[hows[j]].fn
+	})
+	fmt.Fprintln(os.Stderr, "| extraction | pages | fn | fp | share of the wrong snippets | F if its pages were right | share of the gap to 0.92 |")
+	fmt.Fprintln(os.Stderr, "|---|---:|---:|---:|---:|---:|---:|")
+	for _, h := range hows {
+		c, n := byHow[h], 0
+		for _, p := range pages {
+			if p.how == h {
+				n++
+			}
+		}
+		fixed := counts{all.tp + c.fn, all.fn - c.fn, all.fp - c.fp, all.tn + c.fp}
+		fmt.Fprintf(os.Stderr, "| %s | %d | %d | %d | %.0f%% | %.3f | %.0f%% |\n", h, n, c.fn, c.fp,
+			100*float64(c.fn+c.fp)/float64(all.fn+all.fp), fScore(fixed), 100*(fScore(fixed)-f0)/(target-f0))
+	}
+	fmt.Fprintf(os.Stderr, "costliest pages of agent_ready: F %.3f, fp %d + fn %d = %d wrong snippets\n", f0, all.fp, all.fn, all.fp+all.fn)
+	fmt.Fprintln(os.Stderr, "| # | page | extraction | KB | tp/fn/fp/tn | lost snippets not in the page's text / only in scripts | fp+fn | F if pages 1..# were right | share of the gap to 0.92 |")
+	fmt.Fprintln(os.Stderr, "|---:|---|---|---:|---|---|---:|---:|---:|")
+	fixed := all
+	for k, p := range pages[:min(costs, len(pages))] {
+		fixed.tp += p.c.fn
+		fixed.fn -= p.c.fn
+		fixed.tn += p.c.fp
+		fixed.fp -= p.c.fp
+		f := fScore(fixed)
+		fmt.Fprintf(os.Stderr, "| %d | %s | %s | %.0f | %d/%d/%d/%d | %d / %d | %d | %.3f | %.0f%% |\n", k+1, p.file, p.how, float64(p.size)/1e3,
+			p.c.tp, p.c.fn, p.c.fp, p.c.tn, p.absent, p.inScript, p.c.fp+p.c.fn, f, 100*(f-f0)/(target-f0))
+	}
+	for k, p := range pages[:min(costs, len(pages))] {
+		fmt.Fprintf(os.Stderr, "%d %s: %q\n", k+1, p.file, p.wrong)
+	}
+	// How many of the costliest pages, in this order, would have to be
+	// right for the target; and how the wrong snippets spread over pages.
+	fixed, need, wrongPages := all, 0, 0
+	for _, p := range pages {
+		if p.c.fp+p.c.fn > 0 {
+			wrongPages++
+		}
+	}
+	for _, p := range pages {
+		if fScore(fixed) >= target {
+			break
+		}
+		need++
+		fixed.tp, fixed.fn, fixed.tn, fixed.fp = fixed.tp+p.c.fn, fixed.fn-p.c.fn, fixed.tn+p.c.fp, fixed.fp-p.c.fp
+	}
+	hist := map[int]int{}
+	for _, p := range pages {
+		hist[p.c.fp+p.c.fn]++
+	}
+	fmt.Fprintf(os.Stderr, "%d of %d pages have a wrong snippet; the %d costliest would all have to be right for F %.2f; pages by wrong snippets:", wrongPages, len(pages), need, target)
+	for w := 0; w <= 10; w++ {
+		if hist[w] > 0 {
+			fmt.Fprintf(os.Stderr, " %d:%d", w, hist[w])
+		}
+	}
+	fmt.Fprintln(os.Stderr)
+	// The false negatives no conversion of the page's text can avoid.
+	absent, inScript, fn := 0, 0, 0
+	for _, p := range pages {
+		fn += p.c.fn
+		absent += p.absent
+		inScript += p.inScript
+	}
+	rest := all
+	rest.fn -= absent + inScript
+	fmt.Fprintf(os.Stderr, "of the %d false negatives, %d are not in the page's text at all and %d only inside a script, style, template or noscript element; F %.3f without them (%.0f%% of the gap to %.2f)\n",
+		fn, absent, inScript, fScore(rest), 100*(fScore(rest)-f0)/(target-f0), target)
+}
+
+// reach tells, for each of p's lost "with" snippets (in wrong, marked
+// "-"), whether the page's HTML holds it as text (text nodes outside
+// script, style and template, joined with and without a space at each
+// element boundary, white space collapsed), only inside those elements,
+// or not at all.
+func reach(p snippetPage, wrong []string) (absent, inScript int) {
+	doc, err := html.Parse(bytes.NewReader(p.html))
+	if err != nil {
+		return 0, 0
+	}
+	var spaced, tight, hidden strings.Builder
+	var walk func(n *html.Node, inHidden bool)
+	walk = func(n *html.Node, inHidden bool) {
+		switch n.Type {
+		case html.TextNode:
+			if inHidden {
+				hidden.WriteString(n.Data)
+				hidden.WriteByte(' ')
+				return
+			}
+			spaced.WriteString(n.Data)
+			tight.WriteString(n.Data)
+		case html.ElementNode:
+			switch n.DataAtom {
+			case atom.Script, atom.Style, atom.Template, atom.Noscript:
+				inHidden = true
+			}
+			spaced.WriteByte(' ')
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c, inHidden)
+		}
+	}
+	walk(doc, false)
+	a, b, h := collapse(spaced.String()), collapse(tight.String()), collapse(html.UnescapeString(hidden.String()))
+	for _, w := range wrong {
+		if !strings.HasPrefix(w, "-") {
+			continue
+		}
+		s := collapse(w[1:])
+		switch {
+		case strings.Contains(a, s) || strings.Contains(b, s):
+		case strings.Contains(h, s):
+			inScript++
+		default:
+			absent++
+		}
+	}
+	return absent, inScript
+}
+
+// snippetTextOf reduces a tool's Markdown to the text the snippets are
+// matched in (-snippettext).
+func snippetTextOf(md []byte) string {
+	if snippetText == "markdowntext" {
+		return score.MarkdownText(md)
+	}
+	return plainText(md)
 }

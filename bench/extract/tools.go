@@ -87,23 +87,36 @@ func h2m() *converter.Converter {
 		base.NewBasePlugin(), commonmark.NewCommonmarkPlugin(), table.NewTablePlugin()))
 }
 
-// timed runs fn over every input once (after one untimed call) with
-// GOMAXPROCS=1 and returns the MB
-// of input per CPU second.
-func timed(inputs [][]byte, fn func(i int)) float64 {
+// timed runs fn over every input repeat times (after one untimed call)
+// with GOMAXPROCS=1 and returns the MB of input per CPU second, and the
+// CPU time of each input's conversion in the last pass.
+func timed(inputs [][]byte, fn func(i int)) (mbps float64, per []time.Duration) {
+	per = make([]time.Duration, len(inputs))
+	timedOne(func() {
+		if len(inputs) > 0 {
+			fn(0) // warm up: lazily loaded tables (the o200k tokenizer) are not the page's cost
+		}
+		runtime.GC()
+		total := 0
+		c0 := cpuTime()
+		for range max(repeat, 1) {
+			for i, in := range inputs {
+				p0 := cpuTime()
+				fn(i)
+				per[i] = cpuTime() - p0
+				total += len(in)
+			}
+		}
+		mbps = float64(total) / 1e6 / (cpuTime() - c0).Seconds()
+	})
+	return mbps, per
+}
+
+// timedOne runs fn with GOMAXPROCS=1.
+func timedOne(fn func()) {
 	prev := runtime.GOMAXPROCS(1)
 	defer runtime.GOMAXPROCS(prev)
-	if len(inputs) > 0 {
-		fn(0) // warm up: lazily loaded tables (the o200k tokenizer) are not the page's cost
-	}
-	runtime.GC()
-	total := 0
-	c0 := cpuTime()
-	for i, in := range inputs {
-		fn(i)
-		total += len(in)
-	}
-	return float64(total) / 1e6 / (cpuTime() - c0).Seconds()
+	fn()
 }
 
 // allocBound returns the bytes one conversion allocates with the garbage

@@ -59,17 +59,17 @@ func runWords(tools []tool, misses int, list string) error {
 		return listPages(list, "readability", pages, func(p wordPage) string { return p.path })
 	}
 	u, _ := url.Parse("http://fakehost/test/page.html")
-	inputs := make([][]byte, len(pages))
+	inputs, names := make([][]byte, len(pages)), make([]string, len(pages))
 	total := 0
 	for i, p := range pages {
-		inputs[i] = p.html
+		inputs[i], names[i] = p.html, p.name
 		total += len(p.html)
 	}
 	fmt.Printf("## go-readability test pages: %d pages, %.1f MB (word metric)\n\n", len(pages), float64(total)/1e6)
 	fmt.Println("| tool | median recall | median precision | median F1 | p10 F1 | MB/s (CPU, 1 core) | max heap per conversion |")
 	fmt.Println("|---|---:|---:|---:|---:|---:|---:|")
 	for _, t := range tools {
-		outs, _, _, mbps := convertAll(t, "readability", inputs, func(int) *url.URL { return u })
+		outs, _, _, mbps := convertAll(t, "readability", names, inputs, func(int) *url.URL { return u })
 		var rec, prec, f1 []float64
 		type worst struct {
 			name string

@@ -3,7 +3,6 @@ package convert
 import (
 	"strings"
 
-	"github.com/andybalholm/cascadia"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -53,7 +52,7 @@ func stripIn(n *html.Node, inForm bool) (scripts bool) {
 // cleaner prunes the chosen content and rewrites what html-to-markdown would
 // render badly. It is built per conversion.
 type cleaner struct {
-	prune    cascadia.SelectorGroup
+	prune    *selectorSet        // nil for none
 	keep     map[*html.Node]bool // elements Keep matched
 	keepList []*html.Node        // the same, in document order
 	keepPath map[*html.Node]bool // their ancestors
@@ -99,7 +98,7 @@ func (cl *cleaner) visibleAfterPrune(n *html.Node) bool {
 			if c.DataAtom == atom.Img && attr(c, "alt") != "" {
 				return true
 			}
-			if len(cl.prune) > 0 && cl.prune.Match(c) && !cl.keepPath[c] {
+			if cl.prune != nil && cl.prune.Match(c) && !cl.keepPath[c] {
 				continue
 			}
 			if cl.visibleAfterPrune(c) {
@@ -118,7 +117,7 @@ func (cl *cleaner) clean(n *html.Node, inKeep bool) {
 		if c.Type == html.ElementNode {
 			kept := inKeep || cl.keep[c]
 			switch {
-			case !kept && len(cl.prune) > 0 && cl.prune.Match(c):
+			case !kept && cl.prune != nil && cl.prune.Match(c):
 				if cl.keepPath[c] {
 					cl.hollow(c)
 				} else {

@@ -21,7 +21,7 @@ import (
 type Converter struct {
 	opts       Options
 	content    []namedSel
-	pruneGroup cascadia.SelectorGroup
+	pruneGroup *selectorSet // nil for none
 	keepGroup  cascadia.SelectorGroup
 	md         *converter.Converter // spanned table cells repeated
 	mdEmpty    *converter.Converter // spanned table cells left empty
@@ -53,7 +53,7 @@ func New(opts Options) (*Converter, error) {
 		return nil, fmt.Errorf("convert: %w", err)
 	}
 	c := &Converter{opts: opts, content: sel.content}
-	c.pruneGroup, c.keepGroup = group(sel.prune), group(sel.keep)
+	c.pruneGroup, c.keepGroup = newSelectorSet(sel.prune), group(sel.keep)
 	if c.md, err = newMarkdownConverter(table.SpanBehaviorMirror); err != nil {
 		return nil, err
 	}
