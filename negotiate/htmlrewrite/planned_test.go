@@ -54,18 +54,7 @@ func streamPlanned(t testing.TB, c *PlanCache, page []byte, inj *Injection, chun
 // in chunks of several sizes: recorded while it streams, then streamed
 // through its plan, it comes out as x/net/html's tokens say it must.
 func TestPlanWriterReplaysTheRewrite(t *testing.T) {
-	var pages [][]byte
-	for _, tc := range rewriteCases {
-		in, err := readGolden(tc.name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pages = append(pages, in)
-	}
-	for _, in := range tokenizerCases {
-		pages = append(pages, []byte("<html><head>"+in+"</head><body><form id=contact><input name=email></form>"))
-	}
-	for _, page := range pages {
+	for _, page := range planPages(t) {
 		for i, inj := range libraryInjections {
 			inj := *inj
 			inj.Key = "test"
