@@ -204,6 +204,8 @@ func (s *Store) row(k rowKey, operator, label string) *row {
 func (s *Store) Record(e Event) {
 	if e.Time.IsZero() {
 		e.Time = s.cfg.Now()
+	} else {
+		s.countedFrom(e.Time.UnixNano())
 	}
 	c := e.Client
 	operator := ""
@@ -243,4 +245,16 @@ func (s *Store) Record(e Event) {
 	p := purposeIndex(purpose)
 	s.minutes.add(e.Time, p, 1, markdown, saved, blocked)
 	s.hours.add(e.Time, p, 1, markdown, saved, blocked)
+}
+
+// countedFrom moves the start of the counts back to t when an event is
+// recorded with a time before it (one replayed, or from a log), so that
+// Since never claims a later start than the counts have.
+func (s *Store) countedFrom(t int64) {
+	for {
+		cur := s.since.Load()
+		if t >= cur || s.since.CompareAndSwap(cur, t) {
+			return
+		}
+	}
 }

@@ -443,3 +443,20 @@ func TestSnapshotJSONFields(t *testing.T) {
 		}
 	}
 }
+
+// An event recorded with a time before the store's start moves the start
+// back; a later one does not move it.
+func TestStoreSinceCoversPastEvents(t *testing.T) {
+	clock := newClock()
+	s := NewStore(StoreConfig{Now: clock.Now})
+	start := clock.Now()
+	s.Record(Event{Client: Classify(uaGPTBot), Form: FormHTML, Status: 200, Path: "/", Time: start.Add(time.Hour)})
+	if got := s.Snapshot().Since; !got.Equal(start) {
+		t.Errorf("since %v after a later event, want %v", got, start)
+	}
+	past := start.Add(-48 * time.Hour)
+	s.Record(Event{Client: Classify(uaGPTBot), Form: FormHTML, Status: 200, Path: "/", Time: past})
+	if got := s.Snapshot().Since; !got.Equal(past) {
+		t.Errorf("since %v after an event at %v", got, past)
+	}
+}
