@@ -17,13 +17,19 @@ import (
 // purposes or the client class), so the series are bounded whatever the
 // traffic. Its children are looked up once each and kept in an array, so a
 // request costs an index computation and an atomic add, not a label hash.
+//
+// caddy_agent_ready_agent_requests_blocked_total{purpose, agent} counts
+// the requests the crawler policy refused (403), among those above: the
+// same labels, the same cached children.
 var trafficMetrics = struct {
 	once     sync.Once
 	requests *prometheus.CounterVec
+	blocked  *prometheus.CounterVec
 	labels   []string                  // agent label values by index
 	agentIdx map[*agents.Agent]int     // built-in agents
 	client   map[*agents.Client]int    // generic clients
 	children []atomic.Pointer[counter] // [label][purpose][form][verification]
+	refused  []atomic.Pointer[counter] // [label][purpose]
 }{}
 
 // counter boxes a prometheus.Counter for an atomic.Pointer.
@@ -49,6 +55,10 @@ func initTrafficMetrics(registry *prometheus.Registry) error {
 			Namespace: "caddy", Subsystem: "agent_ready", Name: "agent_requests_total",
 			Help: "Requests by client purpose (training, search, user, agent; else the client class), agent (the known agents and clients, browser, other), form served (html, markdown, discovery, mcp, ask, other) and verification (verified, unverified, failed).",
 		}, []string{"purpose", "agent", "form", "verification"})
+		m.blocked = prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: "caddy", Subsystem: "agent_ready", Name: "agent_requests_blocked_total",
+			Help: "Requests the crawler policy refused with 403, by client purpose and agent (labels as agent_requests_total; each is also counted there).",
+		}, []string{"purpose", "agent"})
 		m.labels = traffic.Labels()
 		m.agentIdx, m.client = map[*agents.Agent]int{}, map[*agents.Client]int{}
 		for _, a := range agents.All() {
@@ -58,14 +68,17 @@ func initTrafficMetrics(registry *prometheus.Registry) error {
 			m.client[c] = indexOf(m.labels, c.Name)
 		}
 		m.children = make([]atomic.Pointer[counter], len(m.labels)*len(metricPurposes)*len(metricForms)*len(metricVerifications))
+		m.refused = make([]atomic.Pointer[counter], len(m.labels)*len(metricPurposes))
 	})
 	if registry == nil {
 		return nil
 	}
-	if err := registry.Register(m.requests); err != nil {
-		var are prometheus.AlreadyRegisteredError
-		if !errors.As(err, &are) {
-			return err
+	for _, c := range []prometheus.Collector{m.requests, m.blocked} {
+		if err := registry.Register(c); err != nil {
+			var are prometheus.AlreadyRegisteredError
+			if !errors.As(err, &are) {
+				return err
+			}
 		}
 	}
 	return nil
@@ -80,8 +93,9 @@ func indexOf(list []string, s string) int {
 	return labelOther
 }
 
-// countAgentRequest adds one to agent_requests_total for a request.
-func countAgentRequest(c traffic.Classification, form traffic.Form, v traffic.Verification) {
+// countAgentRequest adds one to agent_requests_total for a request, and
+// to agent_requests_blocked_total when the policy refused it.
+func countAgentRequest(c traffic.Classification, form traffic.Form, v traffic.Verification, blocked bool) {
 	m := &trafficMetrics
 	if m.requests == nil {
 		return
@@ -96,6 +110,15 @@ func countAgentRequest(c traffic.Classification, form traffic.Form, v traffic.Ve
 		label = labelBrowser
 	}
 	purpose := purposeIdx(c.Purpose())
+	if blocked {
+		i := label*len(metricPurposes) + purpose
+		p := m.refused[i].Load()
+		if p == nil {
+			p = &counter{m.blocked.WithLabelValues(metricPurposes[purpose], m.labels[label])}
+			m.refused[i].Store(p)
+		}
+		p.Inc()
+	}
 	f, vi := int(form), int(v)
 	if f >= len(metricForms) {
 		f = 0

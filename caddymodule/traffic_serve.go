@@ -232,7 +232,8 @@ func clientAddr(r *http.Request) netip.Addr {
 }
 
 // record counts one answered request: in the site's store (no address, no
-// query) and in the agent_requests_total metric.
+// query) and in the agent_requests_total metric (a refused one also in
+// agent_requests_blocked_total).
 func (t *siteTraffic) record(r *http.Request, c traffic.Classification, v traffic.Verification, form traffic.Form,
 	status int, bytes, tokens, htmlBytes int64, blocked bool) {
 	if !t.counting {
@@ -244,7 +245,7 @@ func (t *siteTraffic) record(r *http.Request, c traffic.Classification, v traffi
 	}
 	t.site.store.Record(traffic.Event{Client: c, Verification: v, Form: form, Status: status, Path: path,
 		Bytes: bytes, Tokens: tokens, HTMLBytes: htmlBytes, Blocked: blocked})
-	countAgentRequest(c, form, v)
+	countAgentRequest(c, form, v, blocked)
 }
 
 // block answers 403 to a request the crawler policy refuses: the

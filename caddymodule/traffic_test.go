@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/caddyserver/caddy/v2"
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
 
 	"github.com/agentready/caddy-agentready/traffic"
 )
@@ -276,6 +278,7 @@ func TestIntegrationTrafficEnforce(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.enforce, func(t *testing.T) {
 			base, admin := runCaddy(t, trafficCaddyfile(t, origin.URL, policyYAML(tc.enforce), "save_interval off"))
+			blockedBefore := counterVecSum(t, trafficMetrics.blocked)
 			blocked := 0
 			for _, p := range tc.probes {
 				resp, body := get(t, "GET", base+"/pricing", "User-Agent", p.ua, "X-Forwarded-For", p.ip)
@@ -316,6 +319,9 @@ func TestIntegrationTrafficEnforce(t *testing.T) {
 			snap, _ := trafficSnapshot(t, admin, base)
 			if snap.Totals.Blocked != uint64(blocked) {
 				t.Errorf("blocked %d, want %d", snap.Totals.Blocked, blocked)
+			}
+			if got := counterVecSum(t, trafficMetrics.blocked) - blockedBefore; got != float64(blocked) {
+				t.Errorf("agent_requests_blocked_total grew by %v, want %d", got, blocked)
 			}
 			if tc.enforce == "verified" && clientStats(snap, "GPTBot").Verification.Failed != 1 {
 				t.Errorf("the spoofer is not counted as failed verification: %+v", clientStats(snap, "GPTBot"))
@@ -436,4 +442,20 @@ func BenchmarkTrafficOverhead(b *testing.B) {
 			}
 		})
 	}
+}
+
+// counterVecSum is the sum of every series of v.
+func counterVecSum(t *testing.T, v *prometheus.CounterVec) float64 {
+	t.Helper()
+	ch := make(chan prometheus.Metric, 64)
+	go func() { v.Collect(ch); close(ch) }()
+	sum := 0.0
+	for m := range ch {
+		var d dto.Metric
+		if err := m.Write(&d); err != nil {
+			t.Fatal(err)
+		}
+		sum += d.GetCounter().GetValue()
+	}
+	return sum
 }
