@@ -76,7 +76,7 @@ func initMetrics(registry *prometheus.Registry) error {
 		}, []string{"result"})
 		metrics.rewrites = prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: ns, Subsystem: sub, Name: "html_rewrites_total",
-			Help: "HTML pages rewritten whole, by how: from the rewrite plan of an earlier identical page (plan) or read as HTML (read).",
+			Help: "Annotated HTML pages, by how: from the rewrite plan of an earlier identical page (plan) or read as HTML (read).",
 		}, []string{"result"})
 		metrics.selfScore = prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Namespace: ns, Subsystem: sub, Name: "self_score",
