@@ -183,6 +183,13 @@ http://127.0.0.1:{port} {
 					t.Errorf("%s requested %d times: %v", p, seen[p], seen)
 				}
 			}
+			// The crawl started from what the sitemap finder read (the
+			// test's own GETs of /sitemap.xml reach the origin too).
+			for _, p := range []string{"/robots.txt", "/wp-sitemap.xml", "/sitemap_index.xml"} {
+				if seen[p] != 1 {
+					t.Errorf("%s requested %d times, want once: %v", p, seen[p], seen)
+				}
+			}
 		})
 	}
 }

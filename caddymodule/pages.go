@@ -148,6 +148,9 @@ func (ar *AgentReady) afterSitemap(res *discover.Result) {
 		return
 	}
 	sp.runOnce.Do(func() {
+		// The crawl starts from the robots.txt and sitemaps the finder just
+		// read, instead of asking for them again (about 5 requests).
+		sp.src.Discoverer.StartFrom(res)
 		go func() {
 			defer sp.markReady()
 			if prev, age := sp.list.last(); prev != nil && age < pageListFresh {

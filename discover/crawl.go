@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -102,12 +103,12 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 }
 
 func (c *crawler) run(ctx context.Context) error {
-	robotsErr := c.readRobots(ctx)
-	if d := min(c.robots.delay, maxCrawlDelay); d > c.pace.gap {
-		c.pace.gap = d
-		c.res.CrawlDelay = d
+	entries, robotsErr := c.resume()
+	if entries == nil {
+		robotsErr = c.readRobots(ctx)
+		c.paceRobots()
+		entries = c.readSitemaps(ctx)
 	}
-	entries := c.readSitemaps(ctx)
 	c.follow = c.o.Mode == ModeCrawl || (c.o.Mode == ModeAuto && len(entries) == 0)
 	c.res.Source = "sitemap"
 	if c.follow {
@@ -139,6 +140,32 @@ func (c *crawler) run(ctx context.Context) error {
 		return fmt.Errorf("discover: interrupted: %w", err)
 	}
 	return robotsErr
+}
+
+// paceRobots honours the Crawl-delay robots.txt asked for, up to
+// maxCrawlDelay, when it is longer than Options.Delay.
+func (c *crawler) paceRobots() {
+	if d := min(c.robots.delay, maxCrawlDelay); d > c.pace.gap {
+		c.pace.gap = d
+		c.res.CrawlDelay = d
+	}
+}
+
+// resume takes robots.txt and the sitemaps' pages from Options.Start, a
+// sitemaps-only run of the same site, and returns the pages' keys (never
+// nil) and that run's robots.txt error; nil keys when there is none to
+// take.
+func (c *crawler) resume() (entries []string, robotsErr error) {
+	st := c.o.Start
+	if st == nil || st.start == nil || st.start.fetch != c.s.fetch.String() {
+		return nil, nil
+	}
+	c.robots = st.start.robots
+	c.res.RobotsStatus = st.RobotsStatus
+	c.res.Sitemaps = append([]Sitemap(nil), st.Sitemaps...)
+	maps.Copy(c.lastmods, st.start.lastmods)
+	c.paceRobots()
+	return append(make([]string, 0, len(st.start.entries)), st.start.entries...), st.start.robotsErr
 }
 
 // readRobots fetches /robots.txt, following up to five same-site redirects

@@ -525,3 +525,76 @@ func TestInProcess(t *testing.T) {
 		}
 	}
 }
+
+// TestStartFromSitemaps: a crawl that starts from a Sitemaps call of the
+// same site asks for neither robots.txt nor any sitemap again, obeys the
+// robots.txt that call read, and finds what a crawl from scratch finds;
+// a result of another site, or of a full run, is ignored.
+func TestStartFromSitemaps(t *testing.T) {
+	f := newFakeSite()
+	f.file("/robots.txt", "text/plain", []byte("User-agent: *\nDisallow: /private\nSitemap: /missing.xml\n"))
+	f.page("/", "", links("/a", "/private/x"))
+	f.page("/a", "", links("/b"))
+	f.page("/b", "", "")
+	opts := f.serve(t)
+	sm, err := Sitemaps(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := paths(run(t, opts))
+	f.mu.Lock()
+	f.requests = nil
+	f.mu.Unlock()
+
+	d, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.StartFrom(sm)
+	res, err := d.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := paths(res); !slices.Equal(got, want) {
+		t.Errorf("pages %v, want %v (a crawl from scratch)", got, want)
+	}
+	for _, p := range []string{"/robots.txt", "/missing.xml", "/sitemap.xml", "/private/x"} {
+		if f.requested(p) {
+			t.Errorf("%s asked for again", p)
+		}
+	}
+	if res.RobotsStatus != 200 || len(res.Sitemaps) == 0 {
+		t.Errorf("robots status %d, %d sitemaps tried: the start's are not reported", res.RobotsStatus, len(res.Sitemaps))
+	}
+	// The next run reads them anew.
+	if _, err := d.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if !f.requested("/robots.txt") {
+		t.Error("the second run did not read robots.txt")
+	}
+
+	// Another site's result, or a full run's, starts nothing.
+	other := newFakeSite()
+	other.page("/", "", "")
+	for name, start := range map[string]*Result{"another site": mustSitemaps(t, other.serve(t)), "a full run": run(t, opts)} {
+		f.mu.Lock()
+		f.requests = nil
+		f.mu.Unlock()
+		o := opts
+		o.Start = start
+		run(t, o)
+		if !f.requested("/robots.txt") {
+			t.Errorf("%s: robots.txt not read", name)
+		}
+	}
+}
+
+func mustSitemaps(t *testing.T, opts Options) *Result {
+	t.Helper()
+	res, err := Sitemaps(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}

@@ -14,8 +14,18 @@ type Discoverer struct {
 
 	mu      sync.Mutex
 	last    *Result
+	start   *Result // for the next run only (StartFrom)
 	running *call
 	joined  int // calls that waited for another's run (for tests)
+}
+
+// StartFrom hands the next run the result of a Sitemaps call for the same
+// site (see Options.Start): it begins from that robots.txt and those
+// sitemaps instead of asking for them again. Runs after it read them anew.
+func (d *Discoverer) StartFrom(res *Result) {
+	d.mu.Lock()
+	d.start = res
+	d.mu.Unlock()
 }
 
 // call is a run in progress that later callers wait for.
@@ -54,6 +64,9 @@ func (d *Discoverer) Run(ctx context.Context) (*Result, error) {
 	d.running = c
 	opts := d.opts
 	opts.Previous = d.last
+	if d.start != nil {
+		opts.Start, d.start = d.start, nil
+	}
 	d.mu.Unlock()
 
 	defer func() {

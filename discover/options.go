@@ -98,6 +98,11 @@ type Options struct {
 	// with If-None-Match / If-Modified-Since, and a 304 keeps its entry
 	// (RFC 9110 §13.1). Default: none.
 	Previous *Result
+	// Start is the result of an earlier Sitemaps call for the same site
+	// (the same Origin): Run begins from the robots.txt and the sitemaps
+	// that call read, instead of asking for them again. A result of any
+	// other call is ignored. Default: none.
+	Start *Result
 	// Progress, when set, is called after each request with the running
 	// counts, from one goroutine at a time; it must return quickly.
 	Progress func(Progress)

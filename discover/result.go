@@ -34,6 +34,9 @@ type Result struct {
 	// Started and Duration time the run.
 	Started  time.Time
 	Duration time.Duration
+
+	// start is set by Sitemaps, for a crawl that starts from it.
+	start *sitemapStart
 }
 
 // Page is one page of the site.
@@ -155,4 +158,16 @@ func (r *Result) DirectSitemaps() []string {
 		}
 	}
 	return out
+}
+
+// sitemapStart is what a sitemaps-only run read, for a crawl that starts
+// from it (Options.Start): the site it read (its fetch origin), robots.txt
+// and its error, and the pages the sitemaps list (their keys, with their
+// <lastmod>).
+type sitemapStart struct {
+	fetch     string
+	robots    *robots
+	robotsErr error
+	entries   []string
+	lastmods  map[string]time.Time
 }

@@ -356,11 +356,13 @@ func Sitemaps(ctx context.Context, opts Options) (*Result, error) {
 		res: &Result{Source: "sitemap", Skipped: map[SkipReason]int{}, Started: o.now()}}
 	c.pace.gap = o.Delay
 	robotsErr := c.readRobots(ctx)
-	if d := min(c.robots.delay, maxCrawlDelay); d > c.pace.gap {
-		c.pace.gap = d
-		c.res.CrawlDelay = d
+	c.paceRobots()
+	entries := c.readSitemaps(ctx)
+	if ctx.Err() == nil {
+		// A crawl may start from here (Options.Start).
+		c.res.start = &sitemapStart{fetch: s.fetch.String(), robots: c.robots, robotsErr: robotsErr, entries: entries, lastmods: c.lastmods}
 	}
-	for _, k := range c.readSitemaps(ctx) {
+	for _, k := range entries {
 		if len(c.res.Pages) >= o.MaxPages {
 			c.skip(s.publicURL(k), SkipMaxPages, "")
 			c.res.Limited = string(SkipMaxPages)
