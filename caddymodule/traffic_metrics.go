@@ -111,13 +111,9 @@ func countAgentRequest(c traffic.Classification, form traffic.Form, v traffic.Ve
 	}
 	purpose := purposeIdx(c.Purpose())
 	if blocked {
-		i := label*len(metricPurposes) + purpose
-		p := m.refused[i].Load()
-		if p == nil {
-			p = &counter{m.blocked.WithLabelValues(metricPurposes[purpose], m.labels[label])}
-			m.refused[i].Store(p)
-		}
-		p.Inc()
+		incCached(&m.refused[label*len(metricPurposes)+purpose], func() prometheus.Counter {
+			return m.blocked.WithLabelValues(metricPurposes[purpose], m.labels[label])
+		})
 	}
 	f, vi := int(form), int(v)
 	if f >= len(metricForms) {
@@ -127,10 +123,18 @@ func countAgentRequest(c traffic.Classification, form traffic.Form, v traffic.Ve
 		vi = 0
 	}
 	i := ((label*len(metricPurposes)+purpose)*len(metricForms)+f)*len(metricVerifications) + vi
-	p := m.children[i].Load()
+	incCached(&m.children[i], func() prometheus.Counter {
+		return m.requests.WithLabelValues(metricPurposes[purpose], m.labels[label], form.String(), v.String())
+	})
+}
+
+// incCached adds one to the counter in slot, looked up by lookup the first
+// time (a label hash and a lock) and kept there for the next requests.
+func incCached(slot *atomic.Pointer[counter], lookup func() prometheus.Counter) {
+	p := slot.Load()
 	if p == nil {
-		p = &counter{m.requests.WithLabelValues(metricPurposes[purpose], m.labels[label], form.String(), v.String())}
-		m.children[i].Store(p)
+		p = &counter{lookup()}
+		slot.Store(p)
 	}
 	p.Inc()
 }
