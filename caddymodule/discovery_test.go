@@ -64,15 +64,8 @@ func TestIntegrationDiscoveryWithoutSitemap(t *testing.T) {
 	base := runWithYAML(t, origin.URL, "site:\n  name: Widgets\n  origin: https://widgets.example\n"+
 		"llms:\n  auto_list:\n    enabled: true\n    section: Everything\nconnect:\n  enabled: true\n")
 
-	var sitemap string
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
-		_, sitemap = get(t, "GET", base+"/sitemap.xml")
-		if strings.Contains(sitemap, "/guides/csv") {
-			break
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	deadline := time.Now().Add(20 * time.Second) // for the sitemap and /ask together
+	sitemap := getUntil(t, base+"/sitemap.xml", "/guides/csv")
 	for _, want := range []string{"https://widgets.example/", "https://widgets.example/guides/", "https://widgets.example/guides/csv", "https://widgets.example/guides/billing"} {
 		if !strings.Contains(sitemap, "<loc>"+want+"</loc>") {
 			t.Errorf("the generated sitemap lacks %s:\n%s", want, sitemap)
@@ -160,15 +153,7 @@ http://127.0.0.1:{port} {
 				}
 				return
 			}
-			var sitemap string
-			deadline := time.Now().Add(20 * time.Second)
-			for time.Now().Before(deadline) {
-				_, sitemap = get(t, "GET", base+"/sitemap.xml")
-				if strings.Contains(sitemap, "/a/deep<") {
-					break
-				}
-				time.Sleep(50 * time.Millisecond)
-			}
+			sitemap := getUntil(t, base+"/sitemap.xml", "/a/deep<")
 			for _, p := range []string{"/", "/a", "/b", "/a/deep"} {
 				if !strings.Contains(sitemap, "<loc>"+base+p+"</loc>") {
 					t.Errorf("the generated sitemap lacks %s:\n%s", p, sitemap)

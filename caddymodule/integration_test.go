@@ -126,6 +126,20 @@ func get(t testing.TB, method, url string, hdr ...string) (*http.Response, strin
 	return resp, string(body)
 }
 
+// getUntil GETs url until its body holds want (for at most 20 s: a
+// document built in the background) and returns the last body; the
+// caller checks it.
+func getUntil(t testing.TB, url, want string) string {
+	t.Helper()
+	var body string
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if _, body = get(t, "GET", url); strings.Contains(body, want) {
+			break
+		}
+	}
+	return body
+}
+
 // origin serves the bundled demo site the way a real origin would: with
 // validators, and gzip when the client accepts it.
 func newOrigin(t testing.TB) *httptest.Server {
@@ -526,15 +540,7 @@ func TestIntegrationLLMsAutoList(t *testing.T) {
 	}))
 	t.Cleanup(origin.Close)
 	base := runWithYAML(t, origin.URL, "site:\n  name: Auto\n  pages: [/pricing, /contact]\nllms:\n  auto_list:\n    enabled: true\n    section: Everything\n")
-	deadline := time.Now().Add(20 * time.Second)
-	var body string
-	for time.Now().Before(deadline) {
-		_, body = get(t, "GET", base+"/llms.txt")
-		if strings.Contains(body, "## Everything") {
-			break
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	body := getUntil(t, base+"/llms.txt", "## Everything")
 	if !strings.Contains(body, "## Everything") || !strings.Contains(body, base+"/guides/billing") {
 		t.Fatalf("llms.txt does not list the sitemap's pages:\n%s", body)
 	}
