@@ -166,22 +166,28 @@ func BenchmarkServeHTTPOverhead(b *testing.B) {
 				}
 				return tc.ar.ServeHTTP(w, r, tc.next)
 			}
-			// Warm the plan and the conversion cache (admitted the second
-			// time a page is converted).
-			for range 3 {
-				if err := serve(); err != nil {
-					b.Fatal(err)
-				}
-			}
-			if w.status != http.StatusOK || w.n == 0 {
-				b.Fatalf("status %d, %d bytes", w.status, w.n)
-			}
-			b.ReportAllocs()
-			for b.Loop() {
-				if err := serve(); err != nil {
-					b.Fatal(err)
-				}
-			}
+			benchLoop(b, w, serve)
 		})
+	}
+}
+
+// benchLoop times serve, which answers into w, after three warm-up
+// requests (the rewrite plan, the conversion cache: admitted the second
+// time a page is converted) and a check that they answered 200 with a body.
+func benchLoop(b *testing.B, w *benchWriter, serve func() error) {
+	b.Helper()
+	for range 3 {
+		if err := serve(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if w.status != http.StatusOK || w.n == 0 {
+		b.Fatalf("status %d, %d bytes", w.status, w.n)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := serve(); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -426,20 +426,7 @@ func BenchmarkTrafficOverhead(b *testing.B) {
 				w.status, w.n = 0, 0
 				return tc.ar.ServeHTTP(w, r, html)
 			}
-			for range 3 {
-				if err := serve(); err != nil {
-					b.Fatal(err)
-				}
-			}
-			if w.status != http.StatusOK || w.n == 0 {
-				b.Fatalf("status %d, %d bytes", w.status, w.n)
-			}
-			b.ReportAllocs()
-			for b.Loop() {
-				if err := serve(); err != nil {
-					b.Fatal(err)
-				}
-			}
+			benchLoop(b, w, serve)
 		})
 	}
 }
