@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/agentready/caddy-agentready/internal/benchpage"
 )
 
 func BenchmarkParseAccept(b *testing.B) {
@@ -70,16 +72,7 @@ func BenchmarkHTMLPassThrough(b *testing.B) {
 // end for a form (quiet mode, htmlrewrite's skim). The "named" cases have a
 // strong ETag: from the second time, either streams through its plan.
 func BenchmarkHTMLAnnotated(b *testing.B) {
-	const section = `<section id="s1">
-<h2>Section 1: widgets at scale</h2>
-<p>Widget 1 renders on every page that embeds it. Read the <a href="/docs/getting-started#s1">setup guide</a>
-or the <a href="/pricing">pricing</a> before you <strong>deploy</strong> it; the <em>status</em> widget polls once a minute.</p>
-<ul><li>Status: operational</li><li>Bookings: 1 this week</li><li>Feedback: <code>POST /v1/feedback</code></li></ul>
-<table><thead><tr><th>Plan</th><th>Widgets</th><th>Price</th></tr></thead>
-<tbody><tr><td>Starter</td><td>1</td><td>$9</td></tr><tr><td>Team</td><td>10</td><td>$49</td></tr></tbody></table>
-<pre><code class="language-sh">curl -H 'Accept: text/markdown' https://acme.example/widgets/1</code></pre>
-</section>
-`
+	section := benchpage.Section(1)
 	inj := *fullInjection
 	inj.Key = "bench"
 	h := &Handler{Convert: fixedConvert, Inject: func(*http.Request) *Injection { return &inj }}

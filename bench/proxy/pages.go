@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/agentready/caddy-agentready/internal/benchpage"
 )
 
 // articlePage returns an HTML article of exactly size bytes (when size is at
@@ -22,7 +24,7 @@ func articlePage(title string, size int) []byte {
 		"<nav><a href=\"/\">Home</a> <a href=\"/pricing\">Pricing</a> <a href=\"/docs/getting-started\">Docs</a></nav>\n"+
 		"<main>\n<h1>%s</h1>\n", title, title, title)
 	for i := 0; b.Len()+len(tail) < size; i++ {
-		b.WriteString(section(i))
+		b.WriteString(benchpage.Section(i))
 	}
 	// Trim the last section back so the page ends exactly at size, then
 	// pad with a comment; the result stays well-formed enough for any
@@ -41,20 +43,6 @@ func articlePage(title string, size int) []byte {
 	}
 	b.WriteString(tail)
 	return b.Bytes()
-}
-
-// section is one numbered block of article content.
-func section(i int) string {
-	return fmt.Sprintf(`<section id="s%[1]d">
-<h2>Section %[1]d: widgets at scale</h2>
-<p>Widget %[1]d renders on every page that embeds it. Read the <a href="/docs/getting-started#s%[1]d">setup guide</a>
-or the <a href="/pricing">pricing</a> before you <strong>deploy</strong> it; the <em>status</em> widget polls once a minute.</p>
-<ul><li>Status: operational</li><li>Bookings: %[1]d this week</li><li>Feedback: <code>POST /v1/feedback</code></li></ul>
-<table><thead><tr><th>Plan</th><th>Widgets</th><th>Price</th></tr></thead>
-<tbody><tr><td>Starter</td><td>%[1]d</td><td>$9</td></tr><tr><td>Team</td><td>%[2]d</td><td>$49</td></tr></tbody></table>
-<pre><code class="language-sh">curl -H 'Accept: text/markdown' https://acme.example/widgets/%[1]d</code></pre>
-</section>
-`, i, i*10)
 }
 
 // gzipBomb returns a gzip stream that inflates to size bytes of HTML: a
