@@ -234,19 +234,28 @@ func askURLs(base, q string) ([]string, error) {
 	if resp.StatusCode != http.StatusOK {
 		return nil, fmt.Errorf("status %d", resp.StatusCode)
 	}
-	var out struct {
-		Results []struct {
-			URL string `json:"url"`
-		} `json:"results"`
-	}
+	var out searchResults
 	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
 		return nil, err
 	}
+	return out.urls(), nil
+}
+
+// searchResults is the answer of /ask and of the MCP tool search_site, as
+// far as the benchmark reads it.
+type searchResults struct {
+	Results []struct {
+		URL string `json:"url"`
+	} `json:"results"`
+}
+
+// urls are the results' URLs, best first.
+func (s searchResults) urls() []string {
 	var urls []string
-	for _, r := range out.Results {
+	for _, r := range s.Results {
 		urls = append(urls, r.URL)
 	}
-	return urls, nil
+	return urls
 }
 
 // searchURLs calls the MCP tool search_site and returns the result URLs.
@@ -262,19 +271,11 @@ func searchURLs(ctx context.Context, cs *mcp.ClientSession, q string) ([]string,
 	if err != nil {
 		return nil, err
 	}
-	var out struct {
-		Results []struct {
-			URL string `json:"url"`
-		} `json:"results"`
-	}
+	var out searchResults
 	if err := json.Unmarshal(raw, &out); err != nil {
 		return nil, err
 	}
-	var urls []string
-	for _, r := range out.Results {
-		urls = append(urls, r.URL)
-	}
-	return urls, nil
+	return out.urls(), nil
 }
 
 // missingPages lists the HTML files under docs whose path the index does
