@@ -105,14 +105,12 @@ func (b *bundle) injection(u *url.URL) *negotiate.Injection {
 	href := html.EscapeString(b.Inject.Origin + (&url.URL{Path: u.Path, RawPath: u.RawPath}).EscapedPath())
 	// The link and the Key in one string, the injection and its head in
 	// one allocation: 5 allocations a request down to 3.
-	const linkOpen, linkClose, keyMark = `<link rel="canonical" href="`, `">`, "\x00canonical:"
-	both := linkOpen + href + linkClose + b.inject.Key + keyMark + href
-	n := len(linkOpen) + len(href) + len(linkClose)
 	st := &struct {
 		inj  negotiate.Injection
 		head [4]negotiate.HeadElement
 	}{inj: *b.inject}
-	st.inj.Head = append(append(st.head[:0:len(st.head)], negotiate.HeadElement{HTML: both[:n], SkipIf: skipCanonical}), b.inject.Head...)
-	st.inj.Key = both[n:]
+	canonical := negotiate.HeadElement{SkipIf: skipCanonical}
+	canonical.HTML, st.inj.Key = negotiate.LinkWithKey(`<link rel="canonical" href="`, href, b.inject.Key, "\x00canonical:")
+	st.inj.Head = append(append(st.head[:0:len(st.head)], canonical), b.inject.Head...)
 	return &st.inj
 }

@@ -333,11 +333,8 @@ func (rw *responseWriter) injection() (*Injection, string) {
 	}
 	if on(rw.h.Options.HeadLink) {
 		href := html.EscapeString(rw.markdownTarget())
-		// The link and the Key in one string: one allocation, not two.
-		const linkOpen, linkClose, keyMark = `<link rel="alternate" type="text/markdown" href="`, `">`, "\x00md:"
-		both := linkOpen + href + linkClose + inj.Key + keyMark + href
-		link := HeadElement{HTML: both[:len(linkOpen)+len(href)+len(linkClose)], SkipIf: skipMarkdownLink}
-		inj.Key = both[len(link.HTML):]
+		link := HeadElement{SkipIf: skipMarkdownLink}
+		link.HTML, inj.Key = LinkWithKey(`<link rel="alternate" type="text/markdown" href="`, href, inj.Key, "\x00md:")
 		inj.Head = append(append(rw.head[:0:len(rw.head)], link), inj.Head...)
 	}
 	if !planned {

@@ -16,3 +16,13 @@ type (
 	// their fields.
 	FormAnnotation = htmlrewrite.FormAnnotation
 )
+
+// LinkWithKey returns a <link> element, open + href + `">`, for the head of
+// a page, and key extended with mark + href, for Injection.Key: both are
+// slices of one string, one allocation instead of two (the per-page links:
+// the Markdown alternate, the canonical).
+func LinkWithKey(open, href, key, mark string) (html, newKey string) {
+	both := open + href + `">` + key + mark + href
+	n := len(open) + len(href) + len(`">`)
+	return both[:n], both[n:]
+}
