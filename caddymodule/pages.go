@@ -148,14 +148,15 @@ func (ar *AgentReady) afterSitemap(res *discover.Result) {
 		return
 	}
 	sp.runOnce.Do(func() {
-		// The crawl starts from the robots.txt and sitemaps the finder just
-		// read, instead of asking for them again (about 5 requests).
-		sp.src.Discoverer.StartFrom(res)
 		go func() {
 			defer sp.markReady()
 			if prev, age := sp.list.last(); prev != nil && age < pageListFresh {
 				return // set at provision already
 			}
+			// The crawl starts from the robots.txt and sitemaps the finder
+			// just read, instead of asking for them again (about 5
+			// requests); handed over only for a run that happens now.
+			sp.src.Discoverer.StartFrom(res)
 			ctx, cancel := context.WithTimeout(sp.ctx, maxPageDiscovery)
 			defer cancel()
 			pages, err := sp.src.Pages(ctx)
