@@ -19,18 +19,28 @@ import (
 // counted in Stats, not reported). Failed refreshes count in
 // Stats.Failures; one cut short by ctx does not.
 func (s *Server) Refresh(ctx context.Context) error {
+	_, _, err := s.refreshPlanned(ctx, false)
+	return err
+}
+
+// refreshPlanned is Refresh; when plan is set (the schedule) it also works
+// out when the next refresh runs, a backoff after a failure, and records it
+// as Stats.NextAttempt in the same update as the refresh's outcome, so the
+// status never shows a failure without its retry. ok is false when nothing
+// is scheduled (or the refresh was cut short).
+func (s *Server) refreshPlanned(ctx context.Context, plan bool) (wait time.Duration, ok bool, err error) {
 	st := s.store
 	st.refreshMu.Lock()
 	defer st.refreshMu.Unlock()
 	if s.closed.Load() || st.closed {
-		return errClosed
+		return 0, false, errClosed
 	}
 	start := s.clock.Now()
 	st.progress.update(func(p *Stats) {
 		p.Refreshing, p.LastStart, p.NextAttempt = true, start, time.Time{}
 		p.Listed, p.Done, p.Fetched, p.NotModified, p.Failed, p.Skipped, p.Removed = 0, 0, 0, 0, 0, 0, 0
 	})
-	err := s.refresh(ctx)
+	err = s.refresh(ctx)
 	end := s.clock.Now()
 	recovered := false
 	st.progress.update(func(p *Stats) {
@@ -50,6 +60,11 @@ func (s *Server) Refresh(ctx context.Context) error {
 		if err != nil {
 			p.LastError = err.Error()
 		}
+		if plan && ctx.Err() == nil {
+			if wait, ok = s.waitAfter(p.Failures); ok {
+				p.NextAttempt = end.Add(wait)
+			}
+		}
 	})
 	stats := st.Stats()
 	level, msg := slog.LevelInfo, "connect: index refreshed"
@@ -63,7 +78,7 @@ func (s *Server) Refresh(ctx context.Context) error {
 	if recovered {
 		s.log.Info("connect: index refresh recovered", "pages", stats.Pages)
 	}
-	return err
+	return wait, ok, err
 }
 
 // progressEvery is how many pages pass between progress log lines.
@@ -265,20 +280,14 @@ func (s *Server) Start(ctx context.Context) {
 // refresh with capped exponential backoff.
 func (s *Server) schedule(ctx context.Context) {
 	for {
-		err := s.Refresh(ctx)
-		if ctx.Err() != nil || errors.Is(err, errClosed) {
+		wait, ok, err := s.refreshPlanned(ctx, true)
+		if ctx.Err() != nil || errors.Is(err, errClosed) || !ok {
 			return
 		}
-		wait, ok := s.nextWait()
-		if !ok {
-			return
-		}
-		next := s.clock.Now().Add(wait)
-		s.store.progress.update(func(st *Stats) { st.NextAttempt = next })
 		if err != nil {
 			st := s.Stats()
 			s.log.Warn("connect: retrying the index refresh", "state", st.State, "pages", st.Pages,
-				"failures", st.Failures, "retry_in", wait, "next_attempt", next)
+				"failures", st.Failures, "retry_in", wait, "next_attempt", st.NextAttempt)
 		}
 		select {
 		case <-ctx.Done():
@@ -288,12 +297,12 @@ func (s *Server) schedule(ctx context.Context) {
 	}
 }
 
-// nextWait is how long the schedule waits before the next refresh: a
-// backoff while refreshes fail, else Options.Refresh; false when nothing is
-// scheduled.
-func (s *Server) nextWait() (time.Duration, bool) {
-	if n := s.store.progress.snapshot().Failures; n > 0 {
-		return s.backoff(n), true
+// waitAfter is how long the schedule waits before the next refresh once
+// failures refreshes in a row failed: a backoff while they fail, else
+// Options.Refresh; false when nothing is scheduled.
+func (s *Server) waitAfter(failures int) (time.Duration, bool) {
+	if failures > 0 {
+		return s.backoff(failures), true
 	}
 	if s.opts.Refresh < 0 {
 		return 0, false

@@ -378,3 +378,23 @@ func TestServerPage(t *testing.T) {
 		}
 	}
 }
+
+// TestFailureCarriesItsRetry: the status that first shows a failed refresh
+// of the schedule already names the retry (one update, not two), so /ask
+// and the admin status never see a failure with no next attempt.
+func TestFailureCarriesItsRetry(t *testing.T) {
+	src := newFakeSource()
+	src.down.Store(true)
+	s, clk := newClockedServer(t, Options{Refresh: time.Hour}, src, 1)
+	s.Start(context.Background())
+	for {
+		st := s.Stats()
+		if st.Failures > 0 {
+			if st.NextAttempt.IsZero() {
+				t.Fatalf("a failure without its retry: %+v", st)
+			}
+			break
+		}
+	}
+	clk.next(t)
+}
