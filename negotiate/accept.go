@@ -98,14 +98,16 @@ func paramsMatch(rangeParams, have map[string]string) bool {
 }
 
 // PrefersMarkdown reports whether a client sending this Accept value is to
-// get the Markdown form. The rule (STANDARD.md §6 and §10): Markdown only
-// when text/markdown (or text/x-markdown) is named explicitly with a weight
-// strictly above the one text/html (or application/xhtml+xml) is named with;
-// text/html absent counts as q=0, a tie goes to HTML, and wildcards (*/*,
-// text/*) never select Markdown, so an absent header, curl's */* and every
-// browser get HTML. Parameters are ignored except that a charset other than
-// utf-8 on a Markdown range makes it not match what we produce. It does not
-// allocate.
+// get the Markdown form. The rule (STANDARD.md §6 and §10, corrected
+// 2026-12-02): Markdown when text/markdown (or text/x-markdown) is named
+// explicitly with q > 0 and not ranked below text/html (or
+// application/xhtml+xml); a tie goes to Markdown, in whatever order the two
+// are listed, so Claude Code's "text/markdown, text/html, */*" gets
+// Markdown. text/html absent counts as q=0, and wildcards (*/*, text/*)
+// never select Markdown, so an absent header, curl's */* and every browser
+// (none names text/markdown) get HTML. Parameters are ignored except that a
+// charset other than utf-8 on a Markdown range makes it not match what we
+// produce. It does not allocate.
 func PrefersMarkdown(accept string) bool {
 	if !mentionsMarkdown(accept) {
 		return false // every browser, curl, no header: nothing to parse
@@ -123,7 +125,7 @@ func PrefersMarkdown(accept string) bool {
 		}
 		return true
 	})
-	return md > html
+	return md > 0 && md >= html
 }
 
 // mentionsMarkdown reports whether s holds "markdown" in any ASCII case:

@@ -10,8 +10,9 @@
 //
 // # Which form
 //
-// Markdown is served only when the client ranks text/markdown strictly above
-// text/html (see PrefersMarkdown) or asks for the page's suffix URL
+// Markdown is served only when the client names text/markdown with q > 0
+// and does not rank it below text/html, a tie included (see
+// PrefersMarkdown), or asks for the page's suffix URL
 // (/pricing/md), and only for a 200 HTML answer to a GET within
 // Options.MaxSize. Everything else streams through without buffering: the
 // HTML form gains headers and, when configured, small head injections

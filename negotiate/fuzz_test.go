@@ -8,7 +8,7 @@ import (
 )
 
 func FuzzParseAccept(f *testing.F) {
-	for _, s := range []string{acceptChrome, acceptFirefox, acceptCurl, acceptAgent, "", "text/markdown;q=0",
+	for _, s := range []string{acceptChrome, acceptFirefox, acceptCurl, acceptAgent, "", "text/markdown;q=0", "text/markdown, text/html, */*", "text/html;q=0.5, text/markdown;q=0.5",
 		`text/html;a="b,c";q=0.5, */*`, "text/*;q=1.000", "a/b;q=0.", ";;,,", `x/y;p="\"`} {
 		f.Add(s)
 	}
@@ -34,7 +34,7 @@ func FuzzParseAccept(f *testing.F) {
 				html = max(html, r.Q)
 			}
 		}
-		if got := PrefersMarkdown(header); got != (md > html) {
+		if got := PrefersMarkdown(header); got != (md > 0 && md >= html) {
 			t.Fatalf("PrefersMarkdown = %v, but ParseAccept gives markdown %v, html %v", got, md, html)
 		}
 	})
