@@ -32,8 +32,15 @@ type cardContent struct {
 
 type cardMarkdown struct {
 	ContentNegotiation bool   `json:"contentNegotiation"`
+	Rule               string `json:"rule"`
 	FallbackSuffix     string `json:"fallbackSuffix,omitempty"`
 }
+
+// MarkdownAcceptRule says, in llms.txt and agents.json, which Accept values
+// get the Markdown form (STANDARD.md §6 and §10; negotiate.PrefersMarkdown
+// decides it, and caddymodule's agent conformance test holds the two
+// together).
+const MarkdownAcceptRule = "any Accept that names text/markdown with q > 0 and does not rank it below text/html gets Markdown, a tie included, as in `text/markdown, text/html, */*`; `*/*` or `text/*` alone gets HTML"
 
 type cardIface struct {
 	ID          string   `json:"id,omitempty"`
@@ -96,7 +103,7 @@ func (r *resolved) agentsJSON() ([]byte, error) {
 			LLMs:     r.url(PathLLMsTxt),
 			LLMsFull: r.url(PathLLMsFullTxt),
 			Sitemap:  r.sitemapURL,
-			Markdown: cardMarkdown{ContentNegotiation: true, FallbackSuffix: r.mdSuffix},
+			Markdown: cardMarkdown{ContentNegotiation: true, Rule: MarkdownAcceptRule, FallbackSuffix: r.mdSuffix},
 			Language: s.Info.Language,
 		},
 		Interfaces:     r.cardInterfaces(),

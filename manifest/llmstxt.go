@@ -61,7 +61,7 @@ func (r *resolved) llmsInstructions(b *strings.Builder) {
 	// Consent and safety limits come before any example (UAIX
 	// get_action_security_order_warning).
 	b.WriteString("- Read freely; change nothing on a person's behalf without their explicit consent.\n")
-	md := "- Request any page with the header `Accept: text/markdown` to get it as Markdown"
+	md := "- Request any page with the header `Accept: text/markdown` to get it as Markdown (" + MarkdownAcceptRule + ")"
 	if r.mdSuffix != "" {
 		md += fmt.Sprintf(", or append `%s` to its path (for example %s%s)", r.mdSuffix, r.exampleMDPage(), r.mdSuffix)
 	}

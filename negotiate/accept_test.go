@@ -3,6 +3,8 @@ package negotiate
 import (
 	"reflect"
 	"testing"
+
+	"github.com/agentready/caddy-agentready/internal/agentshapes"
 )
 
 // Accept headers as real clients send them.
@@ -130,5 +132,25 @@ func TestPrefersMarkdownDoesNotAllocate(t *testing.T) {
 	})
 	if allocs != 0 {
 		t.Errorf("PrefersMarkdown allocates %v times per call pair, want 0", allocs)
+	}
+}
+
+// TestAgentRequestShapes plays the Accept of every agent in
+// internal/agentshapes: an agent that reads Markdown by negotiation gets
+// it, one that follows the head's alternate, a browser and a wildcard get
+// HTML (caddymodule's TestIntegrationAgentRequestShapes plays the same
+// rows through a real Caddy).
+func TestAgentRequestShapes(t *testing.T) {
+	shapes, err := agentshapes.All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range shapes {
+		t.Run(s.Name, func(t *testing.T) {
+			want := s.WantsMarkdown() && !s.FollowsAlternate
+			if got := PrefersMarkdown(s.Accept); got != want {
+				t.Errorf("PrefersMarkdown(%q) = %v, want %v (%s)", s.Accept, got, want, s.Source)
+			}
+		})
 	}
 }

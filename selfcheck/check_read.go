@@ -64,9 +64,12 @@ func isMarkdown(r *response) bool {
 }
 
 // checkMarkdownRepresentation: Accept: text/markdown gets 200
-// text/markdown; charset=utf-8 (STANDARD.md §6).
+// text/markdown; charset=utf-8 (STANDARD.md §6), and so does the Accept
+// real agents send, text/markdown tied with text/html (Claude Code's):
+// a site that gives a tie to HTML serves Markdown to no agent in use, so
+// it gets half the weight, the receipt naming the Accept that got HTML.
 func checkMarkdownRepresentation(ctx context.Context, s *site) outcome {
-	return s.perRoute(ctx, "200 text/markdown; charset=utf-8", []string{"Vary"}, func(p *page) routeOutcome {
+	return s.perRoute(ctx, "200 text/markdown; charset=utf-8 for Accept: "+acceptMarkdown+" and for Accept: "+acceptAgentTie, []string{"Vary"}, func(p *page) routeOutcome {
 		md := s.markdownOf(ctx, p.url)
 		var ro routeOutcome
 		got := recordResponse(md, []string{"Vary"}, s.opts.Redact).summary()
@@ -78,7 +81,16 @@ func checkMarkdownRepresentation(ctx context.Context, s *site) outcome {
 		case !strings.Contains(strings.ToLower(strings.ReplaceAll(md.header.Get("Content-Type"), " ", "")), "charset=utf-8"):
 			ro = routeFraction(0.5, got, "charset=utf-8 on the Content-Type")
 		default:
-			ro = routePass(got)
+			tie := s.f.get(ctx, p.url, acceptAgentTie)
+			switch {
+			case tie.unreachable():
+				ro = routeCNC(tie)
+			case !isMarkdown(tie):
+				ro = routeFraction(0.5, got+"; Accept: "+acceptAgentTie+" got "+orNone(tie.mediaType()),
+					"Markdown for Accept: "+acceptAgentTie+" (Claude Code's; a tie with text/html goes to Markdown)")
+			default:
+				ro = routePass(got + "; Accept: " + acceptAgentTie + " got text/markdown too")
+			}
 		}
 		ro.resp = md
 		return ro

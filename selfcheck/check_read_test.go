@@ -45,6 +45,18 @@ func TestCheckMarkdownRepresentation(t *testing.T) {
 	runVerdictCases(t, "markdown_representation", []verdictCase{
 		{name: "negotiated", site: ready(), verdict: Pass},
 		{name: "no charset", site: ready(noCharset, without("/sitemap.xml")), verdict: Partial, fraction: 0.5},
+		{name: "a tie with text/html gets HTML", site: ready(without("/sitemap.xml"), func(s *testSite) {
+			s.set("/", &doc{handler: func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Vary", "Accept")
+				if r.Header.Get("Accept") == "text/markdown" { // the old rule: only a strict preference
+					w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
+					w.Write([]byte("# Home\n"))
+					return
+				}
+				w.Header().Set("Content-Type", "text/html")
+				w.Write([]byte("<html></html>"))
+			}})
+		}), verdict: Partial, fraction: 0.5},
 		{name: "one route HTML only", site: ready(func(s *testSite) { s.edit("/pricing", func(d *doc) { d.markdown = "" }) }), verdict: Partial, fraction: 0.5},
 		{name: "HTML only", site: bare(), verdict: Fail},
 		{name: "markdown request fails", site: ready(without("/sitemap.xml"), func(s *testSite) {

@@ -25,6 +25,10 @@ const (
 	acceptBrowser  = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
 	acceptAny      = "*/*"
 	acceptMarkdown = "text/markdown"
+	// acceptAgentTie is Claude Code's Accept: text/markdown tied with
+	// text/html. STANDARD.md §6 and §10 (corrected 2026-12-02) give a tie
+	// to Markdown, so markdown_representation asks with it too.
+	acceptAgentTie = "text/markdown, text/html, */*"
 	acceptJSON     = "application/json"
 )
 
