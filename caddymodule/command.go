@@ -2,6 +2,7 @@ package caddymodule
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -157,6 +158,9 @@ func runConvert(stdin io.Reader, stdout, stderr io.Writer, args convertArgs) err
 		return fmt.Errorf("decoding input: %v", err)
 	}
 	res, err := conv.Convert(html, pageURL, http.Header{})
+	if errors.Is(err, convert.ErrNoContent) {
+		return fmt.Errorf("converting: %v; the proxy answers this page with its HTML (fail-open reason no_content)", err)
+	}
 	if err != nil {
 		return fmt.Errorf("converting: %v", err)
 	}

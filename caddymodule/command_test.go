@@ -76,7 +76,8 @@ func TestRunConvertErrors(t *testing.T) {
 		{"relative url", convertArgs{URL: "/pricing"}, "<p>x</p>", "need an absolute URL"},
 		{"missing file", convertArgs{URL: "http://x/", File: "does-not-exist.html"}, "", "opening input"},
 		{"bad selector", convertArgs{URL: "http://x/", Settings: convert.Settings{ContentSelectors: []string{"main["}}}, "<p>x</p>", "main["},
-		{"application shell", convertArgs{URL: "http://x/"}, "<script>app()</script><div id=app></div>", "converting"},
+		{"application shell", convertArgs{URL: "http://x/"}, "<script>app()</script><div id=app></div>", "no text in its HTML outside scripts"},
+		{"application shell names the proxy's reason", convertArgs{URL: "http://x/"}, "<script>app()</script><div id=app></div>", "fail-open reason no_content"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out, errOut bytes.Buffer

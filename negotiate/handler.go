@@ -56,7 +56,8 @@ type Observer interface {
 	// HTML size, the Markdown size and the token count.
 	Converted(r *http.Request, d time.Duration, in, out, tokens int)
 	// FailOpen reports a Markdown request answered with the original HTML
-	// (reason "too_large", "decode", "charset", "convert", "panic",
+	// (reason "too_large", "decode", "charset", "convert", "no_content"
+	// (the page has no text in its HTML: an application shell), "panic",
 	// "busy", or a conversion over its budget: "budget_time",
 	// "budget_size"), a Markdown request whose client went away during the
 	// conversion, which was stopped and nothing sent ("canceled"), an

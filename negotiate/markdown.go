@@ -123,7 +123,8 @@ func (rw *responseWriter) page() Page {
 // deadline ConvertTimeout away on the request's context, and
 // MaxMarkdownSize), turning a panic into an error. The reason of an error
 // is "budget_time", "budget_size", "canceled" (the client went away),
-// "panic" or "convert".
+// "panic", the reason the converter's error names (its FailOpenReason
+// method: "no_content") or "convert".
 func (rw *responseWriter) safeConvert(page []byte) (conv *Converted, reason string, err error) {
 	ctx, cancel := context.WithTimeout(rw.r.Context(), rw.h.Options.ConvertTimeout)
 	defer cancel()
@@ -157,6 +158,12 @@ func stopReason(req, ctx context.Context, err error) string {
 		return "budget_time" // only the deadline ends ctx before req
 	case errors.Is(err, ErrMarkdownTooLarge):
 		return "budget_size"
+	}
+	// The converter may name the reason itself (convert.ErrNoContent:
+	// "no_content", a page with no text in its HTML).
+	var named interface{ FailOpenReason() string }
+	if errors.As(err, &named) && named.FailOpenReason() != "" {
+		return named.FailOpenReason()
 	}
 	return "convert"
 }

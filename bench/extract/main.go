@@ -66,9 +66,11 @@ func pick(i int, name string) bool {
 }
 
 func main() {
-	corpora := flag.String("corpus", "trafilatura,readability,docs", "comma-separated corpora to run")
+	corpora := flag.String("corpus", "trafilatura,readability,docs", "comma-separated corpora to run: modern, trafilatura, readability, docs")
 	tools := flag.String("tools", "ours,readability,trafilatura", "comma-separated tools to run")
 	docsDir := flag.String("docs", "/usr/share/doc/python3.11/html", "Sphinx HTML `DIR` of the docs corpus")
+	flag.StringVar(&modernDir, "modern", "/work/shared/corpora/modern-web", "`DIR` of the modern-web corpus (ground-truth.json, html/)")
+	flag.StringVar(&modernSplit, "split", "all", "the modern-web pages to run: dev, test or all (`SPLIT`; tune on dev only)")
 	misses := flag.Int("misses", 0, "print up to `N` failing pages of ours per corpus")
 	flag.IntVar(&costs, "costs", 0, "list agent_ready's `N` costliest pages of the trafilatura set (false positives plus negatives)")
 	flag.IntVar(&slowest, "slowest", 0, "list agent_ready's `N` slowest pages of each corpus (MB per CPU second)")
@@ -123,6 +125,8 @@ func run(corpora, toolNames []string, docsDir string, misses int, list string) e
 			err = runWords(tools, misses, list)
 		case "docs":
 			err = runDocs(tools, docsDir, misses, list)
+		case "modern":
+			err = runModern(tools, misses, list)
 		default:
 			err = fmt.Errorf("unknown corpus %q", c)
 		}

@@ -51,7 +51,7 @@ func newTool(name string) (tool, error) {
 			}
 			res, err := conv.Convert(body, u, header)
 			if err != nil {
-				lastExtraction = "error"
+				lastExtraction = "error: " + err.Error()
 				return nil, err
 			}
 			lastExtraction = res.Extraction

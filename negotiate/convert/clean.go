@@ -19,8 +19,132 @@ var dropped = map[atom.Atom]bool{
 
 // strip removes the dropped elements and the comments from the document.
 // It reports whether the page had a <script>: a page that has no text of
-// its own but has scripts is an application shell.
-func strip(n *html.Node) (scripts bool) { return stripIn(n, false) }
+// its own but has scripts is an application shell. When the body is such a
+// shell and its <noscript> elements hold markup (a Discourse forum serves
+// its whole topic that way), that markup is the page's content: it takes
+// the place of its <noscript> (see promoteNoscript).
+func strip(doc *html.Node) (scripts bool) {
+	body := findFirst(doc, atom.Body)
+	if body != nil {
+		promoteNoscript(body)
+	}
+	return stripIn(doc, false)
+}
+
+// promoteNoscript replaces each <noscript> under body by the markup it
+// holds, parsed, when body holds no text outside its scripts, styles and
+// <noscript> elements (an application shell), and reports whether it did.
+// The parser reads a <noscript>'s content as raw text (scripting on, as a
+// browser does); a fragment that would nest deeper than MaxDepth is left
+// out.
+func promoteNoscript(body *html.Node) bool {
+	var found []*html.Node
+	if !shellOnly(body, &found) || len(found) == 0 {
+		return false
+	}
+	ctx := element(atom.Div)
+	type fragment struct {
+		at    *html.Node
+		nodes []*html.Node
+	}
+	var frags []fragment
+	text, heading := 0, false
+	for _, ns := range found {
+		var raw strings.Builder
+		for c := ns.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type == html.TextNode {
+				raw.WriteString(c.Data)
+			}
+		}
+		nodes, err := html.ParseFragment(strings.NewReader(raw.String()), ctx)
+		if err != nil {
+			continue
+		}
+		room := MaxDepth - depthOf(ns)
+		f := fragment{at: ns}
+		for _, c := range nodes {
+			if depthExceeds(c, room) {
+				continue
+			}
+			f.nodes = append(f.nodes, c)
+			text += textLen(visibleText(c))
+			heading = heading || headingLevel(c) > 0 || findHeading(c, 6)
+		}
+		frags = append(frags, f)
+	}
+	// A sentence asking for JavaScript ("You need to enable JavaScript to
+	// run this app.") is not the page's content: the markup must hold a
+	// heading or more than a short notice.
+	if !heading && text < minNoscriptText {
+		return false
+	}
+	for _, f := range frags {
+		for _, c := range f.nodes {
+			f.at.Parent.InsertBefore(c, f.at)
+		}
+	}
+	return true
+}
+
+// minNoscriptText is the least text (non-space bytes) a shell's <noscript>
+// markup without a heading must hold to be taken for the page's content:
+// more than the notices that ask for JavaScript (38 to 90 bytes).
+const minNoscriptText = 200
+
+// visibleText is the text under n outside scripts and styles.
+func visibleText(n *html.Node) string {
+	var b strings.Builder
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		switch {
+		case n.Type == html.TextNode:
+			b.WriteString(n.Data)
+		case n.Type == html.ElementNode && (n.DataAtom == atom.Script || n.DataAtom == atom.Style || n.DataAtom == atom.Noscript):
+			return
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(n)
+	return b.String()
+}
+
+// shellOnly reports whether n holds no text outside <script>, <style>,
+// <template> and <noscript> elements, and appends the <noscript> elements
+// to found.
+func shellOnly(n *html.Node, found *[]*html.Node) bool {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		switch c.Type {
+		case html.TextNode:
+			if strings.TrimSpace(c.Data) != "" {
+				return false
+			}
+		case html.ElementNode:
+			switch {
+			case c.DataAtom == atom.Noscript && c.Namespace == "":
+				*found = append(*found, c)
+			case c.DataAtom == atom.Script, c.DataAtom == atom.Style, c.DataAtom == atom.Template:
+			case c.DataAtom == atom.Img && attr(c, "alt") != "":
+				return false
+			default:
+				if !shellOnly(c, found) {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// depthOf returns how many ancestors n has.
+func depthOf(n *html.Node) int {
+	d := 0
+	for p := n.Parent; p != nil; p = p.Parent {
+		d++
+	}
+	return d
+}
 
 // stripIn is strip for the children of n; inForm is true under a <form>.
 func stripIn(n *html.Node, inForm bool) (scripts bool) {

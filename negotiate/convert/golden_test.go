@@ -50,6 +50,9 @@ var goldenExtraction = map[string]string{
 	"home-main-links":    "landmark:main",
 	// an aside that holds code is content: a Sphinx sidebar with its title
 	"docs-sidebar": "landmark:role-main",
+	// a Discourse topic: the body is a script shell, the topic is in a
+	// <noscript>, which is then the content
+	"discourse-noscript": "landmark:role-main",
 }
 
 // goldenHeader is the origin response every golden page is converted with.

@@ -20,10 +20,25 @@ var (
 	// ErrTooDeep means the page nests elements deeper than MaxDepth.
 	ErrTooDeep = errors.New("convert: markup nested too deeply")
 	// ErrNoContent means the page is a script-only application shell: it
-	// has scripts and no text to convert. (An empty page without scripts
-	// converts to its front matter and an empty body.)
-	ErrNoContent = errors.New("convert: page has no content")
+	// has scripts and no text to convert, not even in a <noscript>. (An
+	// empty page without scripts converts to its front matter and an
+	// empty body.) Its FailOpenReason is "no_content".
+	ErrNoContent error = &reasonError{
+		msg:    "convert: page has no content: no text in its HTML outside scripts (an application shell that renders its content with JavaScript)",
+		reason: "no_content",
+	}
 )
+
+// reasonError is an error that names the fail-open reason the proxy counts
+// it under (negotiate reads it through a FailOpenReason method, without
+// importing this package).
+type reasonError struct{ msg, reason string }
+
+func (e *reasonError) Error() string { return e.msg }
+
+// FailOpenReason is the reason the proxy reports when it answers with the
+// page's HTML because of this error.
+func (e *reasonError) FailOpenReason() string { return e.reason }
 
 // parse parses the page (made valid UTF-8 first: the parser and the
 // converter assume it) and checks the tree's depth.

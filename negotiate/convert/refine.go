@@ -192,9 +192,13 @@ func collectTexts(n *html.Node, set map[string]bool) {
 // (almost) none of the kept text, and reports whether it removed any. A
 // block that comes before the first kept text and holds the <h1>, or is
 // short and holds a heading, is the article's header (title, byline, date,
-// lead image): it stays whole, unless it is mostly links.
+// lead image): it stays whole, unless it is mostly links. Nothing is
+// removed when it would leave root with no text: the oracle then kept
+// nothing of the landmark that it recognises (a listing page, a shop
+// category), and the landmark stays whole.
 func pruneUnkept(root *html.Node, kept map[string]bool, cl *cleaner) bool {
-	removed, started := false, false
+	var victims []*html.Node
+	started := false
 	var walk func(n *html.Node)
 	walk = func(n *html.Node) {
 		for c := n.FirstChild; c != nil; {
@@ -208,8 +212,7 @@ func pruneUnkept(root *html.Node, kept map[string]bool, cl *cleaner) bool {
 				case !has && any && cl.keepPath[c]:
 					walk(c) // prune around the kept element
 				case !has && any && prunable(c):
-					n.RemoveChild(c)
-					removed = true
+					victims = append(victims, c)
 				case !has:
 					// not prunable (inline, a byline, a real form, prose): whole
 				case any:
@@ -224,7 +227,35 @@ func pruneUnkept(root *html.Node, kept map[string]bool, cl *cleaner) bool {
 		}
 	}
 	walk(root)
-	return removed
+	if len(victims) == 0 {
+		return false
+	}
+	gone := make(map[*html.Node]bool, len(victims))
+	for _, v := range victims {
+		gone[v] = true
+	}
+	if !textOutside(root, gone) {
+		return false
+	}
+	for _, v := range victims {
+		v.Parent.RemoveChild(v)
+	}
+	return true
+}
+
+// textOutside reports whether n holds text (or an image with alt text)
+// outside the elements of gone.
+func textOutside(n *html.Node, gone map[*html.Node]bool) bool {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if gone[c] {
+			continue
+		}
+		if c.Type == html.TextNode && strings.TrimSpace(c.Data) != "" ||
+			c.Type == html.ElementNode && (c.DataAtom == atom.Img && attr(c, "alt") != "" || textOutside(c, gone)) {
+			return true
+		}
+	}
+	return false
 }
 
 // linkList reports whether most of n's text (total non-space bytes) is

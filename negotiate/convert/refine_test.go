@@ -113,6 +113,15 @@ func TestPruneUnkept(t *testing.T) {
 			// the chrome paragraph beside it goes
 			removed: true,
 		},
+		{
+			// github.blog and a target.com category: readability's article
+			// was none of the landmark's blocks; pruning them all emptied
+			// the page ("page has no content")
+			name: "nothing goes when everything would",
+			html: `<div class="cards"><a href="/a">First post</a><a href="/b">Second post</a></div><div class="more"><a href="/c">Third post</a><a href="/d">Fourth</a></div>`,
+			kept: []string{"an unrelated sentence"},
+			want: "First post Second post Third post Fourth",
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

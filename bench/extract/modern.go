@@ -1,0 +1,292 @@
+package main
+
+import (
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/agentready/caddy-agentready/bench/score"
+)
+
+// The modern-web corpus (../shared/corpora/modern-web, 999 pages of seven
+// kinds with a human-checked articleBody each): bag-of-words precision,
+// recall and F1 per page against the articleBody, as its README defines
+// them (the Markdown reduced by bench/score's MarkdownText, both sides cut
+// into lower-cased runs of letters and digits by score.Words). A page that
+// fails to convert scores 0.
+//
+// The pages are split in two halves by a hash of their id (FNV-1a of the
+// id, even: dev, odd: test), fixed so that it does not depend on the order
+// or the number of pages run: heuristics are picked and tuned on dev only,
+// and both halves are reported.
+
+// modernDir is the corpus's directory (-modern).
+var modernDir string
+
+// modernSplit is the split -split runs: dev, test or all.
+var modernSplit string
+
+// modernPage is a page of the modern-web corpus.
+type modernPage struct {
+	id, kind, split string
+	url             *url.URL
+	path            string
+	html            []byte
+	expected        score.Bag
+}
+
+// splitOf returns the half the page of this id belongs to.
+func splitOf(id string) string {
+	h := fnv.New32a()
+	_, _ = io.WriteString(h, id)
+	if h.Sum32()%2 == 0 {
+		return "dev"
+	}
+	return "test"
+}
+
+// loadModern reads the ground truth and the pages of the chosen split.
+func loadModern(dir, split string) ([]modernPage, error) {
+	b, err := os.ReadFile(filepath.Join(dir, "ground-truth.json"))
+	if err != nil {
+		return nil, fmt.Errorf("the modern-web corpus (-modern DIR): %w", err)
+	}
+	var truth map[string]struct {
+		URL         string `json:"url"`
+		PageType    string `json:"page_type"`
+		ArticleBody string `json:"articleBody"`
+	}
+	if err := json.Unmarshal(b, &truth); err != nil {
+		return nil, fmt.Errorf("reading ground-truth.json: %w", err)
+	}
+	ids := make([]string, 0, len(truth))
+	for id := range truth {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	var pages []modernPage
+	for i, id := range ids {
+		t := truth[id]
+		sp := splitOf(id)
+		if split != "all" && split != sp || !pick(i, id) {
+			continue
+		}
+		path := filepath.Join(dir, "html", id+".html.gz")
+		f, err := os.Open(path)
+		if err != nil {
+			continue // 2829 has no HTML upstream
+		}
+		zr, err := gzip.NewReader(f)
+		var body []byte
+		if err == nil {
+			body, err = io.ReadAll(zr)
+		}
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		u, err := url.Parse(t.URL)
+		if err != nil || !u.IsAbs() {
+			u, _ = url.Parse("https://example.com/" + id)
+		}
+		kind := t.PageType
+		if kind == "blog" {
+			kind = "article" // two pages: too few to report alone
+		}
+		pages = append(pages, modernPage{id, kind, sp, u, path, body, score.Words(t.ArticleBody)})
+	}
+	if len(pages) == 0 {
+		return nil, fmt.Errorf("no pages of split %q under %s", split, dir)
+	}
+	return pages, nil
+}
+
+// stats are the medians and the p10 F1 of a set of pages.
+type stats struct {
+	n, fail            int
+	prec, rec, f1, p10 float64
+}
+
+func statsOf(rs []score.Result, failed []bool) stats {
+	var p, r, f []float64
+	s := stats{n: len(rs)}
+	for i, x := range rs {
+		p, r, f = append(p, x.Precision), append(r, x.Recall), append(f, x.F1)
+		if failed[i] {
+			s.fail++
+		}
+	}
+	s.prec, s.rec, s.f1, s.p10 = quantile(p, 0.5), quantile(r, 0.5), quantile(f, 0.5), quantile(f, 0.1)
+	return s
+}
+
+func runModern(tools []tool, misses int, list string) error {
+	pages, err := loadModern(modernDir, modernSplit)
+	if err != nil {
+		return err
+	}
+	if list != "" {
+		return listPages(list, "modern", pages, func(p modernPage) string { return p.path })
+	}
+	inputs, names := make([][]byte, len(pages)), make([]string, len(pages))
+	total := 0
+	kinds := map[string]bool{}
+	splits := map[string]bool{}
+	for i, p := range pages {
+		inputs[i], names[i] = p.html, p.id
+		total += len(p.html)
+		kinds[p.kind], splits[p.split] = true, true
+	}
+	kindList := sortedKeys(kinds)
+	splitList := sortedKeys(splits)
+	if len(splitList) > 1 {
+		splitList = append(splitList, "all")
+	}
+	fmt.Printf("## modern-web: %d pages (split %s), %.1f MB (word metric against articleBody)\n\n", len(pages), modernSplit, float64(total)/1e6)
+	type row struct {
+		name    string
+		bySplit map[string]stats
+		byKind  map[string]stats
+		mbps    float64
+		heap    string
+	}
+	var rows []row
+	for _, t := range tools {
+		u := func(i int) *url.URL { return pages[i].url }
+		outs, how, errs, mbps := convertAll(t, "modern", names, inputs, u)
+		_ = errs
+		rs := make([]score.Result, len(pages))
+		failed := make([]bool, len(pages))
+		for i, p := range pages {
+			words := score.Words(score.MarkdownText(outs[i]))
+			failed[i] = outs[i] == nil || words.Size() == 0
+			rs[i] = score.Compare(p.expected, words)
+			if failed[i] {
+				rs[i] = score.Result{Expected: p.expected.Size()}
+			}
+		}
+		rw := row{name: t.name, bySplit: map[string]stats{}, byKind: map[string]stats{}, mbps: mbps}
+		group := func(keep func(modernPage) bool) stats {
+			var sub []score.Result
+			var f []bool
+			for i, p := range pages {
+				if keep(p) {
+					sub, f = append(sub, rs[i]), append(f, failed[i])
+				}
+			}
+			return statsOf(sub, f)
+		}
+		for _, s := range splitList {
+			rw.bySplit[s] = group(func(p modernPage) bool { return s == "all" || p.split == s })
+		}
+		for _, k := range kindList {
+			rw.byKind[k] = group(func(p modernPage) bool { return p.kind == k })
+		}
+		if !t.peer {
+			rw.heap = maxAlloc(t, inputs, u)
+		}
+		rows = append(rows, rw)
+		if t.name == "agent_ready" {
+			modernMisses(pages, rs, failed, how, outs, misses)
+		}
+	}
+	fmt.Println("| tool | split | pages | median precision | median recall | median F1 | p10 F1 | failures | MB/s (CPU, 1 core) |")
+	fmt.Println("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+	for _, r := range rows {
+		for _, s := range splitList {
+			st := r.bySplit[s]
+			fmt.Printf("| %s | %s | %d | %.3f | %.3f | %.3f | %.3f | %d | %.1f |\n", r.name, s, st.n, st.prec, st.rec, st.f1, st.p10, st.fail, r.mbps)
+		}
+	}
+	fmt.Println()
+	fmt.Println("Per kind (median precision / recall / F1, p10 F1, failures):")
+	fmt.Println()
+	head := "| tool |"
+	sep := "|---|"
+	for _, k := range kindList {
+		head += fmt.Sprintf(" %s (%d) |", k, rows[0].byKind[k].n)
+		sep += "---|"
+	}
+	fmt.Println(head)
+	fmt.Println(sep)
+	for _, r := range rows {
+		line := "| " + r.name + " |"
+		for _, k := range kindList {
+			st := r.byKind[k]
+			line += fmt.Sprintf(" %.3f / %.3f / **%.3f**, %.3f, %d |", st.prec, st.rec, st.f1, st.p10, st.fail)
+		}
+		fmt.Println(line)
+	}
+	fmt.Println()
+	for _, r := range rows {
+		if r.heap != "" {
+			fmt.Printf("- heap per conversion, %s: %s\n", r.name, r.heap)
+		}
+	}
+	fmt.Println()
+	return nil
+}
+
+// modernMisses prints agent_ready's tallies by extraction path and its
+// worst pages (up to misses) to standard error.
+func modernMisses(pages []modernPage, rs []score.Result, failed []bool, how []string, outs [][]byte, misses int) {
+	if misses <= 0 {
+		return
+	}
+	type agg struct {
+		n     int
+		f1    []float64
+		fails int
+	}
+	byHow := map[string]*agg{}
+	for i := range pages {
+		h := how[i]
+		if i := strings.IndexByte(h, ':'); i > 0 && strings.HasPrefix(h, "selector") {
+			h = h[:i]
+		}
+		a := byHow[h]
+		if a == nil {
+			a = &agg{}
+			byHow[h] = a
+		}
+		a.n++
+		a.f1 = append(a.f1, rs[i].F1)
+		if failed[i] {
+			a.fails++
+		}
+	}
+	for _, h := range sortedKeys(byHow) {
+		a := byHow[h]
+		fmt.Fprintf(os.Stderr, "by extraction %-28s pages %4d median F1 %.3f p10 F1 %.3f failures %d\n", h, a.n, quantile(a.f1, 0.5), quantile(a.f1, 0.1), a.fails)
+	}
+	idx := make([]int, len(pages))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return rs[idx[a]].F1 < rs[idx[b]].F1 })
+	for _, i := range idx[:min(misses, len(idx))] {
+		p := pages[i]
+		fmt.Fprintf(os.Stderr, "%s %-5s %-13s F1 %.3f P %.3f R %.3f words %d/%d %s %s\n", p.id, p.split, p.kind,
+			rs[i].F1, rs[i].Precision, rs[i].Recall, rs[i].Output, rs[i].Expected, how[i], p.url)
+		if failed[i] && outs[i] == nil {
+			fmt.Fprintf(os.Stderr, "    failed\n")
+		}
+	}
+}
+
+// sortedKeys returns the keys of m in order.
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
