@@ -63,8 +63,8 @@ func newBaseline(root string) (*baseline, error) {
 	return b, err
 }
 
-// search returns the paths of the best n pages for q.
-func (b *baseline) search(q string, n int) []string {
+// search returns the paths of the best n pages for q, under prefix.
+func (b *baseline) search(q string, n int, prefix string) []string {
 	const k1, bb = 1.2, 0.75
 	scores := map[int]float64{}
 	seen := map[string]bool{}
@@ -93,7 +93,7 @@ func (b *baseline) search(q string, n int) []string {
 	})
 	var out []string
 	for _, p := range pages[:min(n, len(pages))] {
-		out = append(out, b.paths[p])
+		out = append(out, prefix+b.paths[p])
 	}
 	return out
 }

@@ -63,12 +63,18 @@ type question struct {
 type site struct {
 	name, title, questions string
 	glob                   string // the HTML root; the last match is used
+	// origin and prefix serve a site whose pages name their public home as
+	// canonical (the handbook: https://debian-handbook.info/browse/stable/…)
+	// the way that home does: site.origin set to it and the files under
+	// prefix, so the canonicals are the site's own URLs.
+	origin, prefix string
 }
 
 var sites = []site{
-	{"python", "Python docs (Sphinx)", "questions.tsv", "/usr/share/doc/python3*-doc/html"},
-	{"git", "git-doc (AsciiDoc)", "questions-git.tsv", "/usr/share/doc/git-doc"},
-	{"handbook", "Debian handbook (DocBook)", "questions-handbook.tsv", "/usr/share/doc/debian-handbook/html/en-US"},
+	{name: "python", title: "Python docs (Sphinx)", questions: "questions.tsv", glob: "/usr/share/doc/python3*-doc/html"},
+	{name: "git", title: "git-doc (AsciiDoc)", questions: "questions-git.tsv", glob: "/usr/share/doc/git-doc"},
+	{name: "handbook", title: "Debian handbook (DocBook)", questions: "questions-handbook.tsv", glob: "/usr/share/doc/debian-handbook/html/en-US",
+		origin: "https://debian-handbook.info", prefix: "/browse/stable"},
 }
 
 // score is recall@5 and MRR@10 of one way in on one site.
@@ -151,8 +157,24 @@ func run(s site, docs, qfile, logLevel string, verbose bool, concurrency int) (r
 	}
 	defer os.RemoveAll(dir)
 	yaml := filepath.Join(dir, "site.yaml")
-	if err := os.WriteFile(yaml, []byte("site:\n  name: "+s.title+"\nconnect:\n  enabled: true\n  rate_limit: 1000000\n"), 0o644); err != nil {
+	conf := "site:\n  name: " + s.title + "\n"
+	if s.origin != "" {
+		conf += "  origin: " + s.origin + "\n"
+	}
+	conf += "connect:\n  enabled: true\n  rate_limit: 1000000\n"
+	if err := os.WriteFile(yaml, []byte(conf), 0o644); err != nil {
 		return res, err
+	}
+	// The module's own requests (crawl, index) go to site.origin's host, so
+	// the block answers it too.
+	addrs := fmt.Sprintf("http://127.0.0.1:%d", port)
+	if s.origin != "" {
+		u, _ := url.Parse(s.origin)
+		addrs += fmt.Sprintf(", http://%s:%d", u.Hostname(), port)
+	}
+	serve := "root * " + docs + "\n\tfile_server"
+	if s.prefix != "" {
+		serve = fmt.Sprintf("redir / %s/\n\thandle_path %s/* {\n\t\troot * %s\n\t\tfile_server\n\t}", s.prefix, s.prefix, docs)
 	}
 	cf := fmt.Sprintf(`{
 	admin 127.0.0.1:%d
@@ -161,15 +183,14 @@ func run(s site, docs, qfile, logLevel string, verbose bool, concurrency int) (r
 		level %s
 	}
 }
-http://127.0.0.1:%d {
+%s {
 	agent_ready {
 		config %s
 		self_scan off
 	}
-	root * %s
-	file_server
+	%s
 }
-`, admin, logLevel, port, yaml, docs)
+`, admin, logLevel, addrs, yaml, serve)
 	cfg, _, err := caddyconfig.GetAdapter("caddyfile").Adapt([]byte(cf), map[string]any{"filename": "Caddyfile"})
 	if err != nil {
 		return res, fmt.Errorf("adapting: %v", err)
@@ -202,7 +223,7 @@ http://127.0.0.1:%d {
 		return res, fmt.Errorf("mcp: %v", err)
 	}
 	defer cs.Close()
-	if missing, err := missingPages(ctx, cs, docs); err != nil {
+	if missing, err := missingPages(ctx, cs, docs, s.prefix); err != nil {
 		return res, err
 	} else if len(missing) > 0 {
 		fmt.Printf("HTML files not in the index: %d, e.g. %s\n", len(missing), strings.Join(missing[:min(12, len(missing))], " "))
@@ -216,7 +237,7 @@ http://127.0.0.1:%d {
 		out  *score
 		ask  func(string) ([]string, error)
 	}{
-		{"baseline BM25", &res.base, func(q string) ([]string, error) { return bl.search(q, 10), nil }},
+		{"baseline BM25", &res.base, func(q string) ([]string, error) { return bl.search(q, 10, s.prefix), nil }},
 		{"/ask", &res.ask, func(q string) ([]string, error) { return askURLs(base, q) }},
 		{"MCP search_site", &res.search, func(q string) ([]string, error) { return searchURLs(ctx, cs, q) }},
 	}
@@ -227,12 +248,12 @@ http://127.0.0.1:%d {
 			if err != nil {
 				return res, fmt.Errorf("%s %s: %v", w.name, q.id, err)
 			}
-			rank := rankOf(urls, q.answer)
+			rank := rankOf(urls, s.prefix+q.answer)
 			w.out.n++
 			if rank > 0 && rank <= 5 {
 				w.out.hits++
 			} else {
-				fails = append(fails, fmt.Sprintf("%s %q (want %s; rank %d; got %s)", q.id, q.text, q.answer, rank, strings.Join(paths(urls, 3), " ")))
+				fails = append(fails, fmt.Sprintf("%s %q (want %s; rank %d; got %s)", q.id, q.text, q.answer, rank, strings.Join(paths(urls, 3, s.prefix), " ")))
 			}
 			if rank > 0 {
 				w.out.rr += 1 / float64(rank)
@@ -429,7 +450,7 @@ func searchURLs(ctx context.Context, cs *mcp.ClientSession, q string) ([]string,
 
 // missingPages lists the HTML files under docs whose path the index does
 // not hold (MCP list_pages), sorted.
-func missingPages(ctx context.Context, cs *mcp.ClientSession, docs string) ([]string, error) {
+func missingPages(ctx context.Context, cs *mcp.ClientSession, docs, prefix string) ([]string, error) {
 	indexed := map[string]bool{}
 	cursor := ""
 	for {
@@ -453,6 +474,7 @@ func missingPages(ctx context.Context, cs *mcp.ClientSession, docs string) ([]st
 		}
 		for _, p := range out.Pages {
 			if u, err := url.Parse(p.URL); err == nil {
+				u.Path = strings.TrimPrefix(u.Path, prefix)
 				indexed[u.Path] = true
 				if strings.HasSuffix(u.Path, "/") {
 					indexed[u.Path+"index.html"] = true
@@ -487,15 +509,15 @@ func rankOf(urls []string, want string) int {
 	return 0
 }
 
-// paths are the paths of the first n URLs, for the report.
-func paths(urls []string, n int) []string {
+// paths are the paths of the first n URLs without prefix, for the report.
+func paths(urls []string, n int, prefix string) []string {
 	var out []string
 	for i, u := range urls {
 		if i == n {
 			break
 		}
 		if p, err := url.Parse(u); err == nil {
-			u = p.Path
+			u = strings.TrimPrefix(p.Path, prefix)
 		}
 		out = append(out, u)
 	}
