@@ -1,21 +1,31 @@
-// Command search measures the search quality of the content index on a
-// real documentation site with no sitemap: Debian's Python documentation
-// (package python3.X-doc, a Sphinx HTML site of about 530 pages) served by
-// file_server behind agent_ready with connect enabled, in this process.
-// Discovery crawls it and the content index indexes it through Caddy; then
-// each question of questions.tsv, whose answer page was fixed before any
-// run, is asked through GET /ask and through the MCP tool search_site.
+// Command search measures the search quality of the content index on real
+// documentation sites with no sitemap, each of another generator, served by
+// file_server behind agent_ready with connect enabled, in this process:
 //
-// It reports, for each way in, recall@5 (the answer page among the first
-// five results) and MRR (the mean of 1/rank of the answer page among the
-// first ten, 0 when absent), the questions that fail, the time from start
-// until the index is ready, and the memory the index holds (its own count
-// of Markdown bytes, and the Go heap in use after it against before).
+//   - python: Debian's Python documentation (python3.X-doc, Sphinx, about
+//     530 pages), questions.tsv, the site the search was first developed on;
+//   - git: Debian's git-doc (AsciiDoc man pages and guides, about 240
+//     pages), questions-git.tsv;
+//   - handbook: the Debian Administrator's Handbook in English
+//     (debian-handbook, DocBook, 127 pages), questions-handbook.tsv.
 //
-//	go run ./bench/search [-docs DIR] [-questions FILE] [-log LEVEL] [-v]
+// Discovery crawls each site and the content index indexes it through
+// Caddy; then each question, whose answer page was fixed before any run, is
+// asked through GET /ask and through the MCP tool search_site, and of a
+// plain BM25 over the full text of the site's HTML files (no stemming, no
+// fields, no tuning) as the yardstick.
 //
-// Without the package (no /usr/share/doc/python3*-doc/html), it says so
-// and exits 0.
+// It reports, per site and way in, recall@5 (the answer page among the
+// first five results) and MRR@10 (the mean of 1/rank of the answer page
+// among the first ten, 0 when absent), the time until the index is ready,
+// the memory the index holds (its Markdown bytes, the Go heap in use after
+// against before, the process's RSS), and /ask's latency at 50 concurrent
+// queries; then one table of all sites.
+//
+//	go run ./bench/search [-sites python,git,handbook] [-log LEVEL] [-v]
+//
+// A site whose package is not installed is skipped with a note
+// (apt-get install python3-doc git-doc debian-handbook).
 package main
 
 import (
@@ -25,13 +35,16 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/caddyserver/caddy/v2"
@@ -46,40 +59,122 @@ type question struct {
 	id, text, answer string
 }
 
+// site is one development site: where its HTML lives and its questions.
+type site struct {
+	name, title, questions string
+	glob                   string // the HTML root; the last match is used
+	// origin and prefix serve a site whose pages name their public home as
+	// canonical (the handbook: https://debian-handbook.info/browse/stable/…)
+	// the way that home does: site.origin set to it and the files under
+	// prefix, so the canonicals are the site's own URLs.
+	origin, prefix string
+}
+
+var sites = []site{
+	{name: "python", title: "Python docs (Sphinx)", questions: "questions.tsv", glob: "/usr/share/doc/python3*-doc/html"},
+	{name: "git", title: "git-doc (AsciiDoc)", questions: "questions-git.tsv", glob: "/usr/share/doc/git-doc"},
+	{name: "handbook", title: "Debian handbook (DocBook)", questions: "questions-handbook.tsv", glob: "/usr/share/doc/debian-handbook/html/en-US",
+		origin: "https://debian-handbook.info", prefix: "/browse/stable"},
+}
+
+// score is recall@5 and MRR@10 of one way in on one site.
+type score struct {
+	hits, n int
+	rr      float64
+}
+
+func (s score) String() string {
+	if s.n == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.2f / %.3f", float64(s.hits)/float64(s.n), s.rr/float64(s.n))
+}
+
+// result is what one site reports for the summary table.
+type result struct {
+	site              site
+	pages             int
+	markdown          int64
+	ready             time.Duration
+	heap, rss         uint64
+	base, ask, search score
+	p50, p99          time.Duration
+}
+
 func main() {
-	docs := flag.String("docs", "", "the Sphinx HTML directory (default: /usr/share/doc/python3*-doc/html)")
-	qfile := flag.String("questions", "bench/search/questions.tsv", "the questions file")
+	only := flag.String("sites", "python,git,handbook", "the sites to run, comma-separated")
+	dir := flag.String("questions", "bench/search", "the directory of the question files")
 	verbose := flag.Bool("v", false, "print every question's ranks")
 	logLevel := flag.String("log", "ERROR", "Caddy's log level (to stderr)")
+	concurrency := flag.Int("c", 50, "concurrent /ask queries for the latency run (0: none)")
 	flag.Parse()
-	if *docs == "" {
-		found, _ := filepath.Glob("/usr/share/doc/python3*-doc/html")
-		if len(found) == 0 {
-			fmt.Println("search: skipped: no /usr/share/doc/python3*-doc/html (apt-get install python3-doc, or pass -docs)")
-			return
+	var results []result
+	for _, s := range sites {
+		if !slices.Contains(strings.Split(*only, ","), s.name) {
+			continue
 		}
-		*docs = found[len(found)-1]
+		found, _ := filepath.Glob(s.glob)
+		if len(found) == 0 {
+			fmt.Printf("%s: skipped: no %s (apt-get install python3-doc git-doc debian-handbook)\n", s.name, s.glob)
+			continue
+		}
+		r, err := run(s, found[len(found)-1], filepath.Join(*dir, s.questions), *logLevel, *verbose, *concurrency)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "search:", s.name+":", err)
+			os.Exit(1)
+		}
+		results = append(results, r)
 	}
-	if err := run(*docs, *qfile, *logLevel, *verbose); err != nil {
-		fmt.Fprintln(os.Stderr, "search:", err)
-		os.Exit(1)
+	printTable(results)
+}
+
+// printTable prints the summary of every site as a Markdown table.
+func printTable(rs []result) {
+	fmt.Println()
+	fmt.Println("recall@5 / MRR@10 per site; baseline: plain BM25 over each HTML file's full text")
+	fmt.Println()
+	fmt.Println("| site | pages | Markdown MB | index ready | heap after − before | RSS | baseline | `/ask` | `search_site` | `/ask` p50 / p99 at 50 concurrent |")
+	fmt.Println("|---|---:|---:|---:|---:|---:|---|---|---|---|")
+	for _, r := range rs {
+		fmt.Printf("| %s | %d | %.1f | %.1f s | %.0f MiB | %.0f MiB | %s | %s | %s | %.1f / %.1f ms |\n",
+			r.site.title, r.pages, float64(r.markdown)/1e6, r.ready.Seconds(), mib(r.heap), mib(r.rss),
+			r.base, r.ask, r.search, ms(r.p50), ms(r.p99))
 	}
 }
 
-func run(docs, qfile, logLevel string, verbose bool) error {
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+func run(s site, docs, qfile, logLevel string, verbose bool, concurrency int) (result, error) {
+	res := result{site: s}
 	qs, err := readQuestions(qfile)
 	if err != nil {
-		return err
+		return res, err
 	}
 	port, admin := freePort(), freePort()
 	dir, err := os.MkdirTemp("", "bench-search")
 	if err != nil {
-		return err
+		return res, err
 	}
 	defer os.RemoveAll(dir)
 	yaml := filepath.Join(dir, "site.yaml")
-	if err := os.WriteFile(yaml, []byte("site:\n  name: Python documentation\nconnect:\n  enabled: true\n  rate_limit: 10000\n"), 0o644); err != nil {
-		return err
+	conf := "site:\n  name: " + s.title + "\n"
+	if s.origin != "" {
+		conf += "  origin: " + s.origin + "\n"
+	}
+	conf += "connect:\n  enabled: true\n  rate_limit: 1000000\n"
+	if err := os.WriteFile(yaml, []byte(conf), 0o644); err != nil {
+		return res, err
+	}
+	// The module's own requests (crawl, index) go to site.origin's host, so
+	// the block answers it too.
+	addrs := fmt.Sprintf("http://127.0.0.1:%d", port)
+	if s.origin != "" {
+		u, _ := url.Parse(s.origin)
+		addrs += fmt.Sprintf(", http://%s:%d", u.Hostname(), port)
+	}
+	serve := "root * " + docs + "\n\tfile_server"
+	if s.prefix != "" {
+		serve = fmt.Sprintf("redir / %s/\n\thandle_path %s/* {\n\t\troot * %s\n\t\tfile_server\n\t}", s.prefix, s.prefix, docs)
 	}
 	cf := fmt.Sprintf(`{
 	admin 127.0.0.1:%d
@@ -88,84 +183,159 @@ func run(docs, qfile, logLevel string, verbose bool) error {
 		level %s
 	}
 }
-http://127.0.0.1:%d {
+%s {
 	agent_ready {
 		config %s
 		self_scan off
 	}
-	root * %s
-	file_server
+	%s
 }
-`, admin, logLevel, port, yaml, docs)
+`, admin, logLevel, addrs, yaml, serve)
 	cfg, _, err := caddyconfig.GetAdapter("caddyfile").Adapt([]byte(cf), map[string]any{"filename": "Caddyfile"})
 	if err != nil {
-		return fmt.Errorf("adapting: %v", err)
+		return res, fmt.Errorf("adapting: %v", err)
 	}
 	heapBefore := heapInUse()
 	start := time.Now()
 	if err := caddy.Load(cfg, true); err != nil {
-		return fmt.Errorf("loading: %v", err)
+		return res, fmt.Errorf("loading: %v", err)
 	}
 	defer caddy.Stop() //nolint:errcheck
 	base := fmt.Sprintf("http://127.0.0.1:%d", port)
 	st, err := awaitIndex(fmt.Sprintf("http://127.0.0.1:%d/agent-ready/status", admin), 5*time.Minute)
 	if err != nil {
-		return err
+		return res, err
 	}
-	ready := time.Since(start)
+	res.ready = time.Since(start)
+	res.rss = rss()
 	heapAfter := heapInUse()
-	fmt.Printf("site: %s (%d HTML files), served by file_server, no sitemap\n", docs, countHTML(docs))
-	fmt.Printf("discovered and indexed: %d pages, %d bytes of Markdown, in %.1fs\n", st.Pages, st.Bytes, ready.Seconds())
-	fmt.Printf("Go heap in use: %.1f MiB before, %.1f MiB after (+%.1f MiB)\n",
-		mib(heapBefore), mib(heapAfter), mib(heapAfter-heapBefore))
+	res.heap = heapAfter - min(heapBefore, heapAfter)
+	res.pages, res.markdown = st.Pages, st.Bytes
+	fmt.Printf("== %s: %s (%d HTML files), served by file_server, no sitemap\n", s.name, docs, countHTML(docs))
+	fmt.Printf("discovered and indexed: %d pages, %d bytes of Markdown, in %.1fs\n", st.Pages, st.Bytes, res.ready.Seconds())
+	fmt.Printf("Go heap in use: %.1f MiB before, %.1f MiB after (+%.1f MiB, %.1f per MB of Markdown); RSS %.1f MiB\n",
+		mib(heapBefore), mib(heapAfter), mib(res.heap), mib(res.heap)/(float64(st.Bytes)/1e6), mib(res.rss))
 
 	ctx := context.Background()
 	client := mcp.NewClient(&mcp.Implementation{Name: "bench-search", Version: "1.0.0"}, nil)
 	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: base + "/mcp"}, nil)
 	if err != nil {
-		return fmt.Errorf("mcp: %v", err)
+		return res, fmt.Errorf("mcp: %v", err)
 	}
 	defer cs.Close()
-	if missing, err := missingPages(ctx, cs, docs); err != nil {
-		return err
+	if missing, err := missingPages(ctx, cs, docs, s.prefix); err != nil {
+		return res, err
 	} else if len(missing) > 0 {
 		fmt.Printf("HTML files not in the index: %d, e.g. %s\n", len(missing), strings.Join(missing[:min(12, len(missing))], " "))
 	}
+	bl, err := newBaseline(docs)
+	if err != nil {
+		return res, fmt.Errorf("baseline: %v", err)
+	}
 	ways := []struct {
 		name string
+		out  *score
 		ask  func(string) ([]string, error)
 	}{
-		{"/ask", func(q string) ([]string, error) { return askURLs(base, q) }},
-		{"MCP search_site", func(q string) ([]string, error) { return searchURLs(ctx, cs, q) }},
+		{"baseline BM25", &res.base, func(q string) ([]string, error) { return bl.search(q, 10, s.prefix), nil }},
+		{"/ask", &res.ask, func(q string) ([]string, error) { return askURLs(base, q) }},
+		{"MCP search_site", &res.search, func(q string) ([]string, error) { return searchURLs(ctx, cs, q) }},
 	}
 	for _, w := range ways {
-		var hits int
-		var rr float64
 		var fails []string
 		for _, q := range qs {
 			urls, err := w.ask(q.text)
 			if err != nil {
-				return fmt.Errorf("%s %s: %v", w.name, q.id, err)
+				return res, fmt.Errorf("%s %s: %v", w.name, q.id, err)
 			}
-			rank := rankOf(urls, q.answer)
+			rank := rankOf(urls, s.prefix+q.answer)
+			w.out.n++
 			if rank > 0 && rank <= 5 {
-				hits++
+				w.out.hits++
 			} else {
-				fails = append(fails, fmt.Sprintf("%s %q (want %s; rank %d; got %s)", q.id, q.text, q.answer, rank, strings.Join(paths(urls, 3), " ")))
+				fails = append(fails, fmt.Sprintf("%s %q (want %s; rank %d; got %s)", q.id, q.text, q.answer, rank, strings.Join(paths(urls, 3, s.prefix), " ")))
 			}
 			if rank > 0 {
-				rr += 1 / float64(rank)
+				w.out.rr += 1 / float64(rank)
 			}
 			if verbose {
 				fmt.Printf("  %s %s: rank %d\n", w.name, q.id, rank)
 			}
 		}
-		fmt.Printf("%s: recall@5 %.2f (%d/%d), MRR@10 %.3f\n", w.name, float64(hits)/float64(len(qs)), hits, len(qs), rr/float64(len(qs)))
+		fmt.Printf("%s: recall@5 %.2f (%d/%d), MRR@10 %.3f\n", w.name, float64(w.out.hits)/float64(w.out.n), w.out.hits, w.out.n, w.out.rr/float64(w.out.n))
 		for _, f := range fails {
 			fmt.Println("  miss:", f)
 		}
 	}
-	return nil
+	if concurrency > 0 {
+		res.p50, res.p99, err = askLatency(base, qs, concurrency, 40*concurrency)
+		if err != nil {
+			return res, err
+		}
+		fmt.Printf("/ask at %d concurrent: p50 %.1f ms, p99 %.1f ms\n", concurrency, ms(res.p50), ms(res.p99))
+	}
+	return res, nil
+}
+
+// askLatency sends total /ask queries (the questions in turn) from c
+// clients at once and returns the latency percentiles.
+func askLatency(base string, qs []question, c, total int) (p50, p99 time.Duration, err error) {
+	var mu sync.Mutex
+	var lat []time.Duration
+	var errs []error
+	next := make(chan int)
+	go func() {
+		for i := range total {
+			next <- i
+		}
+		close(next)
+	}()
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: c}}
+	var wg sync.WaitGroup
+	for range c {
+		wg.Go(func() {
+			for i := range next {
+				t := time.Now()
+				resp, err := client.Get(base + "/ask?limit=10&query=" + url.QueryEscape(qs[i%len(qs)].text))
+				if err == nil {
+					_, err = io.Copy(io.Discard, resp.Body)
+					resp.Body.Close()
+					if resp.StatusCode != http.StatusOK {
+						err = fmt.Errorf("status %d", resp.StatusCode)
+					}
+				}
+				d := time.Since(t)
+				mu.Lock()
+				lat = append(lat, d)
+				if err != nil {
+					errs = append(errs, err)
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	if len(errs) > 0 {
+		return 0, 0, fmt.Errorf("%d of %d queries failed, e.g. %v", len(errs), total, errs[0])
+	}
+	slices.Sort(lat)
+	return lat[len(lat)/2], lat[len(lat)*99/100], nil
+}
+
+// rss is the process's resident set size (VmRSS).
+func rss() uint64 {
+	raw, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for line := range strings.Lines(string(raw)) {
+		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			var kb uint64
+			fmt.Sscanf(strings.TrimSpace(v), "%d", &kb)
+			return kb << 10
+		}
+	}
+	return 0
 }
 
 // readQuestions reads id<TAB>question<TAB>path lines; # starts a comment.
@@ -280,7 +450,7 @@ func searchURLs(ctx context.Context, cs *mcp.ClientSession, q string) ([]string,
 
 // missingPages lists the HTML files under docs whose path the index does
 // not hold (MCP list_pages), sorted.
-func missingPages(ctx context.Context, cs *mcp.ClientSession, docs string) ([]string, error) {
+func missingPages(ctx context.Context, cs *mcp.ClientSession, docs, prefix string) ([]string, error) {
 	indexed := map[string]bool{}
 	cursor := ""
 	for {
@@ -304,6 +474,7 @@ func missingPages(ctx context.Context, cs *mcp.ClientSession, docs string) ([]st
 		}
 		for _, p := range out.Pages {
 			if u, err := url.Parse(p.URL); err == nil {
+				u.Path = strings.TrimPrefix(u.Path, prefix)
 				indexed[u.Path] = true
 				if strings.HasSuffix(u.Path, "/") {
 					indexed[u.Path+"index.html"] = true
@@ -338,15 +509,15 @@ func rankOf(urls []string, want string) int {
 	return 0
 }
 
-// paths are the paths of the first n URLs, for the report.
-func paths(urls []string, n int) []string {
+// paths are the paths of the first n URLs without prefix, for the report.
+func paths(urls []string, n int, prefix string) []string {
 	var out []string
 	for i, u := range urls {
 		if i == n {
 			break
 		}
 		if p, err := url.Parse(u); err == nil {
-			u = p.Path
+			u = strings.TrimPrefix(p.Path, prefix)
 		}
 		out = append(out, u)
 	}
