@@ -7,6 +7,8 @@ import (
 	"io"
 	"runtime/debug"
 	"time"
+
+	"github.com/agentready/caddy-agentready/internal/procstatus"
 )
 
 // runMemory is the memory subcommand: one phase of memoryPhases with
@@ -38,7 +40,7 @@ func runMemory(ctx context.Context, args []string, w io.Writer) error {
 	// This process holds nothing but the responses in flight; keep its own
 	// heap small so it does not crowd the process being measured.
 	debug.SetGCPercent(50)
-	idle, err := readStatus(*pid)
+	idle, err := procstatus.Read(*pid)
 	if err != nil {
 		return fmt.Errorf("memory: %w", err)
 	}
@@ -50,7 +52,7 @@ func runMemory(ctx context.Context, args []string, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	m, err := readStatus(*pid)
+	m, err := procstatus.Read(*pid)
 	if err != nil {
 		return fmt.Errorf("memory: %w", err)
 	}
@@ -66,4 +68,9 @@ func runMemory(ctx context.Context, args []string, w io.Writer) error {
 		return fmt.Errorf("memory: %s: peak %.1f MiB over idle, limit %.1f MiB", ph.Name, mib(over), mib(*limit))
 	}
 	return nil
+}
+
+// mib formats a byte count in MiB with one decimal.
+func mib(n int64) float64 {
+	return float64(n) / (1 << 20)
 }

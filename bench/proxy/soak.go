@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"io"
 	"time"
+
+	"github.com/agentready/caddy-agentready/internal/procstatus"
 )
 
 // rssSample is the memory of the Caddy process at one time of a run.
 type rssSample struct {
 	At time.Duration
-	memStatus
+	procstatus.Memory
 }
 
 // runSoak is the soak subcommand: the soak mix at a fixed rate for a fixed
@@ -34,7 +36,7 @@ func runSoak(ctx context.Context, args []string, w io.Writer) error {
 		Base: *base, Rate: *rate, Duration: *dur, Workers: *workers,
 		Max: int(*rate*dur.Seconds()) + 1, Mix: soakMix(), Timeout: 30 * time.Second,
 	}
-	idle, err := readStatus(*pid)
+	idle, err := procstatus.Read(*pid)
 	if err != nil {
 		return fmt.Errorf("soak: %w", err)
 	}
@@ -57,7 +59,7 @@ func runSoak(ctx context.Context, args []string, w io.Writer) error {
 			if out.err != nil {
 				return out.err
 			}
-			if m, err := readStatus(*pid); err == nil {
+			if m, err := procstatus.Read(*pid); err == nil {
 				samples = append(samples, rssSample{time.Since(start), m})
 			}
 			writeSoak(w, cfg, out.res, samples)
@@ -66,7 +68,7 @@ func runSoak(ctx context.Context, args []string, w io.Writer) error {
 			}
 			return nil
 		case <-tick.C:
-			m, err := readStatus(*pid)
+			m, err := procstatus.Read(*pid)
 			if err != nil {
 				return fmt.Errorf("soak: caddy gone: %w", err)
 			}

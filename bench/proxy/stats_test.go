@@ -3,6 +3,8 @@ package main
 import (
 	"testing"
 	"time"
+
+	"github.com/agentready/caddy-agentready/internal/procstatus"
 )
 
 func TestPercentile(t *testing.T) {
@@ -54,7 +56,7 @@ func TestDrift(t *testing.T) {
 	s := func(rss ...int64) []rssSample {
 		var out []rssSample
 		for i, r := range rss {
-			out = append(out, rssSample{At: time.Duration(i) * time.Second, memStatus: memStatus{RSS: r}})
+			out = append(out, rssSample{At: time.Duration(i) * time.Second, Memory: procstatus.Memory{RSS: r}})
 		}
 		return out
 	}

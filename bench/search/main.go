@@ -53,6 +53,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	_ "github.com/agentready/caddy-agentready/caddymodule"
+	"github.com/agentready/caddy-agentready/internal/procstatus"
 )
 
 type question struct {
@@ -322,20 +323,13 @@ func askLatency(base string, qs []question, c, total int) (p50, p99 time.Duratio
 	return lat[len(lat)/2], lat[len(lat)*99/100], nil
 }
 
-// rss is the process's resident set size (VmRSS).
+// rss is the process's resident set size (VmRSS), 0 where /proc has none.
 func rss() uint64 {
-	raw, err := os.ReadFile("/proc/self/status")
+	m, err := procstatus.Read(os.Getpid())
 	if err != nil {
 		return 0
 	}
-	for line := range strings.Lines(string(raw)) {
-		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			var kb uint64
-			fmt.Sscanf(strings.TrimSpace(v), "%d", &kb)
-			return kb << 10
-		}
-	}
-	return 0
+	return uint64(m.RSS)
 }
 
 // readQuestions reads id<TAB>question<TAB>path lines; # starts a comment.

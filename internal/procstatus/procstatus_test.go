@@ -1,4 +1,4 @@
-package main
+package procstatus
 
 import (
 	"os"
@@ -10,13 +10,13 @@ func TestParseStatus(t *testing.T) {
 	tests := []struct {
 		name    string
 		in      string
-		want    memStatus
+		want    Memory
 		wantErr bool
 	}{
 		{
 			name: "proc(5) layout",
 			in:   "Name:\tcaddy\nVmPeak:\t 2000 kB\nVmHWM:\t  204800 kB\nVmRSS:\t  102400 kB\nThreads:\t9\n",
-			want: memStatus{RSS: 100 << 20, HWM: 200 << 20},
+			want: Memory{RSS: 100 << 20, HWM: 200 << 20},
 		},
 		{name: "no VmHWM", in: "VmRSS:\t1 kB\n", wantErr: true},
 		{name: "empty", in: "", wantErr: true},
@@ -27,7 +27,7 @@ func TestParseStatus(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := parseStatus(strings.NewReader(tt.in))
+			got, err := Parse(strings.NewReader(tt.in))
 			if (err != nil) != tt.wantErr {
 				t.Fatalf("err = %v, want error %v", err, tt.wantErr)
 			}
@@ -39,7 +39,7 @@ func TestParseStatus(t *testing.T) {
 }
 
 func TestReadStatusSelf(t *testing.T) {
-	m, err := readStatus(os.Getpid())
+	m, err := Read(os.Getpid())
 	if err != nil {
 		t.Skipf("no /proc here: %v", err)
 	}
@@ -53,7 +53,7 @@ func FuzzParseStatus(f *testing.F) {
 	f.Add("VmRSS:\t1\n")
 	f.Add(strings.Repeat("x", 70000) + "\nVmRSS: 1 kB")
 	f.Fuzz(func(t *testing.T, s string) {
-		m, err := parseStatus(strings.NewReader(s))
+		m, err := Parse(strings.NewReader(s))
 		if err == nil && (m.RSS < 0 || m.HWM < 0) {
 			t.Errorf("negative sizes %+v from %q", m, s)
 		}

@@ -1,4 +1,7 @@
-package main
+// Package procstatus reads a process's memory from /proc/<pid>/status
+// (proc(5)): the benchmarks that report RSS (bench/proxy, bench/search)
+// share it.
+package procstatus
 
 import (
 	"bufio"
@@ -9,16 +12,16 @@ import (
 	"strings"
 )
 
-// memStatus is the memory of a process as /proc/<pid>/status reports it.
-type memStatus struct {
+// Memory is the memory of a process as /proc/<pid>/status reports it.
+type Memory struct {
 	RSS int64 // VmRSS: resident set size now, in bytes
 	HWM int64 // VmHWM: peak resident set size, in bytes
 }
 
-// parseStatus reads VmRSS and VmHWM from the text of /proc/<pid>/status
+// Parse reads VmRSS and VmHWM from the text of /proc/<pid>/status
 // (proc(5): "VmRSS:     1234 kB"). Both must be present.
-func parseStatus(r io.Reader) (memStatus, error) {
-	var m memStatus
+func Parse(r io.Reader) (Memory, error) {
+	var m Memory
 	var seen int
 	sc := bufio.NewScanner(io.LimitReader(r, 1<<20))
 	for sc.Scan() {
@@ -51,17 +54,12 @@ func parseStatus(r io.Reader) (memStatus, error) {
 	return m, nil
 }
 
-// readStatus reads the memory of process pid.
-func readStatus(pid int) (memStatus, error) {
+// Read reads the memory of process pid.
+func Read(pid int) (Memory, error) {
 	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
-		return memStatus{}, err
+		return Memory{}, err
 	}
 	defer f.Close()
-	return parseStatus(f)
-}
-
-// mib formats a byte count in MiB with one decimal.
-func mib(n int64) float64 {
-	return float64(n) / (1 << 20)
+	return Parse(f)
 }
