@@ -24,8 +24,7 @@ var dropped = map[atom.Atom]bool{
 // its whole topic that way), that markup is the page's content: it takes
 // the place of its <noscript> (see promoteNoscript).
 func strip(doc *html.Node) (scripts bool) {
-	body := findFirst(doc, atom.Body)
-	if body != nil {
+	if body := findFirst(doc, atom.Body); body != nil {
 		promoteNoscript(body)
 	}
 	return stripIn(doc, false)
@@ -33,14 +32,14 @@ func strip(doc *html.Node) (scripts bool) {
 
 // promoteNoscript replaces each <noscript> under body by the markup it
 // holds, parsed, when body holds no text outside its scripts, styles and
-// <noscript> elements (an application shell), and reports whether it did.
+// <noscript> elements (an application shell).
 // The parser reads a <noscript>'s content as raw text (scripting on, as a
 // browser does); a fragment that would nest deeper than MaxDepth is left
 // out.
-func promoteNoscript(body *html.Node) bool {
+func promoteNoscript(body *html.Node) {
 	var found []*html.Node
 	if !shellOnly(body, &found) || len(found) == 0 {
-		return false
+		return
 	}
 	ctx := element(atom.Div)
 	type fragment struct {
@@ -76,14 +75,13 @@ func promoteNoscript(body *html.Node) bool {
 	// run this app.") is not the page's content: the markup must hold a
 	// heading or more than a short notice.
 	if !heading && text < minNoscriptText {
-		return false
+		return
 	}
 	for _, f := range frags {
 		for _, c := range f.nodes {
 			f.at.Parent.InsertBefore(c, f.at)
 		}
 	}
-	return true
 }
 
 // minNoscriptText is the least text (non-space bytes) a shell's <noscript>
@@ -91,24 +89,8 @@ func promoteNoscript(body *html.Node) bool {
 // more than the notices that ask for JavaScript (38 to 90 bytes).
 const minNoscriptText = 200
 
-// visibleText is the text under n outside scripts and styles.
-func visibleText(n *html.Node) string {
-	var b strings.Builder
-	var walk func(*html.Node)
-	walk = func(n *html.Node) {
-		switch {
-		case n.Type == html.TextNode:
-			b.WriteString(n.Data)
-		case n.Type == html.ElementNode && (n.DataAtom == atom.Script || n.DataAtom == atom.Style || n.DataAtom == atom.Noscript):
-			return
-		}
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			walk(c)
-		}
-	}
-	walk(n)
-	return b.String()
-}
+// visibleText is the text under n outside scripts, styles and <noscript>.
+func visibleText(n *html.Node) string { return textUnder(n, true) }
 
 // shellOnly reports whether n holds no text outside <script>, <style>,
 // <template> and <noscript> elements, and appends the <noscript> elements

@@ -130,15 +130,23 @@ func hasText(nodes []*html.Node) bool {
 	return false
 }
 
-func nodeHasText(n *html.Node) bool {
-	if n.Type == html.TextNode {
+// nodeHasText reports whether n holds non-space text or an image with alt
+// text.
+func nodeHasText(n *html.Node) bool { return hasTextOutside(n, nil) }
+
+// hasTextOutside is nodeHasText leaving out the elements of gone (those a
+// prune is about to remove).
+func hasTextOutside(n *html.Node, gone map[*html.Node]bool) bool {
+	switch {
+	case gone[n]:
+		return false
+	case n.Type == html.TextNode:
 		return strings.TrimSpace(n.Data) != ""
-	}
-	if n.Type == html.ElementNode && (n.DataAtom == atom.Img && attr(n, "alt") != "") {
+	case n.Type == html.ElementNode && n.DataAtom == atom.Img && attr(n, "alt") != "":
 		return true
 	}
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		if nodeHasText(c) {
+		if hasTextOutside(c, gone) {
 			return true
 		}
 	}

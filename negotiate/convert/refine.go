@@ -234,28 +234,13 @@ func pruneUnkept(root *html.Node, kept map[string]bool, cl *cleaner) bool {
 	for _, v := range victims {
 		gone[v] = true
 	}
-	if !textOutside(root, gone) {
+	if !hasTextOutside(root, gone) {
 		return false
 	}
 	for _, v := range victims {
 		v.Parent.RemoveChild(v)
 	}
 	return true
-}
-
-// textOutside reports whether n holds text (or an image with alt text)
-// outside the elements of gone.
-func textOutside(n *html.Node, gone map[*html.Node]bool) bool {
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		if gone[c] {
-			continue
-		}
-		if c.Type == html.TextNode && strings.TrimSpace(c.Data) != "" ||
-			c.Type == html.ElementNode && (c.DataAtom == atom.Img && attr(c, "alt") != "" || textOutside(c, gone)) {
-			return true
-		}
-	}
-	return false
 }
 
 // linkList reports whether most of n's text (total non-space bytes) is

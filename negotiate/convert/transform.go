@@ -82,12 +82,19 @@ func hasImage(n *html.Node) bool {
 }
 
 // textOf returns n's text content.
-func textOf(n *html.Node) string {
+func textOf(n *html.Node) string { return textUnder(n, false) }
+
+// textUnder returns the text under n, leaving out what is under <script>,
+// <style> and <noscript> elements when visibleOnly is set (see visibleText).
+func textUnder(n *html.Node, visibleOnly bool) string {
 	var b strings.Builder
 	var walk func(*html.Node)
 	walk = func(n *html.Node) {
-		if n.Type == html.TextNode {
+		switch {
+		case n.Type == html.TextNode:
 			b.WriteString(n.Data)
+		case visibleOnly && n.Type == html.ElementNode && (n.DataAtom == atom.Script || n.DataAtom == atom.Style || n.DataAtom == atom.Noscript):
+			return
 		}
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
 			walk(c)
