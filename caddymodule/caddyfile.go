@@ -1,7 +1,11 @@
 package caddymodule
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"math"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -13,16 +17,61 @@ import (
 )
 
 func init() {
-	httpcaddyfile.RegisterHandlerDirective("agent_ready", parseCaddyfile)
+	httpcaddyfile.RegisterDirective("agent_ready", parseDirective)
 	// After encode, so agent_ready reads and writes plain bytes and the
 	// Markdown it produces is still compressed on the way out.
 	httpcaddyfile.RegisterDirectiveOrder("agent_ready", httpcaddyfile.After, "encode")
 }
 
+// parseDirective is what httpcaddyfile.RegisterHandlerDirective does for a
+// handler directive, with one check first: a lone first argument that
+// names a YAML file and starts with '/' would silently become a path
+// matcher (the handler then runs only for that path and with no YAML), so
+// it is an error that gives the fix.
+func parseDirective(h httpcaddyfile.Helper) ([]httpcaddyfile.ConfigValue, error) {
+	if !h.Next() {
+		return nil, h.ArgErr()
+	}
+	if h.NextArg() {
+		if v := h.Val(); strings.HasPrefix(v, "/") && isYAMLFile(v) {
+			return nil, h.Errf("agent_ready %s: an argument starting with '/' is a path matcher, not the site's YAML; write the file in the block: agent_ready { config %s }", v, v)
+		}
+		h.Prev()
+	}
+	matcherSet, err := h.ExtractMatcherSet()
+	if err != nil {
+		return nil, err
+	}
+	ar, err := parseCaddyfile(h)
+	if err != nil {
+		return nil, err
+	}
+	return h.NewRoute(matcherSet, ar), nil
+}
+
+// isYAMLFile reports whether name ends in .yaml or .yml.
+func isYAMLFile(name string) bool {
+	ext := strings.ToLower(filepath.Ext(name))
+	return ext == ".yaml" || ext == ".yml"
+}
+
+// parseCaddyfile reads the directive and, when it names a YAML file, the
+// file's SHA-256 into ConfigSHA256: the adapted config then changes when
+// the file does, so `caddy reload` applies an edit of the YAML (Caddy
+// skips a reload whose adapted config is unchanged). A file that cannot be
+// read is an error here, at adapt time.
 func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error) {
 	ar := new(AgentReady)
 	if err := ar.UnmarshalCaddyfile(h.Dispenser); err != nil {
 		return nil, err
+	}
+	if ar.Config != "" {
+		raw, err := os.ReadFile(ar.Config)
+		if err != nil {
+			return nil, h.Errf("agent_ready config: %v", err)
+		}
+		sum := sha256.Sum256(raw)
+		ar.ConfigSHA256 = hex.EncodeToString(sum[:])
 	}
 	return ar, nil
 }
@@ -70,25 +119,61 @@ func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error)
 //
 // A path starting with "/" right after the directive is read as a path
 // matcher, as for every Caddy handler directive: give absolute paths with
-// the config subdirective. Every subdirective may be omitted; see the JSON
+// the config subdirective (an absolute .yaml/.yml path there is an error
+// that says so). A relative config path is the Caddyfile's directory's.
+// A subdirective given twice is an error, except the repeatable
+// content_selector, prune and keep. Every subdirective may be omitted; see the JSON
 // fields of AgentReady for defaults. Subdirectives taking selectors may be repeated. Quote selectors
 // that start with '#': the Caddyfile reads an unquoted '#' as a comment.
 func (ar *AgentReady) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
-	d.Next() // consume directive name
+	d.Next()                 // consume directive name
+	seen := map[string]int{} // subdirective -> line it was first given on
 	if d.NextArg() {
-		ar.Config = d.Val()
+		ar.Config = configPath(d)
+		seen["config"] = d.Line()
 		if d.NextArg() {
 			return d.ArgErr()
 		}
 	}
 	for d.NextBlock(0) {
-		sub, ok := subdirectives[d.Val()]
+		name := d.Val()
+		sub, ok := subdirectives[name]
 		if !ok {
-			return d.Errf("unrecognized subdirective '%s'", d.Val())
+			return d.Errf("unrecognized subdirective '%s'", name)
 		}
+		if line, dup := seen[name]; dup && !repeatable[name] {
+			return d.Errf("%s given twice (first on line %d): keep one", name, line)
+		}
+		seen[name] = d.Line()
 		if err := sub.parse(ar, d); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// repeatable are the subdirectives that may be given more than once (each
+// adds selectors).
+var repeatable = map[string]bool{"content_selector": true, "prune": true, "keep": true}
+
+// configPath is the current token as the YAML file's path: a relative path
+// is taken from the directory of the Caddyfile that names it, not from
+// Caddy's working directory.
+func configPath(d *caddyfile.Dispenser) string {
+	p := d.Val()
+	if filepath.IsAbs(p) || d.File() == "" {
+		return p
+	}
+	return filepath.Join(filepath.Dir(d.File()), p)
+}
+
+func (ar *AgentReady) parseConfig(d *caddyfile.Dispenser) error {
+	if !d.NextArg() {
+		return d.ArgErr()
+	}
+	ar.Config = configPath(d)
+	if d.NextArg() {
+		return d.ArgErr()
 	}
 	return nil
 }
@@ -103,11 +188,12 @@ type subdirective struct {
 }
 
 // subdirectives is the syntax of the agent_ready block. Every JSON field of
-// AgentReady but site_yaml has its subdirective, named as the field except
+// AgentReady but site_yaml and config_sha256 (set by parseCaddyfile from
+// the file config names) has its subdirective, named as the field except
 // content_selector (repeatable, one selector list each), images_without_alt
 // (keep or drop) and prune (whose "off" is prune_defaults).
 var subdirectives = map[string]subdirective{
-	"config":             {[]string{"config"}, textArg(func(ar *AgentReady) *string { return &ar.Config })},
+	"config":             {[]string{"config"}, (*AgentReady).parseConfig},
 	"max_size":           {[]string{"max_size"}, sizeArg(false, func(ar *AgentReady) *int64 { return &ar.MaxSize })},
 	"max_markdown_size":  {[]string{"max_markdown_size"}, sizeArg(false, func(ar *AgentReady) *int64 { return &ar.MaxMarkdownSize })},
 	"convert_timeout":    {[]string{"convert_timeout"}, (*AgentReady).parseConvertTimeout},

@@ -44,10 +44,20 @@ func init() {
 // file_server, …). In the Caddyfile it orders itself after `encode`.
 type AgentReady struct {
 	// Config is the path of the site's YAML file (see docs/configuration.md).
-	// Relative paths are resolved against Caddy's working directory.
+	// In JSON, a relative path is resolved against Caddy's working
+	// directory; the Caddyfile adapter resolves it against the Caddyfile's
+	// directory.
 	// Default: none; when SiteYAML is empty too, the documents are
 	// generated from defaults derived from the request's origin.
 	Config string `json:"config,omitempty"`
+
+	// ConfigSHA256 is the hex SHA-256 of the Config file's content when the
+	// Caddyfile was adapted. The Caddyfile adapter sets it so that an edit
+	// of the YAML changes the adapted config and `caddy reload` applies it
+	// (Caddy skips a reload whose config is unchanged). It is not checked
+	// against the file: in a JSON config, change it (or run `caddy reload
+	// --force`) after an edit of the YAML. Default: none.
+	ConfigSHA256 string `json:"config_sha256,omitempty"`
 
 	// SiteYAML is the site's YAML configuration inlined as a string, for
 	// JSON configs that do not want a separate file. Mutually exclusive with

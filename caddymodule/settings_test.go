@@ -21,8 +21,9 @@ import (
 
 // jsonOnly are the JSON fields of AgentReady that have no Caddyfile
 // subdirective: an inline YAML document belongs in a JSON config; a
-// Caddyfile names the file.
-var jsonOnly = []string{"site_yaml"}
+// Caddyfile names the file; the adapter (parseCaddyfile, not a
+// subdirective) sets config_sha256 from the file config names.
+var jsonOnly = []string{"site_yaml", "config_sha256"}
 
 // subdirectiveSamples are argument lines for each subdirective; together
 // they set every field the subdirective claims.
