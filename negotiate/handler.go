@@ -110,12 +110,17 @@ type Handler struct {
 	// front of this one (authentication, IP filters, rate limits,
 	// rewrites, a front controller that routes on the request URI) sees
 	// exactly the request a client asking for the page with Accept would
-	// send. The request it is given is marked (see SuffixRequest): when it
-	// comes back to this handler it is served as the suffix form and is
-	// never handed back again. Reenter reports false when it cannot serve
-	// the request (nothing was written then). Without Reenter, or when it
-	// cannot, the page is asked of next directly, and only the handlers
-	// after this one see the page's path.
+	// send. The page's path and query are those the client asked for
+	// (ClientURL), so a rewrite or a stripped prefix in front applies once,
+	// in the same block. The request it is given is marked (see
+	// SuffixRequest): when it comes back to this handler it is served as
+	// the suffix form and is never handed back again. When the origin
+	// answers it with a redirect that only adds a slash to the page's path
+	// (/docs to /docs/), the page with the slash is handed to Reenter once
+	// more, marked so that it follows nothing further. Reenter reports
+	// false when it cannot serve the request (nothing was written then).
+	// Without Reenter, or when it cannot, the page is asked of next
+	// directly, and only the handlers after this one see the page's path.
 	Reenter func(w http.ResponseWriter, r *http.Request) bool
 	// ClientURL, when set, returns the URL the client asked for, for a
 	// server that may have rewritten the request's URL before this handler

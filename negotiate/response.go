@@ -40,13 +40,14 @@ type responseWriter struct {
 	r  *http.Request // the client's request
 	rc *http.ResponseController
 
-	wantMD      bool     // the client gets Markdown if the page allows
-	viaSuffix   bool     // asked through the Markdown suffix
-	noTransform bool     // request Cache-Control: no-transform (RFC 9111 §5.2.1.6)
-	pagePath    string   // escaped path of the page, suffix removed
-	mdTags      []string // If-None-Match members that validate the Markdown form
-	mdHref      string   // markdownTarget's answer, once asked
-	headGet     bool     // a HEAD for Markdown, asked of next as a GET (see originRequest)
+	wantMD      bool       // the client gets Markdown if the page allows
+	viaSuffix   bool       // asked through the Markdown suffix
+	mark        suffixMark // the page request Handler.Reenter was given: how far it came
+	noTransform bool       // request Cache-Control: no-transform (RFC 9111 §5.2.1.6)
+	pagePath    string     // escaped path of the page, suffix removed
+	mdTags      []string   // If-None-Match members that validate the Markdown form
+	mdHref      string     // markdownTarget's answer, once asked
+	headGet     bool       // a HEAD for Markdown, asked of next as a GET (see originRequest)
 	// public is the page's path and query as the client asked for them
 	// (Handler.ClientURL; the suffix removed): what the page's address, its
 	// Markdown alternate and the front matter's canonical are built from.
@@ -103,7 +104,7 @@ func (h *Handler) newResponseWriter(w http.ResponseWriter, r *http.Request) *res
 	if rw.noTransform {
 		return rw // a transformation is what the client asked us not to do
 	}
-	if SuffixRequest(r) {
+	if rw.mark = markOf(r); rw.mark != 0 {
 		// Handed back by Reenter: the path is already the page's.
 		rw.viaSuffix, rw.wantMD = true, true
 		return rw

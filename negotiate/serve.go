@@ -27,8 +27,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next Next) e
 	if h.Reenter != nil && !hasToken(r.Header["Cache-Control"], "no-transform") {
 		// The path is looked at before the context: most requests are not
 		// for a suffix URL (a context lookup fewer, 135 instructions).
-		if page, ok := h.pagePath(r.URL.EscapedPath()); ok && !SuffixRequest(r) && h.Reenter(w, pageRequest(r, page)) {
-			return nil
+		if _, ok := h.pagePath(r.URL.EscapedPath()); ok && !SuffixRequest(r) {
+			if page := h.pageRequest(r); page != nil && h.Reenter(w, page) {
+				return nil
+			}
 		}
 	}
 	rw := h.newResponseWriter(w, r)
