@@ -61,11 +61,11 @@ type Observer interface {
 	// "busy", or a conversion over its budget: "budget_time",
 	// "budget_size"), a Markdown request whose client went away during the
 	// conversion, which was stopped and nothing sent ("canceled"), an
-	// HTML page sent as the origin sent it, without its annotations,
-	// because its content coding did not decode in full within the bounds
-	// ("rewrite_decode"), or a streamed HTML page that stopped decoding
-	// after part of it went out, whose response is then aborted, never
-	// ended as if complete ("rewrite_abort"), or an HTML page streamed
+	// HTML page in a content coding sent as the origin sent it, without
+	// its annotations, because it did not decode ("rewrite_decode"), was
+	// over 256 KiB encoded or over MaxSize decoded ("rewrite_size"), or,
+	// annotated and encoded again in its coding, was larger than the
+	// origin's bytes ("rewrite_larger"), or an HTML page streamed
 	// through the plan of its last copy whose bytes were not that copy's
 	// although its origin named them the same (strong ETag and length):
 	// the rest went out unannotated and the length promised was made up

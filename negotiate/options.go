@@ -106,8 +106,10 @@ type Options struct {
 	// page as HTML again. A page its origin names (a strong ETag and a
 	// Content-Length, in no content coding) has its plan filed under its
 	// URL, tag and length, whatever its size: its next copy streams
-	// through the plan with its exact length, the 8 bytes before each
-	// insertion checked on the way. Any other page rewritten whole (a
+	// through the plan with its exact length, a hash of every byte before
+	// each insertion checked on the way (a page that differs passes
+	// unannotated from there: no insertion lands where a rewrite of its
+	// own bytes would not put it). Any other page rewritten whole (a
 	// Content-Length up to 256 KiB) has it filed under a hash of its bytes,
 	// checked against the page before use. Plans are per Injection Key
 	// (injections without a Key are never planned). -1 disables it.

@@ -80,15 +80,6 @@ type responseWriter struct {
 	id      htmlrewrite.PageID
 	named   bool
 	planned htmlrewrite.PlanWriter
-
-	// modeRewrite: whether the rewritten page's headers went out (an
-	// encoded page's go with its first decoded bytes); until then the
-	// origin's bytes so far, so that a page that does not decode goes out
-	// as it came; the decoder's error after they went out, which aborts
-	// the response (see abortIfCut).
-	sent bool
-	held []byte
-	cut  error
 }
 
 // writerPool keeps responseWriters between requests: a response that

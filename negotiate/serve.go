@@ -48,7 +48,6 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next Next) e
 	returned = true
 	if err != nil {
 		rw.abort()
-		rw.abortIfCut() // not a short page that an error handler ends cleanly
 		rw.free()
 		return err
 	}
