@@ -106,6 +106,9 @@ func TestUnmarshalCaddyfileErrors(t *testing.T) {
 		{"max_markdown_size off", "agent_ready {\n\tmax_markdown_size off\n}", "max_markdown_size: invalid size 'off'"},
 		{"convert_timeout bad", "agent_ready {\n\tconvert_timeout soon\n}", "convert_timeout: invalid duration 'soon'"},
 		{"convert_timeout zero", "agent_ready {\n\tconvert_timeout 0s\n}", "convert_timeout: invalid duration '0s'"},
+		{"queue_timeout bad", "agent_ready {\n\tqueue_timeout 0\n}", "queue_timeout: invalid duration '0'"},
+		{"conversions_per_client bad", "agent_ready {\n\tconversions_per_client none\n}", "conversions_per_client: invalid number 'none'"},
+		{"conversions_per_client zero", "agent_ready {\n\tconversions_per_client 0\n}", "conversions_per_client: invalid number '0'"},
 		{"convert_timeout two args", "agent_ready {\n\tconvert_timeout 1s 2s\n}", "wrong argument count"},
 		{"inline args", "agent_ready a.yaml b.yaml", "wrong argument count"},
 	} {
