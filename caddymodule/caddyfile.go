@@ -83,6 +83,8 @@ func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error)
 //	    max_size           <size>
 //	    max_markdown_size  <size>
 //	    convert_timeout    <duration>
+//	    queue_timeout      <duration>
+//	    conversions_per_client <n>
 //	    markdown_suffix    <suffix>|off
 //	    link_llms          <target>|off
 //	    link_agents        <target>|off
@@ -193,29 +195,31 @@ type subdirective struct {
 // content_selector (repeatable, one selector list each), images_without_alt
 // (keep or drop) and prune (whose "off" is prune_defaults).
 var subdirectives = map[string]subdirective{
-	"config":             {[]string{"config"}, (*AgentReady).parseConfig},
-	"max_size":           {[]string{"max_size"}, sizeArg(false, func(ar *AgentReady) *int64 { return &ar.MaxSize })},
-	"max_markdown_size":  {[]string{"max_markdown_size"}, sizeArg(false, func(ar *AgentReady) *int64 { return &ar.MaxMarkdownSize })},
-	"convert_timeout":    {[]string{"convert_timeout"}, (*AgentReady).parseConvertTimeout},
-	"markdown_suffix":    {[]string{"markdown_suffix"}, offableArg(func(ar *AgentReady) *string { return &ar.MarkdownSuffix })},
-	"link_llms":          {[]string{"link_llms"}, offableArg(func(ar *AgentReady) *string { return &ar.LinkLLMS })},
-	"link_agents":        {[]string{"link_agents"}, offableArg(func(ar *AgentReady) *string { return &ar.LinkAgents })},
-	"link_markdown":      {[]string{"link_markdown"}, switchArg(func(ar *AgentReady) **bool { return &ar.LinkMarkdown })},
-	"head_link":          {[]string{"head_link"}, switchArg(func(ar *AgentReady) **bool { return &ar.HeadLink })},
-	"cache_control":      {[]string{"cache_control"}, textArg(func(ar *AgentReady) *string { return &ar.CacheControl })},
-	"content_signal":     {[]string{"content_signal"}, (*AgentReady).parseContentSignal},
-	"tokens_header":      {[]string{"tokens_header"}, switchArg(func(ar *AgentReady) **bool { return &ar.TokensHeader })},
-	"rewrite_cache":      {[]string{"rewrite_cache"}, sizeArg(true, func(ar *AgentReady) *int64 { return &ar.RewriteCache })},
-	"content_selector":   {[]string{"content_selectors"}, listArgs(func(ar *AgentReady) *[]string { return &ar.ContentSelectors })},
-	"prune":              {[]string{"prune", "prune_defaults"}, (*AgentReady).parsePrune},
-	"keep":               {[]string{"keep"}, listArgs(func(ar *AgentReady) *[]string { return &ar.Keep })},
-	"images_without_alt": {[]string{"keep_images_without_alt"}, (*AgentReady).parseImagesWithoutAlt},
-	"jsonld_block":       {[]string{"jsonld_block"}, switchArg(func(ar *AgentReady) **bool { return &ar.JSONLDBlock })},
-	"default_language":   {[]string{"default_language"}, textArg(func(ar *AgentReady) *string { return &ar.DefaultLanguage })},
-	"conversion_cache":   {[]string{"conversion_cache"}, sizeArg(true, func(ar *AgentReady) *int64 { return &ar.ConversionCache })},
-	"inject":             {[]string{"inject"}, switchArg(func(ar *AgentReady) **bool { return &ar.Inject })},
-	"self_scan":          {[]string{"self_scan"}, (*AgentReady).unmarshalSelfScan},
-	"traffic":            {[]string{"traffic"}, (*AgentReady).unmarshalTraffic},
+	"config":                 {[]string{"config"}, (*AgentReady).parseConfig},
+	"max_size":               {[]string{"max_size"}, sizeArg(false, func(ar *AgentReady) *int64 { return &ar.MaxSize })},
+	"max_markdown_size":      {[]string{"max_markdown_size"}, sizeArg(false, func(ar *AgentReady) *int64 { return &ar.MaxMarkdownSize })},
+	"convert_timeout":        {[]string{"convert_timeout"}, durationArg(func(ar *AgentReady) *caddy.Duration { return &ar.ConvertTimeout })},
+	"queue_timeout":          {[]string{"queue_timeout"}, durationArg(func(ar *AgentReady) *caddy.Duration { return &ar.QueueTimeout })},
+	"conversions_per_client": {[]string{"conversions_per_client"}, countArg(func(ar *AgentReady) *int { return &ar.ConversionsPerClient })},
+	"markdown_suffix":        {[]string{"markdown_suffix"}, offableArg(func(ar *AgentReady) *string { return &ar.MarkdownSuffix })},
+	"link_llms":              {[]string{"link_llms"}, offableArg(func(ar *AgentReady) *string { return &ar.LinkLLMS })},
+	"link_agents":            {[]string{"link_agents"}, offableArg(func(ar *AgentReady) *string { return &ar.LinkAgents })},
+	"link_markdown":          {[]string{"link_markdown"}, switchArg(func(ar *AgentReady) **bool { return &ar.LinkMarkdown })},
+	"head_link":              {[]string{"head_link"}, switchArg(func(ar *AgentReady) **bool { return &ar.HeadLink })},
+	"cache_control":          {[]string{"cache_control"}, textArg(func(ar *AgentReady) *string { return &ar.CacheControl })},
+	"content_signal":         {[]string{"content_signal"}, (*AgentReady).parseContentSignal},
+	"tokens_header":          {[]string{"tokens_header"}, switchArg(func(ar *AgentReady) **bool { return &ar.TokensHeader })},
+	"rewrite_cache":          {[]string{"rewrite_cache"}, sizeArg(true, func(ar *AgentReady) *int64 { return &ar.RewriteCache })},
+	"content_selector":       {[]string{"content_selectors"}, listArgs(func(ar *AgentReady) *[]string { return &ar.ContentSelectors })},
+	"prune":                  {[]string{"prune", "prune_defaults"}, (*AgentReady).parsePrune},
+	"keep":                   {[]string{"keep"}, listArgs(func(ar *AgentReady) *[]string { return &ar.Keep })},
+	"images_without_alt":     {[]string{"keep_images_without_alt"}, (*AgentReady).parseImagesWithoutAlt},
+	"jsonld_block":           {[]string{"jsonld_block"}, switchArg(func(ar *AgentReady) **bool { return &ar.JSONLDBlock })},
+	"default_language":       {[]string{"default_language"}, textArg(func(ar *AgentReady) *string { return &ar.DefaultLanguage })},
+	"conversion_cache":       {[]string{"conversion_cache"}, sizeArg(true, func(ar *AgentReady) *int64 { return &ar.ConversionCache })},
+	"inject":                 {[]string{"inject"}, switchArg(func(ar *AgentReady) **bool { return &ar.Inject })},
+	"self_scan":              {[]string{"self_scan"}, (*AgentReady).unmarshalSelfScan},
+	"traffic":                {[]string{"traffic"}, (*AgentReady).unmarshalTraffic},
 }
 
 // textArg reads one argument into a string field.
@@ -292,17 +296,38 @@ func sizeArg(offable bool, field func(*AgentReady) *int64) func(*AgentReady, *ca
 	}
 }
 
-func (ar *AgentReady) parseConvertTimeout(d *caddyfile.Dispenser) error {
-	v, err := oneArg(d)
-	if err != nil {
-		return err
+// durationArg reads a positive duration into a field.
+func durationArg(field func(*AgentReady) *caddy.Duration) func(*AgentReady, *caddyfile.Dispenser) error {
+	return func(ar *AgentReady, d *caddyfile.Dispenser) error {
+		sub := d.Val()
+		v, err := oneArg(d)
+		if err != nil {
+			return err
+		}
+		dur, err := caddy.ParseDuration(v)
+		if err != nil || dur <= 0 {
+			return d.Errf("%s: invalid duration '%s'", sub, v)
+		}
+		*field(ar) = caddy.Duration(dur)
+		return nil
 	}
-	dur, err := caddy.ParseDuration(v)
-	if err != nil || dur <= 0 {
-		return d.Errf("convert_timeout: invalid duration '%s'", v)
+}
+
+// countArg reads a positive whole number into a field.
+func countArg(field func(*AgentReady) *int) func(*AgentReady, *caddyfile.Dispenser) error {
+	return func(ar *AgentReady, d *caddyfile.Dispenser) error {
+		sub := d.Val()
+		v, err := oneArg(d)
+		if err != nil {
+			return err
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil || n <= 0 {
+			return d.Errf("%s: invalid number '%s'", sub, v)
+		}
+		*field(ar) = n
+		return nil
 	}
-	ar.ConvertTimeout = caddy.Duration(dur)
-	return nil
 }
 
 // parseContentSignal reads the Content-Signal value, which may be given

@@ -2,7 +2,6 @@ package caddymodule
 
 import (
 	"bytes"
-	"context"
 	"io"
 	"net/http"
 	"net/url"
@@ -11,10 +10,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/sync/semaphore"
 
 	"github.com/agentready/caddy-agentready/negotiate"
 	"github.com/agentready/caddy-agentready/negotiate/convert"
@@ -89,39 +86,6 @@ func TestRunConvertErrors(t *testing.T) {
 				t.Fatalf("got %v, want an error containing %q", err, tc.want)
 			}
 		})
-	}
-}
-
-// TestConversionAdmission: pages wait for their share of the bytes in
-// flight before they are buffered, and give up with their client.
-func TestConversionAdmission(t *testing.T) {
-	ar := &AgentReady{inflightMax: 1 << 10, inflight: semaphore.NewWeighted(1 << 10)}
-	holder, err := ar.admit(context.Background(), 1<<10) // another page holds every byte
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-	defer cancel()
-	if _, err := ar.admit(ctx, 100); err == nil || !strings.Contains(err.Error(), "conversion slot") {
-		t.Fatalf("a page was admitted past the bound: %v", err)
-	}
-	holder()
-	release, err := ar.admit(context.Background(), 100)
-	if err != nil {
-		t.Fatalf("with the bytes free: %v", err)
-	}
-	release()
-	// A page larger than the bound is admitted alone.
-	big, err := ar.admit(context.Background(), 1<<20)
-	if err != nil {
-		t.Fatalf("a page over the bound: %v", err)
-	}
-	if ar.inflight.TryAcquire(1) {
-		t.Error("a page over the bound must hold every byte")
-	}
-	big()
-	if !ar.inflight.TryAcquire(1 << 10) {
-		t.Error("releases did not give the bytes back")
 	}
 }
 

@@ -10,18 +10,17 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"runtime"
 	"time"
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 	"go.uber.org/zap"
-	"golang.org/x/sync/semaphore"
 
 	"github.com/agentready/caddy-agentready/connect"
 	"github.com/agentready/caddy-agentready/discover"
 	"github.com/agentready/caddy-agentready/documents"
+	"github.com/agentready/caddy-agentready/internal/admission"
 	"github.com/agentready/caddy-agentready/manifest"
 	"github.com/agentready/caddy-agentready/negotiate"
 	"github.com/agentready/caddy-agentready/negotiate/convert"
@@ -80,6 +79,26 @@ type AgentReady struct {
 	// negotiate.Options.ConvertTimeout. Default: 2s.
 	ConvertTimeout caddy.Duration `json:"convert_timeout,omitempty"`
 
+	// QueueTimeout is the longest a Markdown request waits for its turn
+	// to be converted, all waits together: behind its own client's
+	// earlier conversions (ConversionsPerClient), for memory (the bytes
+	// of HTML being converted at once: as many max_size pages as cores),
+	// and, once the page has been read, for a CPU slot (conversions run
+	// at once on one core fewer than the machine has, at least one, so a
+	// browser's HTML always finds a core). Past it the page is sent as
+	// HTML (logged, and counted with reason `busy`). Browsers' HTML never
+	// waits here. It takes Caddy's duration syntax. Default: 2s.
+	QueueTimeout caddy.Duration `json:"queue_timeout,omitempty"`
+
+	// ConversionsPerClient is how many Markdown conversions of one client
+	// (Caddy's `client_ip`: the connection's address, or the forwarded
+	// one behind `trusted_proxies`) are admitted at once, waiting for a
+	// CPU slot or converting; the client's further ones wait behind them
+	// (within QueueTimeout), so a client that sends many at once delays
+	// another client's conversion by at most this many of its own.
+	// Default: 2.
+	ConversionsPerClient int `json:"conversions_per_client,omitempty"`
+
 	// The conversion settings (content_selectors, prune, prune_defaults,
 	// keep, keep_images_without_alt, jsonld_block, default_language,
 	// conversion_cache): their defaults and checks are convert's.
@@ -113,11 +132,11 @@ type AgentReady struct {
 	conv     *convert.Converter
 	cache    *convert.Cache
 	optsHash string
-	// inflight bounds the bytes of HTML being converted at once.
-	inflight    *semaphore.Weighted
-	inflightMax int64
-	neg         *negotiate.Handler
-	connect     *connect.Server
+	// gate admits conversions: per client, by bytes, by CPU slot.
+	gate         *admission.Gate
+	queueTimeout time.Duration
+	neg          *negotiate.Handler
+	connect      *connect.Server
 	// connectSite is the origin the content index is registered under.
 	connectSite string
 	// pages discovers the site's pages for everything that lists them.
@@ -204,6 +223,9 @@ func (ar *AgentReady) Provision(ctx caddy.Context) error {
 // an error names the setting as the Caddyfile and JSON do.
 func (ar *AgentReady) provisionSettings() error {
 	ar.Options.ConvertTimeout = time.Duration(ar.ConvertTimeout)
+	if err := ar.provisionAdmission(); err != nil {
+		return err
+	}
 	if err := ar.Options.Provision(); err != nil {
 		return fmt.Errorf("negotiation: %w", err)
 	}
@@ -226,11 +248,7 @@ func (ar *AgentReady) provisionConverter() error {
 	}
 	ar.conv = conv
 	ar.optsHash = conv.Options().Hash()
-	// As many max_size pages in flight as there are cores to convert them
-	// (conversions are CPU-bound): on 2 cores, 4 MiB of HTML, about 120 MB
-	// of live heap at the worst.
-	ar.inflightMax = int64(max(2, runtime.GOMAXPROCS(0))) * ar.MaxSize
-	ar.inflight = semaphore.NewWeighted(ar.inflightMax)
+	ar.gate = newGate(ar.ConversionsPerClient, ar.MaxSize)
 	if ar.ConversionCache > 0 {
 		ar.cache = convert.NewCache(ar.ConversionCache)
 	}
@@ -262,7 +280,7 @@ func (ar *AgentReady) provisionNegotiation() error {
 	if ar.cache != nil {
 		ar.neg.Cached = ar.cachedPage
 	}
-	ar.neg.Admit = ar.admit
+	ar.neg.Admit, ar.neg.Run = ar.admit, ar.runConversion
 	if ar.Inject == nil || *ar.Inject {
 		ar.neg.Inject = ar.docs.Injection
 	}

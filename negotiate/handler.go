@@ -93,6 +93,14 @@ type Handler struct {
 	// the origin's response through instead, as a fail-open with reason
 	// "busy". release is called once the response is done.
 	Admit func(ctx context.Context, n int64) (release func(), err error)
+	// Run, when set, is called once a page has been read for conversion,
+	// before it is decoded and converted (the time budget,
+	// Options.ConvertTimeout, starts when it returns); the conversion
+	// waits until it returns. It bounds the conversions that use the CPU
+	// at once. An error sends the origin's page instead, as a fail-open
+	// with reason "busy" (nothing is sent when the client went away);
+	// done is called once the conversion ends.
+	Run func(ctx context.Context) (done func(), err error)
 	// Cached, when set, is asked for the Markdown before the body is
 	// decoded and converted; a non-nil answer is served as it is.
 	Cached func(page Page) *Converted
