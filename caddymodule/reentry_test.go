@@ -1,7 +1,6 @@
 package caddymodule
 
 import (
-	"encoding/base64"
 	"fmt"
 	"net"
 	"net/http"
@@ -12,8 +11,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-
-	"golang.org/x/crypto/bcrypt"
 )
 
 // The Markdown suffix URL is served as the client's own request for the
@@ -60,70 +57,6 @@ func (l *pathLog) count(path string) int {
 func pageHTML(w http.ResponseWriter, path string) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	fmt.Fprintf(w, "<!doctype html><html lang=en><head><title>Page %s</title></head><body><main><h1>Heading of %s</h1><p>Body text of the page %s, long enough to be kept.</p></main></body></html>", path, path, path)
-}
-
-// TestSecuritySuffixSlashRedirectThroughChain: `/private-dir/md`, whose
-// page the origin redirects from /private-dir to /private-dir/, is judged
-// by a basic_auth on the exact path /private-dir/: the slash is added by
-// entering the route chain again, never by asking the origin directly.
-func TestSecuritySuffixSlashRedirectThroughChain(t *testing.T) {
-	hash, err := bcrypt.GenerateFromPassword([]byte("s3cret"), bcrypt.MinCost)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var log pathLog
-	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		log.add(r)
-		switch r.URL.Path {
-		case "/private-dir", "/open-dir":
-			http.Redirect(w, r, r.URL.Path+"/", http.StatusMovedPermanently)
-		default:
-			pageHTML(w, r.URL.Path)
-		}
-	}))
-	defer origin.Close()
-	base, _ := runCaddy(t, `:{port} {
-	bind 127.0.0.1
-	basic_auth /private-dir/ {
-		alice `+string(hash)+`
-	}
-	agent_ready {
-		self_scan off
-	}
-	reverse_proxy `+strings.TrimPrefix(origin.URL, "http://")+`
-}
-`)
-	basic := "Basic " + base64.StdEncoding.EncodeToString([]byte("alice:s3cret"))
-	for _, tc := range []struct {
-		name, path string
-		hdr        []string
-		status     int
-		body       string
-	}{
-		{"the page itself, no credentials", "/private-dir/", []string{"Accept", "text/markdown"}, 401, ""},
-		{"suffix, no credentials", "/private-dir/md", nil, 401, ""},
-		{"suffix, with credentials", "/private-dir/md", []string{"Authorization", basic}, 200, "# Heading of /private-dir/"},
-		{"suffix of an open directory", "/open-dir/md", nil, 200, "# Heading of /open-dir/"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			resp, body := get(t, "GET", base+tc.path, tc.hdr...)
-			if resp.StatusCode != tc.status {
-				t.Fatalf("%s: %d, want %d\n%s", tc.path, resp.StatusCode, tc.status, body)
-			}
-			if tc.status != 200 {
-				if strings.Contains(body, "Body text") {
-					t.Errorf("%s: the page leaked in a %d:\n%s", tc.path, resp.StatusCode, body)
-				}
-				return
-			}
-			if !strings.Contains(body, tc.body) || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/markdown") {
-				t.Errorf("%s: %s, want Markdown with %q:\n%s", tc.path, resp.Header.Get("Content-Type"), tc.body, body)
-			}
-		})
-	}
-	if n := log.count("/private-dir/"); n != 1 {
-		t.Errorf("the origin served /private-dir/ %d times, want once (to the client with credentials): %v", n, log.list())
-	}
 }
 
 // TestSecuritySuffixStaysInItsBlock: under handle_path /partner/* beside a

@@ -111,7 +111,9 @@ type Handler struct {
 	// Observer, when set, receives the events of each request.
 	Observer Observer
 	// Reenter, when set, serves a request that came through the Markdown
-	// suffix (/pricing/md) by handing a request for the page itself
+	// suffix (/pricing/md: the path the client asked for, ClientURL, ends
+	// in it, whatever a rewrite in front made of it) by handing a request
+	// for the page itself
 	// (/pricing: path and RequestURI without the suffix, Accept:
 	// text/markdown, the client's other headers and credentials kept) to
 	// the start of the server's handler chain, so that every handler in

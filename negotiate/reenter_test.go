@@ -17,7 +17,8 @@ type clientURLKey struct{}
 // miniServer is a server's route chain in miniature, in the shape of
 // Caddy's: each request entering it gets its own original URL; a
 // basic_auth on the exact path /private/ comes first, then a rewrite of
-// every path under /site (`rewrite * /site{uri}`), then the handler, whose
+// every path under /site (`rewrite * /site{uri}`; paths under /tried/ go
+// to /index.php instead, as try_files does), then the handler, whose
 // Reenter enters the chain again, then an origin that redirects the
 // directories /dir, /private and /md to their slash in the client's terms
 // (as file_server and WordPress do from the original request URI).
@@ -57,7 +58,13 @@ func (s *miniServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "401 unauthorized", http.StatusUnauthorized)
 		return
 	}
-	r.URL.Path, r.URL.RawPath = "/site"+r.URL.Path, ""
+	if strings.HasPrefix(r.URL.Path, "/tried/") {
+		r.URL.Path = "/index.php" // try_files to a front controller
+	} else if r.URL.Path == "/alias" {
+		r.URL.Path = "/site/x/md" // a rewrite that makes a suffix URL
+	} else {
+		r.URL.Path, r.URL.RawPath = "/site"+r.URL.Path, ""
+	}
 	if err := s.h.ServeHTTP(w, r, s.origin); err != nil {
 		http.Error(w, err.Error(), http.StatusBadGateway)
 	}
@@ -81,15 +88,16 @@ func (s *miniServer) origin(w http.ResponseWriter, r *http.Request) error {
 
 // TestReenterFromClientURL: a suffix URL enters the chain again as the
 // client's own request for the page: from the client's path, not the one
-// a rewrite in front made of it (the rewrite applies once), and the
-// origin's add-a-slash redirect is followed by entering the chain once
+// a rewrite in front made of it (the rewrite applies once; a suffix the
+// rewrite removed from the path is still the client's, one it added is
+// not), and the origin's add-a-slash redirect is followed by entering the chain once
 // more, so a rule on the exact path with the slash judges it. The answer
 // is written once.
 func TestReenterFromClientURL(t *testing.T) {
 	for _, tc := range []struct {
 		target, auth string
 		status       int
-		body         string   // the whole body, when the status is 200
+		body         string   // the whole Markdown body; "": not Markdown
 		entered      []string // request URIs that entered the chain
 		asked        []string // paths the origin was asked for
 	}{
@@ -103,6 +111,10 @@ func TestReenterFromClientURL(t *testing.T) {
 			[]string{"/private/md", "/private", "/private/"}, []string{"/site/private", "/site/private/"}},
 		{"/md/md", "", 200, "# page /md/\n<p>html of /site/md/</p>\n",
 			[]string{"/md/md", "/md", "/md/"}, []string{"/site/md", "/site/md/"}},
+		{"/tried/page/md", "", 200, "# page /tried/page\n<p>html of /index.php</p>\n",
+			[]string{"/tried/page/md", "/tried/page"}, []string{"/index.php"}},
+		{"/alias", "", 200, "",
+			[]string{"/alias"}, []string{"/site/x/md"}},
 		{"/elsewhere/md", "", 301, "",
 			[]string{"/elsewhere/md", "/elsewhere"}, []string{"/site/elsewhere"}},
 	} {
@@ -117,7 +129,10 @@ func TestReenterFromClientURL(t *testing.T) {
 			if rec.Code != tc.status {
 				t.Fatalf("status %d, want %d\n%s", rec.Code, tc.status, rec.Body)
 			}
-			if tc.status == 200 && rec.Body.String() != tc.body {
+			if tc.body == "" && strings.HasPrefix(rec.Body.String(), "# page") {
+				t.Errorf("Markdown for a URL the client did not ask in Markdown: %q", rec.Body)
+			}
+			if tc.body != "" && rec.Body.String() != tc.body {
 				t.Errorf("body %q, want %q", rec.Body, tc.body)
 			}
 			if tc.status != 200 && strings.Contains(rec.Body.String(), "html of") {

@@ -43,6 +43,7 @@ type responseWriter struct {
 	wantMD      bool       // the client gets Markdown if the page allows
 	viaSuffix   bool       // asked through the Markdown suffix
 	mark        suffixMark // the page request Handler.Reenter was given: how far it came
+	reenter     string     // a suffix URL's page, escaped, to hand to Handler.Reenter
 	noTransform bool       // request Cache-Control: no-transform (RFC 9111 §5.2.1.6)
 	pagePath    string     // escaped path of the page, suffix removed
 	mdTags      []string   // If-None-Match members that validate the Markdown form
@@ -100,17 +101,35 @@ func (h *Handler) newResponseWriter(w http.ResponseWriter, r *http.Request) *res
 		rw.viaSuffix, rw.wantMD = true, true
 		return rw
 	}
-	if page, ok := h.pagePath(rw.pagePath); ok {
-		rw.pagePath, rw.viaSuffix, rw.wantMD = page, true, true
-		if pub, ok := h.pagePath(rw.public.EscapedPath()); ok {
-			setEscapedPath(&rw.public, pub)
-		} else {
-			setEscapedPath(&rw.public, page)
+	if h.Reenter != nil {
+		// A suffix URL is one the client sent: its own path decides, and
+		// its page goes back to the top of the route chain from there.
+		if page, ok := h.pagePath(rw.public.EscapedPath()); ok {
+			rw.reenter = page
+			return rw
 		}
+		rw.wantMD = PrefersMarkdown(joinLines(r.Header["Accept"]))
 		return rw
 	}
-	rw.wantMD = PrefersMarkdown(joinLines(r.Header["Accept"]))
+	rw.fromPath()
 	return rw
+}
+
+// fromPath decides the form from the path next is given, for a handler
+// without Reenter (or whose Reenter could not serve): a suffix URL's page
+// is asked of next directly, else the Accept header decides.
+func (rw *responseWriter) fromPath() {
+	page, ok := rw.h.pagePath(rw.pagePath)
+	if !ok {
+		rw.wantMD = PrefersMarkdown(joinLines(rw.r.Header["Accept"]))
+		return
+	}
+	rw.pagePath, rw.viaSuffix, rw.wantMD = page, true, true
+	if pub, ok := rw.h.pagePath(rw.public.EscapedPath()); ok {
+		setEscapedPath(&rw.public, pub)
+	} else {
+		setEscapedPath(&rw.public, page)
+	}
 }
 
 // free gives rw back to writerPool once the response is complete: next

@@ -59,24 +59,13 @@ func markOf(r *http.Request) suffixMark {
 	return m
 }
 
-// pageRequest is the request for the page a suffix URL names, built from
-// the URL the client asked for (Handler.ClientURL), never from a path a
-// rewrite or handle_path in front of this handler made of it: it enters
-// the route chain from the top again, where those apply once more. nil when
-// the client's own path has no suffix (a rewrite in the server made it).
-func (h *Handler) pageRequest(r *http.Request) *http.Request {
-	u := h.clientURL(r)
-	page, ok := h.pagePath(u.EscapedPath())
-	if !ok {
-		return nil
-	}
-	return reentry(r, markPage, page, u.RawQuery)
-}
-
 // reentry is r for the page at the escaped path page with the query
 // rawQuery (and the request URI of both, which front controllers such as
 // PHP's read instead of the path), asking for Markdown, marked m: the
-// client's other headers and credentials are kept.
+// client's other headers and credentials are kept. The page and query are
+// the client's own (Handler.ClientURL), never what a rewrite or
+// handle_path in front of this handler made of them: the request enters
+// the route chain from the top again, where those apply once more.
 func reentry(r *http.Request, m suffixMark, page, rawQuery string) *http.Request {
 	r2 := r.Clone(context.WithValue(r.Context(), suffixKey{}, m))
 	setEscapedPath(r2.URL, page)
