@@ -141,8 +141,8 @@ func decodeAs(t *testing.T, body []byte, coding string) string {
 // browser gets each HTML page in the origin's coding, annotated, and never
 // in more bytes than the origin sent: gzip, br and zstd, with and without
 // a Content-Length. A page the origin compressed harder than the module
-// would, a page over 256 KiB compressed and a broken gzip body go out as
-// the origin sent them. HEAD and 304 keep the coding and end.
+// would, a page over 256 KiB compressed or over max_size decoded and a
+// broken gzip body go out as the origin sent them. HEAD and 304 keep the coding and end.
 func TestSecurityBrowserNeverGetsMoreBytes(t *testing.T) {
 	page := wirePage(120 << 10)
 	bodies := map[string][]byte{}
@@ -155,6 +155,8 @@ func TestSecurityBrowserNeverGetsMoreBytes(t *testing.T) {
 	bw.Close()
 	bodies["br-hard"] = hard.Bytes()
 	bodies["gzip-large"] = compressAs(t, noisyHTML(900<<10), "gzip")
+	bodies["gzip-3m"] = compressAs(t, wirePage(3<<20), "gzip") // over max_size decoded
+	t.Logf("the page: %d bytes; the 3 MB page: %d bytes, %d of gzip", len(page), 3<<20, len(bodies["gzip-3m"]))
 	bodies["gzip-broken"] = []byte("\x1f\x8b\x08\x00garbage that is not deflate")
 	if n := len(bodies["gzip-large"]); n <= 256<<10 {
 		t.Fatalf("the large page compresses to %d bytes", n)
@@ -202,7 +204,7 @@ func TestSecurityBrowserNeverGetsMoreBytes(t *testing.T) {
 		{"/gzip", true}, {"/br", true}, {"/zstd", true},
 		{"/chunked/gzip", true}, {"/chunked/br", true}, {"/chunked/zstd", true},
 		{"/br-hard", false}, {"/gzip-large", false}, {"/chunked/gzip-large", false},
-		{"/gzip-broken", false}, {"/chunked/gzip-broken", false},
+		{"/gzip-3m", false}, {"/gzip-broken", false}, {"/chunked/gzip-broken", false},
 	} {
 		t.Run(tc.path, func(t *testing.T) {
 			name := tc.path[strings.LastIndex(tc.path, "/")+1:]
@@ -212,6 +214,7 @@ func TestSecurityBrowserNeverGetsMoreBytes(t *testing.T) {
 			if resp.StatusCode != 200 || resp.Header.Get("Content-Encoding") != coding {
 				t.Fatalf("status %d, Content-Encoding %q; want 200 in %s", resp.StatusCode, resp.Header.Get("Content-Encoding"), coding)
 			}
+			t.Logf("%s: %d bytes on the wire, the origin sent %d", tc.path, len(body), len(origBytes))
 			if len(body) > len(origBytes) {
 				t.Errorf("%d bytes on the wire, the origin sent %d", len(body), len(origBytes))
 			}
@@ -231,7 +234,6 @@ func TestSecurityBrowserNeverGetsMoreBytes(t *testing.T) {
 				!strings.Contains(got[head:len(got)-len(page)+head], link) {
 				t.Errorf("decodes to %d bytes, not the page annotated in its head: %.300q", len(got), got)
 			}
-			t.Logf("%s: %d bytes, the origin sent %d", tc.path, len(body), len(origBytes))
 		})
 	}
 

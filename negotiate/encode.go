@@ -2,8 +2,11 @@ package negotiate
 
 import (
 	"errors"
+	"hash/maphash"
 	"io"
 	"sync"
+
+	"github.com/agentready/caddy-agentready/internal/lru"
 
 	"github.com/andybalholm/brotli"
 	"github.com/klauspost/compress/gzip"
@@ -108,4 +111,63 @@ func encoderFor(coding string) pooledEncoder {
 		pool = &zlibPool
 	}
 	return pooledEncoder{w: pool.Get().(resetWriter), pool: pool}
+}
+
+// encodedCache keeps what a compressed page became: the annotated page
+// encoded again, or why the origin's bytes went out instead. Decoding,
+// rewriting and encoding a page at the levels above costs milliseconds
+// (zstd's best level about 12 ms for a 120 KB page); the same origin bytes
+// with the same injection give the same result, so it is kept under a
+// hash of those bytes (maphash, this process's secret seed: an origin
+// cannot choose bytes that collide) and their length, bounded in bytes
+// like the rewrite plans. It is safe for concurrent use; nil keeps
+// nothing.
+type encodedCache struct {
+	mu sync.Mutex
+	c  *lru.Cache[encodedKey, *encodedPage]
+}
+
+type encodedKey struct {
+	sum, inj uint64
+	n        int
+	coding   string
+}
+
+// encodedPage is a compressed page annotated in its coding (out), or, when
+// out is nil, why it went out as the origin sent it.
+type encodedPage struct {
+	out    []byte
+	reason string
+	err    error
+}
+
+var encodedSeed = maphash.MakeSeed()
+
+func newEncodedCache(maxBytes int64) *encodedCache {
+	return &encodedCache{c: lru.New[encodedKey, *encodedPage](maxBytes)}
+}
+
+// key names the origin's bytes page, in coding, with inj; ok is false
+// when the result is not to be kept (no cache, or an injection without a
+// Key, whose bytes may differ between requests).
+func (c *encodedCache) key(page []byte, coding string, inj *Injection) (k encodedKey, ok bool) {
+	if c == nil || inj == nil || inj.Key == "" {
+		return k, false
+	}
+	return encodedKey{sum: maphash.Bytes(encodedSeed, page), inj: maphash.String(encodedSeed, inj.Key), n: len(page), coding: coding}, true
+}
+
+func (c *encodedCache) get(k encodedKey) *encodedPage {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	p, _ := c.c.Get(k)
+	return p
+}
+
+// put keeps p, copying its bytes out of the response's buffer.
+func (c *encodedCache) put(k encodedKey, p encodedPage) {
+	p.out = append([]byte(nil), p.out...)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.c.Add(k, &p, int64(len(p.out))+96)
 }

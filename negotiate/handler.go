@@ -152,6 +152,7 @@ type Handler struct {
 	ready      bool
 	origin     *url.URL               // Origin parsed; nil when unset
 	plans      *htmlrewrite.PlanCache // nil when Options.RewriteCache is off
+	encoded    *encodedCache          // likewise
 	suffix     string                 // "" when disabled
 	staticLink []string               // llms.txt and agents.json Link values
 }
@@ -188,9 +189,10 @@ func (h *Handler) Provision() error {
 		}
 		h.origin = u
 	}
-	h.plans = nil
+	h.plans, h.encoded = nil, nil
 	if o.RewriteCache > 0 {
 		h.plans = htmlrewrite.NewPlanCache(o.RewriteCache)
+		h.encoded = newEncodedCache(o.RewriteCache)
 	}
 	h.ready = true
 	return nil

@@ -178,9 +178,10 @@ func encodeFast(t testing.TB, data []byte, coding string) []byte {
 
 // TestHandlerRewritesEncodedHTML: an HTML page the origin compressed is
 // annotated in its own coding, with its exact length and never larger
-// than the origin's bytes; where the annotated page would encode larger
-// (a tiny page, compressed as hard), the origin's bytes go out as they
-// came. Codings the rewriter cannot undo pass untouched.
+// than the origin's bytes, and the next copy of the same bytes from what
+// the first became; where the annotated page would encode larger (a tiny
+// page, compressed as hard), the origin's bytes go out as they came.
+// Codings the rewriter cannot undo pass untouched.
 func TestHandlerRewritesEncodedHTML(t *testing.T) {
 	const link = `<link rel="alternate" type="text/markdown" href="/pricing/md">`
 	page := catalogPage(40 << 10)
@@ -224,6 +225,11 @@ func TestHandlerRewritesEncodedHTML(t *testing.T) {
 			}
 			res.wantHeader(t, "Etag", `W/"v1"`)
 			res.wantHeader(t, "Content-Length", strconv.Itoa(len(res.body)))
+			// The same bytes again: what they became is kept, not redone.
+			again := s.do(http.MethodGet, "/pricing", hdr("Accept", browserAccept, "Accept-Encoding", "gzip, br, zstd, deflate"))
+			if !bytes.Equal(again.body, res.body) || !slices.Contains(s.obs.list(), "rewrote:plan=true") {
+				t.Errorf("the second copy: %d bytes (first %d), events %v", len(again.body), len(res.body), s.obs.list())
+			}
 		})
 	}
 }

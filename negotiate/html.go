@@ -194,35 +194,59 @@ func (rw *responseWriter) finishHTML() {
 // bytes, which otherwise go out as they came, with their headers: when
 // they do not decode ("rewrite_decode"), decode to more than max_size
 // ("rewrite_size"), or the annotated page encodes larger
-// ("rewrite_larger").
+// ("rewrite_larger"). The outcome is kept for the same bytes
+// (encodedCache).
 func (rw *responseWriter) finishEncoded(page []byte) {
+	key, keep := rw.h.encoded.key(page, rw.coding, rw.inj)
+	if keep {
+		if got := rw.h.encoded.get(key); got != nil {
+			rw.sendEncoded(page, got, true)
+			return
+		}
+	}
+	enc := pageBufPool.Get().(*[]byte)
+	defer putPageBuf(enc)
+	got := rw.encodePage(page, enc)
+	if keep {
+		rw.h.encoded.put(key, got)
+	}
+	rw.sendEncoded(page, &got, false)
+}
+
+// encodePage decodes, rewrites and encodes again the compressed page, in
+// enc.
+func (rw *responseWriter) encodePage(page []byte, enc *[]byte) encodedPage {
 	decoded, err := Decode(bytes.NewReader(page), rw.coding, rw.h.Options.MaxSize)
 	if err != nil {
-		reason := "rewrite_decode"
 		if err == ErrTooLarge {
-			reason = "rewrite_size"
+			return encodedPage{reason: "rewrite_size", err: err}
 		}
-		rw.sendOrigin(page, reason, err)
-		return
+		return encodedPage{reason: "rewrite_decode", err: err}
 	}
-	out, fromPlan := rewritePage(pageBufPool.Get().(*[]byte), decoded, rw.inj, rw.h.plans, rw.id, false)
-	enc := pageBufPool.Get().(*[]byte)
+	out, _ := rewritePage(pageBufPool.Get().(*[]byte), decoded, rw.inj, rw.h.plans, rw.id, false)
 	*enc, err = encodeAs((*enc)[:0], *out, rw.coding, len(page))
 	putPageBuf(out)
-	defer putPageBuf(enc)
-	if err != nil {
-		reason := "rewrite_encode"
-		if errors.Is(err, errLarger) {
-			reason = "rewrite_larger"
-		}
-		rw.sendOrigin(page, reason, err)
+	switch {
+	case errors.Is(err, errLarger):
+		return encodedPage{reason: "rewrite_larger", err: err}
+	case err != nil:
+		return encodedPage{reason: "rewrite_encode", err: err}
+	}
+	return encodedPage{out: *enc}
+}
+
+// sendEncoded sends what the compressed page became: annotated in its
+// coding, or the origin's bytes.
+func (rw *responseWriter) sendEncoded(page []byte, got *encodedPage, kept bool) {
+	if got.out == nil {
+		rw.sendOrigin(page, got.reason, got.err)
 		return
 	}
-	rw.h.Observer.Rewrote(rw.r, fromPlan)
+	rw.h.Observer.Rewrote(rw.r, kept)
 	rw.rewriteEncodedHeaders()
-	rw.Header().Set("Content-Length", strconv.Itoa(len(*enc)))
+	rw.Header().Set("Content-Length", strconv.Itoa(len(got.out)))
 	rw.pass(http.StatusOK, "html")
-	_, _ = rw.w.Write(*enc)
+	_, _ = rw.w.Write(got.out)
 }
 
 // sendOrigin sends a collected page as the origin sent it, unannotated,

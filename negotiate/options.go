@@ -112,7 +112,10 @@ type Options struct {
 	// own bytes would not put it). Any other page rewritten whole (a
 	// Content-Length up to 256 KiB) has it filed under a hash of its bytes,
 	// checked against the page before use. Plans are per Injection Key
-	// (injections without a Key are never planned). -1 disables it.
+	// (injections without a Key are never planned). The same bound, kept
+	// apart, holds what compressed pages became (annotated and compressed
+	// again in their coding, or sent as they came), under a hash of the
+	// origin's compressed bytes. -1 disables both.
 	// Default: 8 MiB (DefaultRewriteCache).
 	RewriteCache int64 `json:"rewrite_cache,omitempty"`
 
