@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/caddyserver/caddy/v2"
-	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 	"go.uber.org/zap"
 	"go.uber.org/zap/exp/zapslog"
 
@@ -154,11 +153,12 @@ func indexStatuses() []indexStatus {
 	return out
 }
 
-// clientIP is the client address Caddy determined (trusted proxies
-// honoured), for per-client rate limits.
+// clientIP is the client's address for per-client rate limits, read as
+// trusted_proxies_strict reads forwarded addresses (see clientAddr); the
+// connection's RemoteAddr when there is none.
 func clientIP(r *http.Request) string {
-	if ip, ok := caddyhttp.GetVar(r.Context(), caddyhttp.ClientIPVarKey).(string); ok && ip != "" {
-		return ip
+	if a := clientAddr(r); a.IsValid() {
+		return a.String()
 	}
 	return r.RemoteAddr
 }
