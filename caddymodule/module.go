@@ -72,7 +72,8 @@ type AgentReady struct {
 	negotiate.Options
 
 	// ConvertTimeout is the time budget of one conversion, counted from
-	// the moment the page has been read. A conversion past it stops and
+	// the moment the page has been read and has its CPU slot (see
+	// QueueTimeout). A conversion past it stops and
 	// the page is sent as HTML (logged, and counted with reason
 	// `budget_time`). A conversion also stops when its client goes away.
 	// It takes Caddy's duration syntax ("1500ms", or nanoseconds) and is

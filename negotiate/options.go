@@ -40,7 +40,7 @@ type Options struct {
 	MaxSize int64 `json:"max_size,omitempty"`
 
 	// ConvertTimeout is the time budget of one conversion, counted from
-	// the moment the page has been read. A conversion past it stops and
+	// the moment the page has been read (and Handler.Run let it start). A conversion past it stops and
 	// the page is sent as HTML (logged, and counted with reason
 	// `budget_time`). It is a deadline on the request's context, so a
 	// conversion also stops when its client goes away (nothing is sent;
