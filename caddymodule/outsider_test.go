@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	_ "github.com/caddyserver/caddy/v2/modules/filestorage"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/crypto/bcrypt"
 )
@@ -176,4 +177,40 @@ func TestSecurityOwnRequestsAreOutsiders(t *testing.T) {
 		t.Fatal(err)
 	}
 	leaks("MCP list_pages", toolText(res))
+}
+
+// TestSecurityOwnRequestsOverTLS: on a site served over TLS, the own
+// requests arrive as an outside https visitor's (with a TLS connection
+// state), so a rule that redirects plain-http visitors to https does not
+// send them round in a redirect loop, and the content index holds the
+// site's pages.
+func TestSecurityOwnRequestsOverTLS(t *testing.T) {
+	origin := restrictedOrigin(t)
+	dir := t.TempDir()
+	yml := filepath.Join(dir, "site.yaml")
+	if err := os.WriteFile(yml, []byte("site:\n  name: Secure\nconnect:\n  enabled: true\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, admin := runCaddy(t, `{
+	admin 127.0.0.1:{admin}
+	persist_config off
+	storage file_system `+filepath.Join(dir, "storage")+`
+	skip_install_trust
+	local_certs
+	auto_https disable_redirects
+}
+https://localhost:{port} {
+	bind 127.0.0.1
+	@plain expression {http.request.scheme} == "http"
+	redir @plain https://{host}{uri} 308
+	agent_ready {
+		config `+yml+`
+		self_scan off
+	}
+	reverse_proxy `+strings.TrimPrefix(origin.URL, "http://")+`
+}`)
+	idx := waitIndex(t, admin, func(s indexStatus) bool { return s.State == "ok" || s.Failures > 0 })
+	if idx.State != "ok" || idx.Pages < 2 {
+		t.Errorf("the content index did not read the https site: %+v", idx)
+	}
 }
