@@ -21,6 +21,8 @@ import (
 	"github.com/agentready/caddy-agentready/discover"
 	"github.com/agentready/caddy-agentready/documents"
 	"github.com/agentready/caddy-agentready/internal/admission"
+	"github.com/agentready/caddy-agentready/internal/outsider"
+	"github.com/agentready/caddy-agentready/internal/siteaddr"
 	"github.com/agentready/caddy-agentready/manifest"
 	"github.com/agentready/caddy-agentready/negotiate"
 	"github.com/agentready/caddy-agentready/negotiate/convert"
@@ -141,8 +143,14 @@ type AgentReady struct {
 	// connectSite is the origin the content index is registered under.
 	connectSite string
 	// pages discovers the site's pages for everything that lists them.
-	pages  *sitePages
-	logger *zap.Logger
+	pages *sitePages
+	// own is how the module's own requests visit the site (see
+	// inProcessTransport).
+	own outsider.Site
+	// reachWarning says why the own requests may not reach the site, ""
+	// when they do (siteaddr.Reach); the admin status shows it.
+	reachWarning string
+	logger       *zap.Logger
 }
 
 // SelfScan configures the self-score of a site.
@@ -304,6 +312,10 @@ func (ar *AgentReady) provisionBackground(ctx caddy.Context) error {
 	if err != nil {
 		return err
 	}
+	var reach siteaddr.Reach
+	ar.own, reach = ownSite(srv, origin)
+	ar.reachWarning = reach.Warning
+	ar.logReach(origin, reach)
 	if origin == "" {
 		ar.logger.Warn("no origin known for the self-scan and the content index; set site.origin in the YAML or self_scan target")
 		return nil
@@ -341,8 +353,14 @@ func (ar *AgentReady) provisionPages(app *App, origin string) error {
 		return nil
 	}
 	sp := ar.pages
-	if err := ar.provisionConnect(sp.src, origin); err != nil {
+	if err := ar.provisionConnect(answeredSource{sp.src}, origin); err != nil {
 		return err
+	}
+	if ar.connect == nil {
+		// llms.auto_list alone: nothing else retries a discovery that met
+		// a site that did not answer.
+		app.onStart(func(context.Context) { go ar.retryPages(sp, sp.markReady) })
+		return nil
 	}
 	app.onStart(func(ctx context.Context) {
 		go func() {
@@ -409,6 +427,8 @@ func (ar *AgentReady) provisionSelfScan(app *App, srv *caddyhttp.Server, origin,
 			target:  target,
 			note:    why,
 			handler: srv,
+			site:    ar.own,
+			warning: ar.reachWarning,
 			timeout: timeout,
 			logger:  ar.logger.Named("self_scan"),
 			pages:   ar.pages.ready,
