@@ -237,43 +237,54 @@ type sitemapJob struct {
 	found string
 }
 
+// sitemapWalk is the state of readSitemaps: the pages found so far, each
+// once, and the sitemap files still to read, each once.
+type sitemapWalk struct {
+	c        *crawler
+	pages    []string
+	seenPage map[string]bool
+	seenMap  map[string]bool
+	queue    []sitemapJob
+}
+
+// add queues a sitemap file named by raw (relative to base), or records
+// why it is not read.
+func (w *sitemapWalk) add(raw, found string, base *url.URL) {
+	c := w.c
+	k, kind := c.s.resolve(base, raw)
+	switch {
+	case kind == linkInvalid:
+		c.res.Sitemaps = append(c.res.Sitemaps, Sitemap{URL: raw, Found: found, Error: errNotHTTP})
+	case kind == linkOffSite:
+		c.res.Sitemaps = append(c.res.Sitemaps, Sitemap{URL: raw, Found: found, Error: errOffSite})
+	case !w.seenMap[k]:
+		w.seenMap[k] = true
+		w.queue = append(w.queue, sitemapJob{key: k, found: found})
+	}
+}
+
 // readSitemaps reads the sitemaps robots.txt names, else the well-known
 // locations until one lists a page, descending into sitemap indexes, and
 // returns the keys of the same-site pages they list, in document order,
 // each once. Every file tried is recorded in Result.Sitemaps.
 func (c *crawler) readSitemaps(ctx context.Context) []string {
-	var pages []string
-	seenPage := map[string]bool{}
-	seenMap := map[string]bool{}
-	var queue []sitemapJob
-	add := func(raw, found string, base *url.URL) {
-		k, kind := c.s.resolve(base, raw)
-		switch {
-		case kind == linkInvalid:
-			c.res.Sitemaps = append(c.res.Sitemaps, Sitemap{URL: raw, Found: found, Error: errNotHTTP})
-		case kind == linkOffSite:
-			c.res.Sitemaps = append(c.res.Sitemaps, Sitemap{URL: raw, Found: found, Error: errOffSite})
-		case !seenMap[k]:
-			seenMap[k] = true
-			queue = append(queue, sitemapJob{key: k, found: found})
-		}
-	}
+	w := &sitemapWalk{c: c, seenPage: map[string]bool{}, seenMap: map[string]bool{}}
 	for _, raw := range c.robots.sitemaps {
-		add(raw, "robots.txt", c.s.fetch)
+		w.add(raw, "robots.txt", c.s.fetch)
 	}
 	probe := 0
-	for len(queue) > 0 || (len(pages) == 0 && probe < len(wellKnownSitemaps)) {
+	for len(w.queue) > 0 || (len(w.pages) == 0 && probe < len(wellKnownSitemaps)) {
 		if ctx.Err() != nil {
-			return pages
+			return w.pages
 		}
-		if len(queue) == 0 {
-			add(wellKnownSitemaps[probe], "well-known", c.s.fetch)
+		if len(w.queue) == 0 {
+			w.add(wellKnownSitemaps[probe], "well-known", c.s.fetch)
 			probe++
 			continue
 		}
-		job := queue[0]
-		queue = queue[1:]
-		if len(pages) >= c.o.MaxPages {
+		job := w.queue[0]
+		w.queue = w.queue[1:]
+		if len(w.pages) >= c.o.MaxPages {
 			// Nothing more could be kept: the file is not read.
 			c.res.Sitemaps = append(c.res.Sitemaps, Sitemap{URL: c.s.publicURL(job.key), Found: job.found,
 				Error: fmt.Sprintf("not read: max_pages (%d) reached", c.o.MaxPages)})
@@ -285,42 +296,48 @@ func (c *crawler) readSitemaps(ctx context.Context) []string {
 				Error: fmt.Sprintf("over max_sitemaps (%d)", c.o.MaxSitemaps)})
 			continue
 		}
-		keep := sitemapKeep{urls: c.o.MaxPages - len(pages), sitemaps: max(c.o.MaxSitemaps-len(c.res.Sitemaps)-len(queue), 0)}
+		keep := sitemapKeep{urls: c.o.MaxPages - len(w.pages), sitemaps: max(c.o.MaxSitemaps-len(c.res.Sitemaps)-len(w.queue), 0)}
 		sm, doc, base := c.readSitemap(ctx, job, keep)
 		if sm.Location != "" {
-			add(sm.Location, "redirect", base)
+			w.add(sm.Location, "redirect", base)
 			sm.Location = c.publicLocation(base, sm.Location)
 		}
 		c.res.Sitemaps = append(c.res.Sitemaps, sm)
-		if doc == nil {
+		if doc != nil {
+			w.take(doc, base)
+		}
+	}
+	return w.pages
+}
+
+// take keeps what one parsed sitemap file lists: an index's sitemaps are
+// queued, a urlset's same-site pages kept with their lastmod.
+func (w *sitemapWalk) take(doc *sitemapDoc, base *url.URL) {
+	c := w.c
+	if doc.dropped > 0 && doc.kind == "urlset" {
+		// Past max_pages: counted, not kept (sitemapDoc.dropped).
+		c.res.Skipped[SkipMaxPages] += doc.dropped
+		c.res.Limited = string(SkipMaxPages)
+	}
+	for _, e := range doc.entries {
+		if doc.kind == "sitemapindex" {
+			w.add(e.loc, "index", base)
 			continue
 		}
-		if doc.dropped > 0 && doc.kind == "urlset" {
-			// Past max_pages: counted, not kept (sitemapDoc.dropped).
-			c.res.Skipped[SkipMaxPages] += doc.dropped
-			c.res.Limited = string(SkipMaxPages)
-		}
-		for _, e := range doc.entries {
-			if doc.kind == "sitemapindex" {
-				add(e.loc, "index", base)
-				continue
-			}
-			k, kind := c.s.resolve(base, e.loc)
-			switch {
-			case kind == linkInvalid:
-				c.skip(e.loc, SkipInvalid, "sitemap loc")
-			case kind == linkOffSite:
-				c.skip(e.loc, SkipOffSite, "sitemap loc")
-			case !seenPage[k]:
-				seenPage[k] = true
-				pages = append(pages, k)
-				if !e.lastmod.IsZero() {
-					c.lastmods[k] = e.lastmod
-				}
+		k, kind := c.s.resolve(base, e.loc)
+		switch {
+		case kind == linkInvalid:
+			c.skip(e.loc, SkipInvalid, "sitemap loc")
+		case kind == linkOffSite:
+			c.skip(e.loc, SkipOffSite, "sitemap loc")
+		case !w.seenPage[k]:
+			w.seenPage[k] = true
+			w.pages = append(w.pages, k)
+			if !e.lastmod.IsZero() {
+				c.lastmods[k] = e.lastmod
 			}
 		}
 	}
-	return pages
 }
 
 // readSitemap fetches and parses one sitemap file without following a
