@@ -161,7 +161,7 @@ func runStarve(ctx context.Context, args []string, w io.Writer) error {
 		return err
 	}
 	if *header {
-		fmt.Fprintln(w, "| phase | browser requests | errors | p50 ms | p99 ms | max ms | attack answers: Markdown / HTML (busy) / errors |")
+		fmt.Fprintln(w, "| phase | browser requests | errors | p50 ms | p99 ms | max ms | attack answers: Markdown / HTML (failed open) / errors |")
 		fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---|")
 		return nil
 	}
