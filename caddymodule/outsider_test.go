@@ -194,7 +194,7 @@ func TestSecurityOwnRequestsOverTLS(t *testing.T) {
 	_, admin := runCaddy(t, `{
 	admin 127.0.0.1:{admin}
 	persist_config off
-	storage file_system `+filepath.Join(dir, "storage")+`
+	storage file_system `+caddyStorage(t)+`
 	skip_install_trust
 	local_certs
 	auto_https disable_redirects
@@ -213,4 +213,26 @@ https://localhost:{port} {
 	if idx.State != "ok" || idx.Pages < 2 {
 		t.Errorf("the content index did not read the https site: %+v", idx)
 	}
+}
+
+// caddyStorage is a directory for Caddy's storage that outlives the test's
+// own TempDir cleanup race: Caddy's certificate maintenance may still
+// write to it for a moment after Stop, which makes t.TempDir's RemoveAll
+// fail the test. It is removed when the writes have ended.
+func caddyStorage(t testing.TB) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "agent-ready-storage-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for range 50 {
+			if os.RemoveAll(dir) == nil {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		t.Logf("leaving %s: %v", dir, os.RemoveAll(dir))
+	})
+	return dir
 }
