@@ -66,7 +66,7 @@ func pick(i int, name string) bool {
 }
 
 func main() {
-	corpora := flag.String("corpus", "trafilatura,readability,docs", "comma-separated corpora to run: modern, trafilatura, readability, docs")
+	corpora := flag.String("corpus", "trafilatura,readability,docs", "comma-separated corpora to run: modern, trafilatura, readability, docs, reference (git-doc and debian-handbook)")
 	tools := flag.String("tools", "ours,readability,trafilatura", "comma-separated tools to run")
 	docsDir := flag.String("docs", "/usr/share/doc/python3.11/html", "Sphinx HTML `DIR` of the docs corpus")
 	flag.StringVar(&modernDir, "modern", "/work/shared/corpora/modern-web", "`DIR` of the modern-web corpus (ground-truth.json, html/)")
@@ -128,6 +128,8 @@ func run(corpora, toolNames []string, docsDir string, misses int, list string) e
 			err = runDocs(tools, docsDir, misses, list)
 		case "modern":
 			err = runModern(tools, misses, list)
+		case "reference":
+			err = runReference(tools, misses, list)
 		default:
 			err = fmt.Errorf("unknown corpus %q", c)
 		}
