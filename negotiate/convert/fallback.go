@@ -74,10 +74,16 @@ func textBeside(n *html.Node, gone map[*html.Node]bool, cl *cleaner) int {
 	return l
 }
 
+// minDroppedList is the least text (non-space bytes) of a definition list
+// readability leaves out that counts as dropped structure: a table of
+// contents or a list of options, not a forum post's "Joined, Messages"
+// panel.
+const minDroppedList = 200
+
 // droppedStructure counts the structure readability left out of a page.
 type droppedStructure struct {
 	headings int // h1 to h6
-	blocks   int // <pre> and outermost <dl>
+	blocks   int // <pre> and outermost <dl> of minDroppedList or more
 }
 
 // structureDropped counts the headings, <pre> blocks and outermost
@@ -96,9 +102,10 @@ func structureDropped(n *html.Node, kept map[string]bool, cl *cleaner) droppedSt
 			continue
 		}
 		if k, t := textKept(c, kept); k == 0 && t > 0 {
-			if isHeading {
+			switch {
+			case isHeading:
 				d.headings++
-			} else {
+			case c.DataAtom == atom.Pre || t >= minDroppedList:
 				d.blocks++
 			}
 		}
