@@ -66,7 +66,7 @@ func pick(i int, name string) bool {
 }
 
 func main() {
-	corpora := flag.String("corpus", "trafilatura,readability,docs", "comma-separated corpora to run: modern, trafilatura, readability, docs")
+	corpora := flag.String("corpus", "trafilatura,readability,docs", "comma-separated corpora to run: modern, trafilatura, readability, docs, reference (git-doc and debian-handbook)")
 	tools := flag.String("tools", "ours,readability,trafilatura", "comma-separated tools to run")
 	docsDir := flag.String("docs", "/usr/share/doc/python3.11/html", "Sphinx HTML `DIR` of the docs corpus")
 	flag.StringVar(&modernDir, "modern", "/work/shared/corpora/modern-web", "`DIR` of the modern-web corpus (ground-truth.json, html/)")
@@ -75,6 +75,7 @@ func main() {
 	flag.IntVar(&costs, "costs", 0, "list agent_ready's `N` costliest pages of the trafilatura set (false positives plus negatives)")
 	flag.IntVar(&slowest, "slowest", 0, "list agent_ready's `N` slowest pages of each corpus (MB per CPU second)")
 	flag.StringVar(&snippetText, "snippettext", "plain", "how the snippet metric reduces Markdown to text: `plain` (a CommonMark reader's text) or markdowntext (bench/score's, sessions 3 and 4)")
+	flag.StringVar(&scoresFile, "scores", "", "write every tool's score of every modern-web page to `FILE` (TSV)")
 	flag.StringVar(&keepDir, "keep", "", "write agent_ready's Markdown of every page under `DIR`")
 	flag.IntVar(&repeat, "repeat", 1, "make `N` timed passes over each corpus (for a profile of a few pages)")
 	flag.IntVar(&subset.every, "sample", 1, "run every `N`th page of each corpus only")
@@ -127,6 +128,8 @@ func run(corpora, toolNames []string, docsDir string, misses int, list string) e
 			err = runDocs(tools, docsDir, misses, list)
 		case "modern":
 			err = runModern(tools, misses, list)
+		case "reference":
+			err = runReference(tools, misses, list)
 		default:
 			err = fmt.Errorf("unknown corpus %q", c)
 		}

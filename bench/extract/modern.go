@@ -158,10 +158,47 @@ func runModern(tools []tool, misses int, list string) error {
 		heap    string
 	}
 	var rows []row
-	for _, t := range tools {
-		u := func(i int) *url.URL { return pages[i].url }
-		outs, how, errs, mbps := convertAll(t, "modern", names, inputs, u)
-		_ = errs
+	type ran struct {
+		name string
+		outs [][]byte
+		mbps float64
+	}
+	var done []ran
+	var scores strings.Builder
+	u := func(i int) *url.URL { return pages[i].url }
+	for ti := 0; ti < len(tools)+len(ensembles); ti++ {
+		var t tool
+		var outs [][]byte
+		var how []string
+		var mbps float64
+		if ti < len(tools) {
+			t = tools[ti]
+			outs, how, _, mbps = convertAll(t, "modern", names, inputs, u)
+			done = append(done, ran{t.name, outs, mbps})
+		} else {
+			e := ensembles[ti-len(tools)]
+			var parts [][][]byte
+			var secs float64
+			for _, n := range e.tools {
+				for _, d := range done {
+					if d.name == n && d.mbps > 0 {
+						parts, secs = append(parts, d.outs), secs+1/d.mbps
+					}
+				}
+			}
+			if len(parts) != len(e.tools) {
+				continue // a tool it needs did not run
+			}
+			t, outs, how, mbps = tool{name: e.name, peer: true}, make([][]byte, len(pages)), make([]string, len(pages)), 1/secs
+			for i := range pages {
+				cand := make([][]byte, len(parts))
+				for j := range parts {
+					cand[j] = parts[j][i]
+				}
+				k := e.pick(cand)
+				outs[i], how[i] = cand[k], e.tools[k]
+			}
+		}
 		rs := make([]score.Result, len(pages))
 		failed := make([]bool, len(pages))
 		for i, p := range pages {
@@ -193,6 +230,9 @@ func runModern(tools []tool, misses int, list string) error {
 			rw.heap = maxAlloc(t, inputs, u)
 		}
 		rows = append(rows, rw)
+		for i, p := range pages {
+			fmt.Fprintf(&scores, "%s\t%s\t%s\t%s\t%.3f\t%.3f\t%.3f\t%s\n", p.id, p.split, p.kind, t.name, rs[i].Precision, rs[i].Recall, rs[i].F1, how[i])
+		}
 		if t.name == "agent_ready" {
 			modernMisses(pages, rs, failed, how, outs, misses)
 		}
@@ -231,7 +271,72 @@ func runModern(tools []tool, misses int, list string) error {
 		}
 	}
 	fmt.Println()
+	if scoresFile != "" {
+		return os.WriteFile(scoresFile, []byte(scores.String()), 0o644)
+	}
 	return nil
+}
+
+// scoresFile is where -scores writes every tool's score of every page
+// (id, split, kind, tool, precision, recall, F1, extraction path; TSV).
+var scoresFile string
+
+// An ensemble picks, per page, one of the outputs of the tools it names;
+// its MB/s is that of running them all one after the other. Its rows are
+// made from the outputs the tools' own rows made, so -tools must name
+// them all.
+type ensemble struct {
+	name  string
+	tools []string
+	pick  func(outs [][]byte) int
+}
+
+// ensembles are the designs compared with the tools alone (-tools must
+// include ours, readability and trafilatura).
+var ensembles = []ensemble{
+	{"vote(agent_ready, readability, trafilatura)", []string{"agent_ready", "readability+h2m", "trafilatura+h2m"}, pickByAgreement},
+	{"trafilatura, agent_ready when it disagrees", []string{"trafilatura+h2m", "agent_ready"}, pickFirstUnlessDisagrees},
+}
+
+// pickByAgreement picks the output whose words agree most (the sum of its
+// F1 against each other output's words) with the others: the medoid.
+// An empty output never wins; ties go to the first tool.
+func pickByAgreement(outs [][]byte) int {
+	bags := make([]score.Bag, len(outs))
+	for i, o := range outs {
+		bags[i] = score.Words(score.MarkdownText(o))
+	}
+	best, bestScore := 0, -1.0
+	for i := range bags {
+		if bags[i].Size() == 0 {
+			continue
+		}
+		s := 0.0
+		for j := range bags {
+			if j != i {
+				s += score.Compare(bags[j], bags[i]).F1
+			}
+		}
+		if s > bestScore {
+			best, bestScore = i, s
+		}
+	}
+	return best
+}
+
+// pickFirstUnlessDisagrees takes the first output unless it is empty or
+// holds less than half of the second's words with the second keeping most
+// of it (the first tool lost content the second found: recall of the first
+// against the second below 0.5, precision at least 0.8).
+func pickFirstUnlessDisagrees(outs [][]byte) int {
+	a, b := score.Words(score.MarkdownText(outs[0])), score.Words(score.MarkdownText(outs[1]))
+	if a.Size() == 0 {
+		return 1
+	}
+	if r := score.Compare(b, a); r.Recall < 0.5 && r.Precision >= 0.8 {
+		return 1
+	}
+	return 0
 }
 
 // modernMisses prints agent_ready's tallies by extraction path and its

@@ -34,6 +34,22 @@ type tool struct {
 
 func newTool(name string) (tool, error) {
 	switch name {
+	case "whole":
+		// The reference for what extraction may lose: the module's
+		// pipeline on the whole <body> (content selector body), default
+		// prune rules on.
+		conv, err := convert.New(convert.Options{FrontMatter: true, Settings: convert.Settings{
+			JSONLDBlock: convert.Bool(false), ContentSelectors: []string{"body"}}})
+		if err != nil {
+			return tool{}, err
+		}
+		return tool{name: "agent_ready on the whole body", convert: func(html []byte, u *url.URL) ([]byte, error) {
+			res, err := conv.Convert(html, u, nil)
+			if err != nil {
+				return nil, err
+			}
+			return res.Markdown, nil
+		}}, nil
 	case "ours":
 		// The JSON-LD appendix (on by default in the module) is off: it is
 		// the page's metadata, not the content the corpora score, and

@@ -45,6 +45,11 @@ func blockTable(table *html.Node) bool {
 		}
 	}
 	if !hasBlocks {
+		if !isDataTable(table, rows) && oneColumn(rows) {
+			// A one-column table without header cells lays a page out:
+			// its cells are blocks, not a GFM table of one column.
+			setAttr(table, "role", "presentation")
+		}
 		return false
 	}
 	if !isDataTable(table, rows) {
@@ -52,6 +57,16 @@ func blockTable(table *html.Node) bool {
 		return false
 	}
 	tableToList(table, rows)
+	return true
+}
+
+// oneColumn reports whether no row has more than one cell.
+func oneColumn(rows []*html.Node) bool {
+	for _, r := range rows {
+		if len(childElements(r)) > 1 {
+			return false
+		}
+	}
 	return true
 }
 

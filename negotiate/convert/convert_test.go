@@ -179,7 +179,19 @@ func TestConvertCases(t *testing.T) {
 		{
 			name: "markdown-looking text escaped",
 			html: `<p># not a heading</p><p>*not emphasis*</p><p>&lt;!-- not a comment --&gt;</p>`,
-			want: "\\# not a heading\n\n\\*not emphasis*\n\n&lt;!-- not a comment --&gt;\n",
+			want: "\\# not a heading\n\n\\*not emphasis*\n\n&lt;!-- not a comment -->\n",
+		},
+		{
+			// a bare ">" or "<" where it cannot be syntax; the reference
+			// stays where it could open a quote, raw HTML or an autolink
+			name: "angle brackets literal where safe",
+			html: `<p>a &lt; b &gt; c, &lt;&lt;&lt; &lt;3</p><p>&gt; not a quote</p><p>x &lt;div&gt; &lt;https://a.example&gt;</p><p><a href="/n">[&gt;&gt;&gt;]</a></p>`,
+			want: "a < b > c, <<< <3\n\n&gt; not a quote\n\nx &lt;div> &lt;https://a.example>\n\n[\\[>>>\\]](https://example.com/n)\n",
+		},
+		{
+			name: "script and data URLs dropped from links and images",
+			html: `<p><a href="javascript:go()">a</a> <a href=" JAVA&#9;SCRIPT:go()">b</a> <a href="vbscript:x">c</a> <a href="data:text/html,x">d</a> <img src="javascript:x" alt="e"> <img src="data:image/gif;base64,R0" alt="f"></p>`,
+			want: "a b c d e f\n",
 		},
 		{
 			name: "template and noscript dropped",

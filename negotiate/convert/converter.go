@@ -40,7 +40,10 @@ type Result struct {
 	// Extraction says how the content was chosen: "selector:<selector>",
 	// "landmark:main", "landmark:role-main", "landmark:article" (each
 	// followed by "+pruned" when chrome inside the landmark was removed),
-	// "readability" or "body".
+	// "readability", "body+oracle" (the body narrowed with readability as
+	// an oracle, where readability's article left out the page's
+	// structure: a reference page), "body+cleaned" (the body without its
+	// header, widget forms and link lists) or "body".
 	Extraction string
 }
 

@@ -18,13 +18,26 @@
 //     media-player menus, buttons, bio cards) are removed ("+pruned" is
 //     added to the extraction). Headings, tables, code, definition lists,
 //     inline elements, bylines, the article's header and Keep matches are
-//     never removed this way, nor a block that holds code, nor a link list
+//     never removed this way, nor a block that holds code, a definition
+//     list, an admonition or a DocBook box (sidebar, note, tip), nor a link list
 //     mistaken for the article's header, so pages that are not articles keep
 //     all their content;
 //  3. go-readability, for pages without landmarks that it judges to be
-//     articles ("readability");
-//  4. the whole <body> ("body"), so pages that are not articles (pricing
-//     tables, product lists, home pages with cards) lose none of their content.
+//     articles ("readability"), run on a copy of the page. When its article
+//     leaves out a code block or a definition list of the page (outside the
+//     chrome the prune rules remove), or three headings where the rest holds
+//     twice the article's text, the page is a reference page cut down to its
+//     best-scoring section (a man page's option list): the body is narrowed
+//     with go-readability as an oracle instead, as a landmark is
+//     ("body+oracle"), so the synopsis, the examples and a chapter's table
+//     of contents stay (fallback.go);
+//  4. the whole <body>, cleaned ("body+cleaned"): a site <header> that does
+//     not hold the page's <h1>, widget forms (search, newsletter) and blocks
+//     of mostly link text (menus, lists of other articles) are removed,
+//     unless that would leave less than a third of the text (a listing's
+//     links are its content: then "body"), so pages that are not articles
+//     (pricing tables, product lists, home pages with cards) lose none of
+//     their content.
 //
 // Prune selectors then remove chrome inside the chosen content; Keep selectors
 // protect what must survive (a kept element outside the chosen content is
@@ -35,7 +48,12 @@
 // or quotes becomes a list (one item per row, "**Header**: content"), code
 // inside quotes keeps every line in the quote, admonitions keep their title,
 // an <aside> that holds code is not pruned as chrome (a Sphinx sidebar keeps
-// its title like an admonition), and only what would change the CommonMark meaning is escaped (escape.go).
+// its title like an admonition), and only what would change the CommonMark meaning is escaped (escape.go):
+// link text reads "[>>>]", not "[&gt;&gt;&gt;]". No link or image keeps a
+// javascript:, vbscript: or data: URL (its text or alt text stays), byte
+// order marks are dropped, a line break in a table cell keeps the table a
+// table, and a layout table (one column without header cells, or cells
+// that hold blocks) becomes blocks.
 // An empty page converts to its front matter and an empty body; a script
 // shell with no text is ErrNoContent.
 //

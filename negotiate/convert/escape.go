@@ -39,10 +39,19 @@ func (escapePlugin) Init(conv *converter.Converter) error {
 	// After base's transformer (PriorityStandard), which inserts the
 	// placeholders, and before commonmark's (PriorityLate).
 	conv.Register.TextTransformer(func(_ converter.Context, s string) string {
-		return minimalEscapes(s)
+		if strings.Contains(s, bom) {
+			// A byte order mark inside the text (a fragment included
+			// with its own) is not text: zero width, and a word breaker.
+			s = strings.ReplaceAll(s, bom, "")
+		}
+		return literalAngles(minimalEscapes(s))
 	}, converter.PriorityStandard+10)
 	return nil
 }
+
+// bom is U+FEFF, the byte order mark (also the deprecated zero width
+// no-break space).
+const bom = "\ufeff"
 
 // escapeMark is the library's placeholder byte before a character that may
 // need a backslash.
@@ -75,6 +84,49 @@ func minimalEscapes(s string) string {
 		b.WriteByte(c)
 	}
 	return b.String()
+}
+
+// literalAngles undoes the library's &lt; and &gt; where the bare
+// character cannot be Markdown syntax, so that an agent reading the
+// Markdown as text sees "[>>>]" and "a < b", not "[&gt;&gt;&gt;]": a ">"
+// is syntax only first on a line (a block quote; a text node that starts
+// with one may start a line, so it keeps its reference), and a "<" only
+// before a letter, "/", "!" or "?" (raw HTML, an autolink; CommonMark
+// 0.31, sections 6.5 and 6.6).
+func literalAngles(s string) string {
+	if !strings.Contains(s, "&gt;") && !strings.Contains(s, "&lt;") {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	lead := true // nothing but spaces so far
+	for i := 0; i < len(s); i++ {
+		switch {
+		case strings.HasPrefix(s[i:], "&gt;") && !lead:
+			b.WriteByte('>')
+			i += 3
+			continue
+		case strings.HasPrefix(s[i:], "&lt;") && !htmlStart(s, i+4):
+			b.WriteByte('<')
+			i += 3
+			lead = false
+			continue
+		}
+		lead = lead && (s[i] == ' ' || s[i] == '\t')
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// htmlStart reports whether the byte at s[i] may continue a "<" into raw
+// HTML or an autolink: an ASCII letter, "/", "!" or "?" (or the end of the
+// text, whose continuation is not known).
+func htmlStart(s string, i int) bool {
+	if i >= len(s) {
+		return true
+	}
+	c := s[i]
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '/' || c == '!' || c == '?' || c == escapeMark
 }
 
 // wordRuneBefore reports whether the rune ending at s[:i] is a letter or a

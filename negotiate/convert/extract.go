@@ -71,12 +71,12 @@ func (c *Converter) selectContent(doc *html.Node, base *url.URL, cl *cleaner) co
 	}
 	parser := newReadability()
 	if readabilityAffordable(doc) && parser.CheckDocument(doc) {
-		if art, err := parser.ParseAndMutate(doc, base); err == nil && art.Node != nil && hasText([]*html.Node{art.Node}) {
-			fixAtoms(art.Node)
-			return content{[]*html.Node{art.Node}, "readability"}
+		if picked, ok := readabilityBody(doc, body, base, cl); ok {
+			return picked
 		}
-		// readability may have mutated the document: what is left of the
-		// body is still the best we have.
+	}
+	if cleanBody(body, cl) {
+		return content{[]*html.Node{body}, "body+cleaned"}
 	}
 	return content{[]*html.Node{body}, "body"}
 }

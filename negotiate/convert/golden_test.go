@@ -21,8 +21,8 @@ var goldenExtraction = map[string]string{
 	"article-chrome":  "landmark:article",
 	"pricing":         "landmark:main",
 	"docs":            "landmark:role-main",
-	"products":        "body",
-	"home-cards":      "body",
+	"products":        "body+cleaned",
+	"home-cards":      "body+cleaned",
 	"no-landmarks":    "readability",
 	"jsonld":          "landmark:main",
 	"figure":          "landmark:main",
@@ -53,6 +53,10 @@ var goldenExtraction = map[string]string{
 	// a Discourse topic: the body is a script shell, the topic is in a
 	// <noscript>, which is then the content
 	"discourse-noscript": "landmark:role-main",
+	// an AsciiDoc man page with no landmark, whose option list
+	// readability takes for the article: the name, synopsis, description
+	// and examples stay around it
+	"reference-manpage": "body+oracle",
 }
 
 // goldenHeader is the origin response every golden page is converted with.

@@ -85,8 +85,14 @@ func appendTidy(dst, md []byte) []byte {
 			blank = true
 			continue
 		}
+		hardBreak := len(line)-len(trimmed) >= 2
+		if trimmed[0] == '|' && bytes.Contains(trimmed, cellHardBreak) {
+			// A line break in a table cell: html-to-markdown writes the
+			// hard break's two spaces before its <br />.
+			trimmed = bytes.ReplaceAll(trimmed, cellHardBreak, cellHardBreak[2:])
+		}
 		out = append(out, trimmed...)
-		if len(line)-len(trimmed) >= 2 && nextLineHasText(md) {
+		if hardBreak && nextLineHasText(md) {
 			out = append(out, "  "...)
 		}
 		out = append(out, '\n')
@@ -101,6 +107,10 @@ func appendTidy(dst, md []byte) []byte {
 	}
 	return append(out, '\n')
 }
+
+// cellHardBreak is a hard line break inside a GFM table cell as
+// html-to-markdown writes it.
+var cellHardBreak = []byte("  <br />")
 
 // nextLineHasText reports whether the first line of rest is not blank.
 func nextLineHasText(rest []byte) bool {

@@ -197,6 +197,12 @@ func collectTexts(n *html.Node, set map[string]bool) {
 // nothing of the landmark that it recognises (a listing page, a shop
 // category), and the landmark stays whole.
 func pruneUnkept(root *html.Node, kept map[string]bool, cl *cleaner) bool {
+	return removeAll(root, unkept(root, kept, cl))
+}
+
+// unkept returns the elements pruneUnkept would remove, in document order
+// (none holds another).
+func unkept(root *html.Node, kept map[string]bool, cl *cleaner) []*html.Node {
 	var victims []*html.Node
 	started := false
 	var walk func(n *html.Node)
@@ -227,6 +233,12 @@ func pruneUnkept(root *html.Node, kept map[string]bool, cl *cleaner) bool {
 		}
 	}
 	walk(root)
+	return victims
+}
+
+// removeAll removes the victims from under root, unless that would leave
+// root with no text, and reports whether it removed them.
+func removeAll(root *html.Node, victims []*html.Node) bool {
 	if len(victims) == 0 {
 		return false
 	}

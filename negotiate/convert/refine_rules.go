@@ -73,13 +73,53 @@ var inline = map[atom.Atom]bool{
 // is not a byline, not a real form (readability drops every form; a
 // contact form can be what the page is for), holds no paragraph of prose
 // and no code block (readability drops code in wrappers it finds
-// unlikely, such as Sphinx's div.highlight).
+// unlikely, such as Sphinx's div.highlight) nor a definition list.
 func prunable(n *html.Node) bool {
-	return !inline[n.DataAtom] && !isByline(n) && !hasProse(n, minProseLen) && !isRealForm(n) && !findAny(n, codeBlocks)
+	return !inline[n.DataAtom] && !isByline(n) && !hasProse(n, minProseLen) && !isRealForm(n) && !findAny(n, codeBlocks) &&
+		!isAdmonition(n) && !isDocBookBox(n)
 }
 
-// codeBlocks are the elements whose wrappers refine keeps.
-var codeBlocks = map[atom.Atom]bool{atom.Pre: true}
+// docBookBoxes are the classes of DocBook's boxes beside the text (a
+// sidebar, a note, a tip, a warning), as its XSL stylesheets write them:
+// each with a div.titlepage or a title holding what kind of box it is
+// ("TIP", "VOCABULARY"). Readability drops them ("sidebar" is one of its
+// unlikely candidates), but they are the manual's text.
+var docBookBoxes = []string{"sidebar", "note", "tip", "warning", "important", "caution"}
+
+// isDocBookBox reports whether n is one of DocBook's boxes: a <div> of one
+// of docBookBoxes whose first element (see firstElement) is its
+// div.titlepage or its title (an <h1> to <h6> or a p.title).
+func isDocBookBox(n *html.Node) bool {
+	if n.DataAtom != atom.Div {
+		return false
+	}
+	first := firstElement(n)
+	if first == nil || !(hasClass(first, "titlepage") || hasClass(first, "title") || headingLevel(first) > 0) {
+		return false
+	}
+	for _, c := range docBookBoxes {
+		if hasClass(n, c) {
+			return true
+		}
+	}
+	return false
+}
+
+// firstElement returns n's first child element other than an empty
+// anchor (DocBook puts an <a id> before a box's title), or nil.
+func firstElement(n *html.Node) *html.Node {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && !(c.DataAtom == atom.A && c.FirstChild == nil) {
+			return c
+		}
+	}
+	return nil
+}
+
+// codeBlocks are the elements whose wrappers refine keeps: code, and
+// definition lists (a reference page's options, a chapter's table of
+// contents, which readability drops with their wrapper as link lists).
+var codeBlocks = map[atom.Atom]bool{atom.Pre: true, atom.Dl: true}
 
 // isRealForm reports whether n is a form with a text area or more than one
 // field to fill (a contact or order form, which can be what the page is

@@ -30,7 +30,7 @@ func (cl *cleaner) image(n *html.Node) bool {
 	}
 	alt := strings.Join(strings.Fields(attr(n, "alt")), " ")
 	switch {
-	case isData(src):
+	case isData(src) || scriptURL(src):
 		replaceWithText(n, alt)
 		return true
 	case src == "" || alt == "" && !cl.opts.KeepImagesWithoutAlt:
@@ -39,6 +39,26 @@ func (cl *cleaner) image(n *html.Node) bool {
 	}
 	setAttr(n, "src", src)
 	return false
+}
+
+// scriptURL reports whether u runs a script when followed (javascript: or
+// vbscript:), read as a browser reads it: tabs and line breaks anywhere
+// and leading control characters and spaces are ignored, and the scheme is
+// case-insensitive (WHATWG URL, "basic URL parser").
+func scriptURL(u string) bool {
+	u = strings.ToLower(schemeless(u))
+	return strings.HasPrefix(u, "javascript:") || strings.HasPrefix(u, "vbscript:")
+}
+
+// schemeless returns u as a browser reads its scheme: without the tabs and
+// line breaks anywhere in it and the control characters and spaces before
+// it.
+func schemeless(u string) string {
+	u = strings.TrimLeftFunc(u, func(r rune) bool { return r <= ' ' })
+	if strings.ContainsAny(u, "\t\n\r") {
+		u = strings.NewReplacer("\t", "", "\n", "", "\r", "").Replace(u)
+	}
+	return u
 }
 
 // isData reports whether u is a data: URL.
@@ -69,7 +89,7 @@ func anchor(n *html.Node) bool {
 		n.Parent.RemoveChild(n)
 		return true
 	}
-	if href == "" || len(href) >= 11 && strings.EqualFold(href[:11], "javascript:") {
+	if href == "" || scriptURL(href) || isData(schemeless(href)) {
 		// Not a link an agent can follow: keep only its content.
 		n.Data, n.DataAtom, n.Attr = "span", atom.Span, nil
 	}
