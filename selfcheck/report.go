@@ -153,6 +153,9 @@ type CheckResult struct {
 	// Receipt is the evidence: the call made, what was expected, what came
 	// back.
 	Receipt Receipt `json:"receipt"`
+	// fix is a site.yaml snippet built from the site's own values (a
+	// WebMCP annotation of the form the scan found), preferred by the plan.
+	fix string
 }
 
 // UnverifiedLine is a finding the scanner reports on its own line because it
