@@ -103,7 +103,7 @@ func (r *Report) markdownPlan(b *bytes.Buffer) {
 		if p.Points > 0 {
 			fmt.Fprintf(b, ", +%s points", num(p.Points))
 		}
-		fmt.Fprintf(b, ", effort %d): %s\n", p.Effort, mdCell(p.Change))
+		fmt.Fprintf(b, ", effort %d): %s\n", p.Effort, strings.ReplaceAll(p.Change, "\n", " "))
 		if p.SiteYAML != "" {
 			fmt.Fprintf(b, "\n   Add to site.yaml:\n\n   ```yaml\n%s   ```\n\n", indent(p.SiteYAML, "   "))
 		}
