@@ -10,7 +10,8 @@ import (
 
 // Scan scans target and returns its report: it fetches the home page,
 // follows its redirects to the site's origin, picks the routes (the home
-// page and up to Options.Pages sitemap pages), runs every lens over the one
+// page and up to Options.Pages pages that represent the site, see
+// sitemapRoutes), runs every lens over the one
 // shared site, and scores the report.
 //
 // The error is non-nil only when nothing could be scanned: target is not an
