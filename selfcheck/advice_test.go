@@ -71,7 +71,7 @@ func TestAdviceRescansToPass(t *testing.T) {
 			after: ready(editBody("/", "</body>", "<!--"+strings.Repeat("x", 2_700_000)+"--></body>"))},
 		{name: "module in front sends HTML", check: "markdown_representation", cause: CauseMarkdownDeclined,
 			before: ready(noMarkdown("/")),
-			advice: []string{"fail open"}, not: []string{"put agent_ready in front"}, after: ready()},
+			advice: []string{"failed open"}, not: []string{"put agent_ready in front"}, after: ready()},
 		{name: "Vary missing", check: "vary_accept", cause: CauseVaryMissing,
 			before: ready(setHeader("/", "Vary")), advice: []string{"Vary: Accept"}, after: ready()},
 		{name: "alternate not advertised", check: "markdown_alternate_advertised", cause: CauseAlternateMissing,

@@ -111,8 +111,8 @@ var causeFixes = map[string]scoreFix{
 
 	"content_in_initial_html/" + CauseNoMain: {EffortMarkup, "Wrap the page's content in <main> (or role=\"main\"), so agents and the Markdown conversion find it.", ""},
 
-	"markdown_representation/" + CauseMarkdownTooLarge:  {EffortConfig, "agent_ready is in front (the answer carries its Vary: Accept and Link headers) but the page is over max_size, so it passed through as HTML (the module logs fail_open reason too_large): raise max_size above the page's size in the Caddyfile, agent_ready { max_size 8MiB }, or split the page.", ""},
-	"markdown_representation/" + CauseMarkdownDeclined:  {EffortServer, "agent_ready is in front (the answer carries its Vary: Accept and Link headers) but sent HTML: the module's \"fail open\" log line names the reason (decode, charset, convert, no_content, budget_size) for this URL; fix that at the origin, or raise max_markdown_size for budget_size.", ""},
+	"markdown_representation/" + CauseMarkdownTooLarge:  {EffortConfig, "agent_ready is in front (the answer carries its Vary: Accept and Link headers) but the page is over max_size, so it passed through as HTML (its log says \"markdown conversion failed open\" with reason too_large, and fail_open_total{reason=\"too_large\"} counts it): raise max_size above the page's size in the Caddyfile, agent_ready { max_size 8MiB }, or split the page.", ""},
+	"markdown_representation/" + CauseMarkdownDeclined:  {EffortServer, "agent_ready is in front (the answer carries its Vary: Accept and Link headers) but sent HTML: its log line \"markdown conversion failed open\" for this URL names the reason (decode, charset, convert, no_content, budget_size); fix that at the origin, or raise max_markdown_size for budget_size.", ""},
 	"markdown_representation/" + CauseMarkdownCharset:   {EffortMarkup, "Send the Markdown as Content-Type: text/markdown; charset=utf-8.", ""},
 	"markdown_representation/" + CauseMarkdownTieToHTML: {EffortServer, "Give a tie between text/markdown and text/html (Accept: text/markdown, text/html, */*, as Claude Code sends) to Markdown, as agent_ready does.", ""},
 
