@@ -181,7 +181,7 @@ func checkCapabilityManifest(ctx context.Context, s *site) outcome {
 	}
 	f := float64(have) / 4
 	if m.twinsDiffer {
-		missing = append(missing, "the copies at /.well-known/agents.json and /agents.json disagree (rule 10)")
+		missing = append(missing, "the copies at /.well-known/agents.json and /agents.json disagree (docs/standard.md#rule-10)")
 		f = min(f, 0.5)
 	}
 	o := fromFraction(f, strings.Join(missing, "; ")).because(CauseManifestIncomplete)

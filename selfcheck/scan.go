@@ -74,7 +74,7 @@ func newReport(target string, started time.Time, routes []string) *Report {
 		Routes:        redactAll(routes),
 		Unverified: []UnverifiedLine{{
 			ID: "execution_tested", Section: SectionConnect, Verdict: Unverified,
-			Reason: "an authenticated tool call needs credentials the scanner never holds; it never signs in and never calls a tool (rule 1)",
+			Reason: "an authenticated tool call needs credentials the scanner never holds; it never signs in and never calls a tool (docs/standard.md#rule-1)",
 		}},
 	}
 }
