@@ -128,8 +128,9 @@ func ownURL(page string, origin *url.URL) string {
 // webmcpSnippet writes the site.yaml webmcp block that annotates the page's
 // unannotated visible forms with the page's own values: the selector by the
 // form's id or action, the toolname from the id or the action's last path
-// segment, a tooldescription naming what the form sends where, and a
-// param line per named field. Empty when the page has no such form.
+// segment (else its heading), a tooldescription from the heading before the
+// form (or its aria-label) naming the fields, by their labels, it sends
+// where, and a param line per named field described by its label. Empty when the page has no such form.
 func webmcpSnippet(forms []parse.Form) string {
 	var b strings.Builder
 	used := map[string]bool{}
@@ -144,18 +145,34 @@ func webmcpSnippet(forms []parse.Form) string {
 			continue
 		}
 		sel, name, path := formSelector(f)
+		if snakeCase.MatchString(f.ToolName) {
+			name = f.ToolName // the page's own name, only its description to fix
+		}
 		base := name
 		for i := 2; used[name]; i++ {
 			name = fmt.Sprintf("%s_%d", base, i)
 		}
 		used[name] = true
 		var fields []string
+		labels := map[string]string{}
 		for _, fld := range f.Fields {
 			if fld.Name != "" && !slices.Contains(fields, fld.Name) {
 				fields = append(fields, fld.Name)
+				labels[fld.Name] = fld.Label
 			}
 		}
-		desc := fmt.Sprintf("Sends %s to %s (%s).", orText(strings.Join(fields, ", "), "the form"), orText(path, "this page"), strings.ToUpper(f.Method))
+		what := strings.Join(fields, ", ")
+		if len(fields) > 0 {
+			named := make([]string, len(fields))
+			for i, fld := range fields {
+				named[i] = orText(labels[fld], fld)
+			}
+			what = strings.Join(named, ", ")
+		}
+		desc := fmt.Sprintf("Sends %s to %s (%s).", orText(what, "the form"), orText(path, "this page"), strings.ToUpper(f.Method))
+		if f.Heading != "" {
+			desc = fmt.Sprintf("%s: sends %s to %s.", strings.TrimRight(f.Heading, ".:"), orText(what, "the form"), orText(path, "this page"))
+		}
 		if n == 0 {
 			b.WriteString("webmcp:\n  forms:\n")
 		}
@@ -164,7 +181,7 @@ func webmcpSnippet(forms []parse.Form) string {
 		if len(fields) > 0 {
 			b.WriteString("      params:\n")
 			for _, fld := range fields {
-				fmt.Fprintf(&b, "        %s: %q\n", yamlKey(fld), "The "+strings.ReplaceAll(fld, "_", " ")+" to send.")
+				fmt.Fprintf(&b, "        %s: %q\n", yamlKey(fld), orText(labels[fld], "The "+strings.ReplaceAll(fld, "_", " ")+" to send."))
 			}
 		}
 	}
@@ -187,6 +204,8 @@ func formSelector(f parse.Form) (sel, name, path string) {
 		sel, name = "form#"+f.ID, f.ID
 	case path != "" && path != "/":
 		sel, name = fmt.Sprintf("form[action$=%q]", last), last
+	case f.Heading != "":
+		sel, name = "form", f.Heading
 	default:
 		sel, name = "form", "submit"
 	}
