@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -44,8 +45,9 @@ type FullStats struct {
 const fullCutRoom = 512
 
 // BuildLLMsFull renders /llms-full.txt: an H1 (title), a line saying what
-// the file holds, then, for each content URL that fetch returns, shallowest
-// path first (FullOrder), the page
+// the file holds, then, for each URL in order that fetch returns (index,
+// search and listing addresses left out; the caller orders the rest, see
+// FullOrder), the page
 // as an H2 of its title (its front matter rendered as a heading line), a
 // Source line with its URL, its description as a quote, and its Markdown,
 // the pages apart by a --- rule. It stops before the page that would take
@@ -57,9 +59,9 @@ const fullCutRoom = 512
 func BuildLLMsFull(ctx context.Context, title string, urls []string, maxBytes int64,
 	fetch func(context.Context, string) (*FullPage, error)) ([]byte, FullStats) {
 	st := FullStats{Listed: len(urls)}
-	ordered := FullOrder(urls)
-	st.Skipped = len(urls) - len(ordered)
-	urls = ordered
+	kept := slices.DeleteFunc(slices.Clone(urls), isListingURL)
+	st.Skipped = len(urls) - len(kept)
+	urls = kept
 	var body bytes.Buffer
 	budget := maxBytes - fullCutRoom
 	for i, u := range urls {
@@ -88,9 +90,9 @@ func BuildLLMsFull(ctx context.Context, title string, urls []string, maxBytes in
 	fmt.Fprintf(&out, "# %s\n\n", oneLine(title))
 	switch {
 	case st.Cut:
-		fmt.Fprintf(&out, "> The Markdown of %d of the site's %d listed pages, the shallowest pages first (index, search and link-only pages left out). This file was cut at %d bytes (llms.full_max_bytes): the other pages are in the sitemap, each as Markdown with the header `Accept: text/markdown`.\n\n", st.Included, st.Listed, maxBytes)
+		fmt.Fprintf(&out, "> The Markdown of %d of the site's %d listed pages, the pages llms.txt lists first, then the shallowest (index, search and link-only pages left out). This file was cut at %d bytes (llms.full_max_bytes): the other pages are in the sitemap, each as Markdown with the header `Accept: text/markdown`.\n\n", st.Included, st.Listed, maxBytes)
 	default:
-		fmt.Fprintf(&out, "> The Markdown of the site's %d pages, the shallowest pages first (index, search and link-only pages left out).\n\n", st.Included)
+		fmt.Fprintf(&out, "> The Markdown of the site's %d pages, the pages llms.txt lists first, then the shallowest (index, search and link-only pages left out).\n\n", st.Included)
 	}
 	out.Write(body.Bytes())
 	if st.Cut {
