@@ -49,6 +49,19 @@ func TestFixSnippetsThroughCaddy(t *testing.T) {
 	}
 	origin := snippetOrigin(t)
 	snippets := selfcheck.FixSnippets()
+	// The WebMCP snippet is built from the origin's own form: take it from
+	// the plan of a scan of the bare origin, as a user would.
+	bare, err := selfcheck.Scan(context.Background(), origin.URL, selfcheck.Options{Pages: -1, SameOriginOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range bare.Plan {
+		if p.ID == "web_actions_declared" {
+			for _, id := range []string{"web_actions_declared", "tool_form_quality", "surface_coverage"} {
+				snippets[id] = p.SiteYAML
+			}
+		}
+	}
 	with := map[string]string{"access_documented": "connect:\n  enabled: true\n"}
 	for _, id := range []string{
 		"web_actions_declared", "tool_form_quality", "surface_coverage",

@@ -177,8 +177,9 @@ type SelfScan struct {
 	// Timeout bounds one scan. Default: 60s.
 	Timeout caddy.Duration `json:"timeout,omitempty"`
 
-	// Pages is how many pages from the sitemap are scanned besides the home
-	// page. Default: 5.
+	// Pages is how many pages are scanned besides the home page, picked
+	// from the sitemap to represent the site's sections and page kinds (a
+	// page with a form first). Default: 5.
 	Pages int `json:"pages,omitempty"`
 }
 

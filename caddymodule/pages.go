@@ -363,7 +363,8 @@ func (ar *AgentReady) pageMarkdown(ctx context.Context, u string) (*connect.Page
 
 // fullURLs are the pages of llms-full.txt, each once, in order: the home
 // page and the pages the YAML names (its llms.txt sections first), then
-// the pages discovery found, else those the origin's sitemap lists.
+// the pages discovery found, else those the origin's sitemap lists, in
+// documents.FullOrder (index and search pages out, shallowest first).
 func (ar *AgentReady) fullURLs(public string) []string {
 	base, err := url.Parse(public + "/")
 	if err != nil {
@@ -392,7 +393,7 @@ func (ar *AgentReady) fullURLs(public string) []string {
 		res = ar.pages.sitemaps
 		ar.pages.mu.Unlock()
 	}
-	for _, u := range res.URLs() {
+	for _, u := range documents.FullOrder(res.URLs()) {
 		add(u)
 	}
 	return out

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -29,6 +30,10 @@ type FullStats struct {
 	// Listed is how many URLs were given; Included how many pages are in
 	// the file; Failed how many could not be fetched.
 	Listed, Included, Failed int
+	// Skipped is how many pages were left out as index, search or
+	// link-only pages (by their address before fetching, or by their
+	// Markdown after).
+	Skipped int
 	// Cut is true when pages were left out for the byte budget.
 	Cut bool
 	// Bytes is the size of the file.
@@ -40,16 +45,23 @@ type FullStats struct {
 const fullCutRoom = 512
 
 // BuildLLMsFull renders /llms-full.txt: an H1 (title), a line saying what
-// the file holds, then, for each URL in order that fetch returns, the page
+// the file holds, then, for each URL in order that fetch returns (index,
+// search and listing addresses left out; the caller orders the rest, see
+// FullOrder), the page
 // as an H2 of its title (its front matter rendered as a heading line), a
 // Source line with its URL, its description as a quote, and its Markdown,
 // the pages apart by a --- rule. It stops before the page that would take
 // the file past maxBytes and says so at the top and at the end. fetch is
 // called at most once per URL, in order, and never after the budget is
-// spent; a page it fails on is left out (counted in FullStats.Failed).
+// spent; a page it fails on is left out (counted in FullStats.Failed), and
+// so is a page whose Markdown is mostly links (linkOnly), so that the byte
+// budget goes to the site's content, not to its indexes.
 func BuildLLMsFull(ctx context.Context, title string, urls []string, maxBytes int64,
 	fetch func(context.Context, string) (*FullPage, error)) ([]byte, FullStats) {
 	st := FullStats{Listed: len(urls)}
+	kept := slices.DeleteFunc(slices.Clone(urls), isListingURL)
+	st.Skipped = len(urls) - len(kept)
+	urls = kept
 	var body bytes.Buffer
 	budget := maxBytes - fullCutRoom
 	for i, u := range urls {
@@ -60,6 +72,10 @@ func BuildLLMsFull(ctx context.Context, title string, urls []string, maxBytes in
 		p, err := fetch(ctx, u)
 		if err != nil || p == nil {
 			st.Failed++
+			continue
+		}
+		if linkOnly(p.Markdown) {
+			st.Skipped++
 			continue
 		}
 		section := renderFullPage(p)
@@ -74,9 +90,9 @@ func BuildLLMsFull(ctx context.Context, title string, urls []string, maxBytes in
 	fmt.Fprintf(&out, "# %s\n\n", oneLine(title))
 	switch {
 	case st.Cut:
-		fmt.Fprintf(&out, "> The Markdown of %d of the site's %d listed pages, the pages llms.txt lists first. This file was cut at %d bytes (llms.full_max_bytes): the other pages are in the sitemap, each as Markdown with the header `Accept: text/markdown`.\n\n", st.Included, st.Listed, maxBytes)
+		fmt.Fprintf(&out, "> The Markdown of %d of the site's %d listed pages, the pages llms.txt lists first, then the shallowest (index, search and link-only pages left out). This file was cut at %d bytes (llms.full_max_bytes): the other pages are in the sitemap, each as Markdown with the header `Accept: text/markdown`.\n\n", st.Included, st.Listed, maxBytes)
 	default:
-		fmt.Fprintf(&out, "> The Markdown of the site's %d pages, the pages llms.txt lists first.\n\n", st.Included)
+		fmt.Fprintf(&out, "> The Markdown of the site's %d pages, the pages llms.txt lists first, then the shallowest (index, search and link-only pages left out).\n\n", st.Included)
 	}
 	out.Write(body.Bytes())
 	if st.Cut {

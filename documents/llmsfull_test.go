@@ -89,3 +89,75 @@ func TestServeLLMsFull(t *testing.T) {
 		t.Errorf("If-None-Match: %d", nm.Code)
 	}
 }
+
+// TestFullOrder: index, search and listing pages are left out by their
+// address, the rest goes shallowest first in the given order.
+func TestFullOrder(t *testing.T) {
+	in := []string{
+		"https://d.example/genindex-A.html",
+		"https://d.example/library/csv.html",
+		"https://d.example/about.html",
+		"https://d.example/search.html",
+		"https://d.example/py-modindex.html",
+		"https://d.example/",
+		"https://d.example/tutorial/index.html",
+		"https://d.example/genindex.html",
+		"https://d.example/blog/?q=x",
+		"https://d.example/tags/",
+		"https://d.example/library/index.html",
+	}
+	want := []string{
+		"https://d.example/",
+		"https://d.example/about.html",
+		"https://d.example/tutorial/index.html",
+		"https://d.example/library/index.html",
+		"https://d.example/library/csv.html",
+	}
+	if got := FullOrder(in); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("FullOrder:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestLinkOnly: a page whose words are mostly link text is an index.
+func TestLinkOnly(t *testing.T) {
+	for _, c := range []struct {
+		md   string
+		want bool
+	}{
+		{"# Index\n\n- [abs()](a.html)\n- [all()](b.html)\n- [any()](c.html)\n- [ascii()](d.html)\n", true},
+		{"", true},
+		{"# CSV\n\nThe csv module reads and writes tabular data in comma separated form. See [the tutorial](t.html).", false},
+		{"Use the csv module.", false},
+	} {
+		if got := linkOnly([]byte(c.md)); got != c.want {
+			t.Errorf("linkOnly(%q) = %v, want %v", c.md, got, c.want)
+		}
+	}
+}
+
+// TestBuildLLMsFullKeepsContent: under a cap that holds one page, the
+// content page is the one kept, not the index pages listed before it.
+func TestBuildLLMsFullKeepsContent(t *testing.T) {
+	index := []byte(strings.Repeat("- [entry](x.html)\n", 40))
+	pages := map[string]*FullPage{
+		"https://d.example/genindex-A.html":  {Title: "Index A", Markdown: index},
+		"https://d.example/contents.html":    {Title: "Contents", Markdown: index},
+		"https://d.example/library/csv.html": {Title: "csv", Markdown: []byte(strings.Repeat("The csv module reads tables. ", 60))},
+	}
+	fetch := func(_ context.Context, u string) (*FullPage, error) {
+		p := pages[u]
+		if p == nil {
+			return nil, errors.New("404")
+		}
+		p.URL = u
+		return p, nil
+	}
+	urls := []string{"https://d.example/genindex-A.html", "https://d.example/contents.html", "https://d.example/library/csv.html"}
+	body, st := BuildLLMsFull(context.Background(), "Docs", urls, 4096, fetch)
+	if !strings.Contains(string(body), "## csv") || strings.Contains(string(body), "## Index A") || strings.Contains(string(body), "## Contents") {
+		t.Errorf("the content page is not the one kept:\n%s", body)
+	}
+	if st.Included != 1 || st.Skipped != 2 {
+		t.Errorf("stats %+v", st)
+	}
+}

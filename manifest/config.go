@@ -502,3 +502,10 @@ type Discovery struct {
 	// Timeout bounds each request. Default: 30s.
 	Timeout time.Duration `yaml:"timeout"`
 }
+
+// PlaceholderToolDescription is the tooldescription the scanner's fix
+// snippet carries when a page gives nothing to describe its form with;
+// validation rejects it until it is edited. The scanner keeps the same
+// text (selfcheck.PlaceholderToolDescription; the scanner shares no code
+// with the proxy), and TestPlaceholderMatchesScanner holds the two equal.
+const PlaceholderToolDescription = "Describe in a sentence what this form does."

@@ -118,3 +118,11 @@ func TestFixSnippetsRescanToPass(t *testing.T) {
 		})
 	}
 }
+
+// TestPlaceholderMatchesScanner: the placeholder validation rejects is the
+// one the scanner's fix snippet writes and tool_form_quality FAILs.
+func TestPlaceholderMatchesScanner(t *testing.T) {
+	if PlaceholderToolDescription != selfcheck.PlaceholderToolDescription {
+		t.Errorf("manifest %q != selfcheck %q", PlaceholderToolDescription, selfcheck.PlaceholderToolDescription)
+	}
+}

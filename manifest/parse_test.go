@@ -100,6 +100,8 @@ func TestParseErrors(t *testing.T) {
 			[]string{`site.yaml:3: webmcp.forms[0].selector: invalid CSS selector "form[": expected identifier, found EOF instead`,
 				`site.yaml:4: webmcp.forms[0].toolname: "ContactUs" is not a snake_case tool name such as contact_sales`,
 				"site.yaml:5: webmcp.forms[0].tooldescription: say what the tool does in at least 10 characters"}},
+		{"webmcp placeholder", "webmcp:\n  forms:\n    - selector: form\n      toolname: search_form\n      tooldescription: Describe in a sentence what this form does.\n",
+			[]string{`site.yaml:5: webmcp.forms[0].tooldescription: "Describe in a sentence what this form does." is the fix snippet's placeholder: replace it with a sentence saying what this form does`}},
 		{"connect oauth without authentication", "connect:\n  enabled: true\n  auth: oauth\n",
 			[]string{"site.yaml:3: connect.auth: oauth needs authentication.type oauth",
 				"site.yaml:3: connect.auth: oauth needs authentication.jwks_uri, the authorization server's key set, to verify access tokens"}},

@@ -411,8 +411,11 @@ func (v *validator) webmcp() {
 			v.errorf(path+".toolname", "duplicate tool name %q", f.ToolName)
 		}
 		names[f.ToolName] = true
-		if len(strings.TrimSpace(f.ToolDescription)) < 10 {
+		switch desc := strings.Join(strings.Fields(f.ToolDescription), " "); {
+		case len(desc) < 10:
 			v.errorf(path+".tooldescription", "say what the tool does in at least 10 characters")
+		case strings.EqualFold(desc, PlaceholderToolDescription):
+			v.errorf(path+".tooldescription", "%q is the fix snippet's placeholder: replace it with a sentence saying what this form does", desc)
 		}
 		for name, desc := range f.Params {
 			if strings.TrimSpace(desc) == "" {

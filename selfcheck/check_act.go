@@ -56,11 +56,15 @@ func checkWebActionsDeclared(ctx context.Context, s *site) outcome {
 		case full > 0 || p.facts.Register:
 			return routePass(got)
 		case name > 0:
-			return routeFraction(0.5, got, "tooldescription on the annotated form")
+			ro := routeFraction(0.5, got, "tooldescription on the annotated form").because(CauseToolDescriptionMissing)
+			ro.fix = webmcpSnippet(forms)
+			return ro
 		case hyphen > 0 || p.facts.Navigator:
-			return routeFraction(0.5, got, "toolname/tooldescription (hyphenated tool-name or navigator.modelContext only)")
+			return routeFraction(0.5, got, "toolname/tooldescription (hyphenated tool-name or navigator.modelContext only)").because(CauseToolHyphenated)
 		}
-		return routeFraction(0, got, "a WebMCP declaration for the page's forms")
+		ro := routeFraction(0, got, "a WebMCP declaration for the page's forms").because(CauseFormsUnannotated)
+		ro.fix = webmcpSnippet(forms)
+		return ro
 	})
 }
 
@@ -69,19 +73,32 @@ var snakeCase = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
 
 // checkToolFormQuality: annotated forms have a snake_case toolname, a
 // tooldescription of ≥ 10 characters, fields with name and <label>, and
-// toolparamdescription on inputs. N/A without annotated forms.
+// toolparamdescription on inputs. A route FAILs outright when a form's
+// tooldescription is a fix snippet's placeholder (PlaceholderToolDescription:
+// it says nothing about the form) or two forms share a toolname (an agent
+// cannot tell them apart). N/A without annotated forms.
 func checkToolFormQuality(ctx context.Context, s *site) outcome {
-	const expected = "annotated forms: snake_case toolname, tooldescription ≥ 10 characters, every field named and labelled, toolparamdescription on every input"
+	const expected = "annotated forms: unique snake_case toolnames, a tooldescription of ≥ 10 characters that is not a placeholder, every field named and labelled, toolparamdescription on every input"
 	return s.perRoute(ctx, expected, nil, func(p *page) routeOutcome {
 		met, total := 0, 0
-		var missing []string
-		for _, f := range visibleForms(p.facts) {
+		var missing, placeholder, dup []string
+		seen := map[string]int{}
+		forms := visibleForms(p.facts)
+		for _, f := range forms {
 			if !f.Annotated() {
 				continue
 			}
 			label := f.ToolName
 			if label == "" {
 				label = "form " + f.ID
+			}
+			if f.ToolName != "" {
+				if seen[f.ToolName]++; seen[f.ToolName] == 2 {
+					dup = append(dup, f.ToolName)
+				}
+			}
+			if isPlaceholder(f.ToolDescription) {
+				placeholder = append(placeholder, label)
 			}
 			total += 4
 			ok := func(cond bool, what string) {
@@ -104,7 +121,18 @@ func checkToolFormQuality(ctx context.Context, s *site) outcome {
 		if total == 0 {
 			return routeNA("no annotated form")
 		}
-		return routeFraction(float64(met)/float64(total), fmt.Sprintf("%d of %d criteria met on %d form(s)", met, total, total/4), strings.Join(missing, "; "))
+		got := fmt.Sprintf("%d of %d criteria met on %d form(s)", met, total, total/4)
+		var ro routeOutcome
+		switch {
+		case len(placeholder) > 0:
+			ro = routeFraction(0, got, "a tooldescription of its own on "+strings.Join(placeholder, ", ")+" (the fix snippet's placeholder describes nothing)").because(CausePlaceholderDescription)
+		case len(dup) > 0:
+			ro = routeFraction(0, got, "a distinct toolname per form ("+strings.Join(dup, ", ")+" names more than one)").because(CauseDuplicateToolName)
+		default:
+			ro = routeFraction(float64(met)/float64(total), got, strings.Join(missing, "; ")).because(CauseFormCriteria)
+		}
+		ro.fix = webmcpSnippet(forms)
+		return ro
 	})
 }
 
@@ -132,7 +160,9 @@ func checkSurfaceCoverage(ctx context.Context, s *site) outcome {
 		}
 		ratio := float64(covered) / float64(total)
 		got := fmt.Sprintf("%d of %d surface(s) annotated", covered, total)
-		return routeFraction(ratio/0.5, got, fmt.Sprintf("annotations on at least half the surfaces (%d of %d)", covered, total))
+		ro := routeFraction(ratio/0.5, got, fmt.Sprintf("annotations on at least half the surfaces (%d of %d)", covered, total)).because(CauseCoverageLow)
+		ro.fix = webmcpSnippet(visibleForms(p.facts))
+		return ro
 	})
 }
 
@@ -190,6 +220,6 @@ func checkToolsPermissionsPolicy(ctx context.Context, s *site) outcome {
 				return routePass(got)
 			}
 		}
-		return routeFraction(0, got, "tools allowlist includes self (it disables page tools)")
+		return routeFraction(0, got, "tools allowlist includes self (it disables page tools)").because(CauseToolsDisabled)
 	})
 }

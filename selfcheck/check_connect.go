@@ -91,7 +91,7 @@ func checkBackendInterface(ctx context.Context, s *site) outcome {
 		if missing != "" {
 			// Something answers, but the card also promises a document
 			// that is not there: the declaration is half true.
-			return done(outcome{verdict: Partial, fraction: 0.5, missing: "declared interface documents that resolve: " + missing}, firstMissing, passNote)
+			return done(outcome{verdict: Partial, fraction: 0.5, missing: "declared interface documents that resolve: " + missing, cause: CauseInterfaceUnresolved}, firstMissing, passNote)
 		}
 		return done(*pass, passResp, passNote)
 	}
@@ -99,13 +99,13 @@ func checkBackendInterface(ctx context.Context, s *site) outcome {
 	case missing == "" && len(b.declared) > 0 && allDeclaredUnreachable(b.declared):
 		return done(outcome{verdict: CouldNotCheck, missing: "no declared interface gave a usable answer: " + b.declared[0].resp.errText()}, b.declared[0].resp, "")
 	case missing != "":
-		return done(outcome{verdict: Fail, missing: "declared interface documents that resolve: " + missing}, firstMissing, "")
+		return done(outcome{verdict: Fail, missing: "declared interface documents that resolve: " + missing, cause: CauseInterfaceUnresolved}, firstMissing, "")
 	case oa.version == "2.0":
-		return done(outcome{verdict: Partial, fraction: 0.5, missing: "the API is described by Swagger 2.0, not OpenAPI 3.x"}, oa.resp, "")
+		return done(outcome{verdict: Partial, fraction: 0.5, missing: "the API is described by Swagger 2.0, not OpenAPI 3.x", cause: CauseSwagger2}, oa.resp, "")
 	case mc.found && mc.probe.NeedsToken():
-		return done(outcome{verdict: Partial, fraction: 0.5, missing: "the MCP endpoint needs a token even to initialize; nothing could be listed"}, m.chosen, "MCP endpoint "+redactURL(mc.url))
+		return done(outcome{verdict: Partial, fraction: 0.5, missing: "the MCP endpoint needs a token even to initialize; nothing could be listed", cause: CauseMCPNeedsToken}, m.chosen, "MCP endpoint "+redactURL(mc.url))
 	case mc.declared:
-		return done(outcome{verdict: Fail, missing: "the declared MCP endpoint does not answer initialize" + errSuffix(mc.probe.Err)}, m.chosen, "MCP endpoint "+redactURL(mc.url)+" (from "+mc.source+")")
+		return done(outcome{verdict: Fail, missing: "the declared MCP endpoint does not answer initialize" + errSuffix(mc.probe.Err), cause: CauseMCPNotAnswering}, m.chosen, "MCP endpoint "+redactURL(mc.url)+" (from "+mc.source+")")
 	case declaresNoInterface(m) && !b.offered:
 		return done(outcome{verdict: NotApplicable}, m.chosen, "agents.json declares an empty interfaces array: no backend interface offered")
 	case oa.allUnreachable() && mc.probe.Unreachable() && m.wellKnown.unreachable():
@@ -113,7 +113,7 @@ func checkBackendInterface(ctx context.Context, s *site) outcome {
 	case !b.offered:
 		return done(outcome{verdict: NotApplicable}, m.chosen, "no backend offered: nothing declared, nothing at the OpenAPI, MCP or A2A addresses, no API advertised by a link, no form that writes (R9 applies only when the service offers one)")
 	}
-	return done(outcome{verdict: Fail, missing: "no MCP endpoint, OpenAPI document or declared interface, though the site offers a backend: " + b.why}, m.chosen, "")
+	return done(outcome{verdict: Fail, missing: "no MCP endpoint, OpenAPI document or declared interface, though the site offers a backend: " + b.why, cause: CauseInterfaceMissing}, m.chosen, "")
 }
 
 // allDeclaredUnreachable reports declared documents none of which gave a

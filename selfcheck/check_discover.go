@@ -36,7 +36,7 @@ func checkSitemap(ctx context.Context, s *site) outcome {
 		// Every candidate failed: a gap only if none answered honestly.
 		for _, t := range sm.tried {
 			if !t.unreachable() {
-				return outcome{verdict: Fail, missing: fmt.Sprintf("no sitemap: %s answered %d", pathOf(t.req.url), t.status), receipt: rec, scope: scope}
+				return outcome{verdict: Fail, missing: fmt.Sprintf("no sitemap: %s answered %d", pathOf(t.req.url), t.status), receipt: rec, scope: scope, cause: CauseSitemapMissing}
 			}
 		}
 		o := s.couldNotCheck(sm.resp, expected)
@@ -49,7 +49,7 @@ func checkSitemap(ctx context.Context, s *site) outcome {
 		if doc.Err != nil {
 			msg += ": " + doc.Err.Error()
 		}
-		return outcome{verdict: Fail, missing: msg, receipt: rec, scope: scope}
+		return outcome{verdict: Fail, missing: msg, receipt: rec, scope: scope, cause: CauseSitemapInvalid}
 	}
 	good, bad := 0, []string{}
 	for _, loc := range doc.Locs {
@@ -68,7 +68,7 @@ func checkSitemap(ctx context.Context, s *site) outcome {
 		if doc.Err != nil {
 			missing += " (malformed XML: " + doc.Err.Error() + ")"
 		}
-		return outcome{verdict: Fail, missing: missing, receipt: rec, scope: scope}
+		return outcome{verdict: Fail, missing: missing, receipt: rec, scope: scope, cause: CauseSitemapInvalid}
 	}
 	missing := ""
 	if len(bad) > 0 {
@@ -81,6 +81,10 @@ func checkSitemap(ctx context.Context, s *site) outcome {
 	}
 	o := fromFraction(f, missing)
 	o.receipt, o.scope = rec, scope
+	o.cause = CauseSitemapForeign
+	if len(bad) == 0 {
+		o.cause = CauseSitemapInvalid
+	}
 	return o
 }
 
@@ -116,11 +120,11 @@ func checkLLMSTxt(ctx context.Context, s *site) outcome {
 	case llmstxt.VerdictPass:
 		o = outcome{verdict: Pass, fraction: 1}
 	case llmstxt.VerdictPartial:
-		o = fromFraction(float64(llmsPartialRules-len(ev.Missing))/llmsPartialRules, strings.Join(missing, "; "))
+		o = fromFraction(float64(llmsPartialRules-len(ev.Missing))/llmsPartialRules, strings.Join(missing, "; ")).because(CauseLLMsIncomplete)
 	default:
-		o = outcome{verdict: Fail, missing: strings.Join(missing, "; ")}
+		o = outcome{verdict: Fail, missing: strings.Join(missing, "; "), cause: CauseLLMsIncomplete}
 		if r.status != 200 {
-			o.missing = fmt.Sprintf("no llms.txt (%d)", r.status)
+			o.missing, o.cause = fmt.Sprintf("no llms.txt (%d)", r.status), CauseLLMsMissing
 		}
 	}
 	o.receipt, o.scope = rec, scope
@@ -142,16 +146,16 @@ func checkCapabilityManifest(ctx context.Context, s *site) outcome {
 	if m.doc == nil {
 		switch {
 		case m.parseErr != nil:
-			return outcome{verdict: Fail, missing: "agents.json is not a JSON object: " + m.parseErr.Error(), receipt: rec, scope: scope}
+			return outcome{verdict: Fail, missing: "agents.json is not a JSON object: " + m.parseErr.Error(), receipt: rec, scope: scope, cause: CauseManifestInvalid}
 		case m.wellKnown.unreachable() && m.root.unreachable():
 			o := s.couldNotCheck(m.chosen, expected)
 			o.receipt, o.scope = rec, scope
 			return o
 		}
-		return outcome{verdict: Fail, missing: "no agents.json at either address", receipt: rec, scope: scope}
+		return outcome{verdict: Fail, missing: "no agents.json at either address", receipt: rec, scope: scope, cause: CauseManifestMissing}
 	}
 	if len(m.doc) == 0 {
-		return outcome{verdict: Fail, missing: "agents.json is an empty object", receipt: rec, scope: scope}
+		return outcome{verdict: Fail, missing: "agents.json is an empty object", receipt: rec, scope: scope, cause: CauseManifestIncomplete}
 	}
 	var missing []string
 	have := 0
@@ -177,10 +181,13 @@ func checkCapabilityManifest(ctx context.Context, s *site) outcome {
 	}
 	f := float64(have) / 4
 	if m.twinsDiffer {
-		missing = append(missing, "the copies at /.well-known/agents.json and /agents.json disagree (rule 10)")
+		missing = append(missing, "the copies at /.well-known/agents.json and /agents.json disagree (docs/standard.md#rule-10)")
 		f = min(f, 0.5)
 	}
-	o := fromFraction(f, strings.Join(missing, "; "))
+	o := fromFraction(f, strings.Join(missing, "; ")).because(CauseManifestIncomplete)
+	if m.twinsDiffer {
+		o.cause = CauseManifestTwins
+	}
 	o.receipt, o.scope = rec, scope
 	return o
 }
@@ -226,7 +233,7 @@ func checkCrawlerPolicy(ctx context.Context, s *site) outcome {
 		missing = "disallowed: " + strings.Join(blocked, ", ")
 	}
 	rec.Note = fmt.Sprintf("%d of %d agent×route pairs allowed", allowed, total)
-	o := fromFraction(float64(allowed)/float64(total), missing)
+	o := fromFraction(float64(allowed)/float64(total), missing).because(CauseRobotsBlocks)
 	o.receipt, o.scope = rec, scope
 	return o
 }
@@ -260,7 +267,7 @@ func checkDiscoveryLinks(ctx context.Context, s *site) outcome {
 	if agents {
 		f += 0.5
 	}
-	o := fromFraction(f, strings.Join(missing, "; "))
+	o := fromFraction(f, strings.Join(missing, "; ")).because(CauseDiscoveryLinksMissing)
 	o.receipt, o.scope = rec, scope
 	return o
 }

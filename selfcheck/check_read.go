@@ -43,11 +43,11 @@ func checkContentInInitialHTML(ctx context.Context, s *site) outcome {
 		got := fmt.Sprintf("%d words of visible text, main landmark %d characters", f.TextWords, f.MainChars)
 		switch {
 		case f.TextWords < minContentWords:
-			return routeFraction(0, got, "visible text in the initial HTML (an empty app shell?)")
+			return routeFraction(0, got, "visible text in the initial HTML (an empty app shell?)").because(CauseAppShell)
 		case !f.HasMain:
-			return routeFraction(0.5, got, "a <main> landmark")
+			return routeFraction(0.5, got, "a <main> landmark").because(CauseNoMain)
 		case f.MainChars == 0:
-			return routeFraction(0.5, got, "text inside the <main> landmark")
+			return routeFraction(0.5, got, "text inside the <main> landmark").because(CauseNoMain)
 		}
 		return routePass(got)
 	})
@@ -77,9 +77,9 @@ func checkMarkdownRepresentation(ctx context.Context, s *site) outcome {
 		case md.unreachable():
 			ro = routeCNC(md)
 		case !isMarkdown(md):
-			ro = routeFraction(0, got, "a text/markdown answer")
+			ro = whyNoMarkdown(md, got)
 		case !strings.Contains(strings.ToLower(strings.ReplaceAll(md.header.Get("Content-Type"), " ", "")), "charset=utf-8"):
-			ro = routeFraction(0.5, got, "charset=utf-8 on the Content-Type")
+			ro = routeFraction(0.5, got, "charset=utf-8 on the Content-Type").because(CauseMarkdownCharset)
 		default:
 			tie := s.f.get(ctx, p.url, acceptAgentTie)
 			switch {
@@ -87,7 +87,7 @@ func checkMarkdownRepresentation(ctx context.Context, s *site) outcome {
 				ro = routeCNC(tie)
 			case !isMarkdown(tie):
 				ro = routeFraction(0.5, got+"; Accept: "+acceptAgentTie+" got "+orNone(tie.mediaType()),
-					"Markdown for Accept: "+acceptAgentTie+" (Claude Code's; a tie with text/html goes to Markdown)")
+					"Markdown for Accept: "+acceptAgentTie+" (Claude Code's; a tie with text/html goes to Markdown)").because(CauseMarkdownTieToHTML)
 			default:
 				ro = routePass(got + "; Accept: " + acceptAgentTie + " got text/markdown too")
 			}
@@ -120,7 +120,7 @@ func checkVaryAccept(ctx context.Context, s *site) outcome {
 		}
 		htmlOK, mdOK := varyHasAccept(p.resp), varyHasAccept(md)
 		got := fmt.Sprintf("HTML Vary: %q; Markdown request Vary: %q", p.resp.header.Get("Vary"), md.header.Get("Vary"))
-		return routeTwoParts(got, htmlOK, mdOK, "Vary: Accept on the HTML answer", "Vary: Accept on the answer to Accept: text/markdown", "Vary: Accept on both forms")
+		return routeTwoParts(got, htmlOK, mdOK, "Vary: Accept on the HTML answer", "Vary: Accept on the answer to Accept: text/markdown", "Vary: Accept on both forms").because(CauseVaryMissing)
 	})
 }
 
@@ -176,24 +176,31 @@ func checkMarkdownFrontMatter(ctx context.Context, s *site) outcome {
 		case md.unreachable():
 			ro = routeCNC(md)
 		case !isMarkdown(md):
-			ro = routeFraction(0, fmt.Sprintf("%d %s", md.status, md.mediaType()), "a Markdown answer to carry front matter")
+			ro = routeFraction(0, fmt.Sprintf("%d %s", md.status, md.mediaType()), "a Markdown answer to carry front matter").because(whyNoMarkdown(md, "").cause)
 		case !ok:
-			ro = routeFraction(0, "Markdown without front matter", "front matter")
+			ro = routeFraction(0, "Markdown without front matter", "front matter").because(CauseFrontMatterMissing)
 		default:
 			var have []string
 			var missing []string
+			cause := ""
 			for _, k := range []string{"title", "canonical", "updated", "language"} {
 				v := fm[k]
 				switch {
 				case v == "":
 					missing = append(missing, k)
+					if cause == "" {
+						cause = "front_matter_no_" + k
+					}
 				case k == "canonical" && !sameURL(v, p.url) && !sameURL(v, md.finalURL):
 					missing = append(missing, fmt.Sprintf("canonical %q is not the page's own URL", v))
+					if cause == "" {
+						cause = CauseFrontMatterCanonical
+					}
 				default:
 					have = append(have, k)
 				}
 			}
-			ro = routeFraction(float64(len(have))/4, "front matter with "+strings.Join(have, ", "), strings.Join(missing, ", "))
+			ro = routeFraction(float64(len(have))/4, "front matter with "+strings.Join(have, ", "), strings.Join(missing, ", ")).because(cause)
 		}
 		ro.resp = md
 		return ro
@@ -213,7 +220,7 @@ func checkMarkdownAlternate(ctx context.Context, s *site) outcome {
 		header := hasMarkdownAlternate(parse.LinkHeader(p.resp.header.Values("Link"), base))
 		head := hasMarkdownAlternate(p.facts.Links)
 		got := fmt.Sprintf("Link header alternate: %t; head <link> alternate: %t", header, head)
-		return routeTwoParts(got, header, head, "the Link header", "the <link> in the HTML head", "a Markdown alternate link")
+		return routeTwoParts(got, header, head, "the Link header", "the <link> in the HTML head", "a Markdown alternate link").because(CauseAlternateMissing)
 	})
 }
 
@@ -237,6 +244,6 @@ func checkBrowserGetsHTML(ctx context.Context, s *site) outcome {
 		}
 		browser, star := isHTMLish(p.resp), isHTMLish(anyResp)
 		got := fmt.Sprintf("browser Accept → %s; */* → %s", p.resp.mediaType(), anyResp.mediaType())
-		return routeTwoParts(got, browser, star, "HTML for a browser's Accept", "HTML for Accept: */*", "HTML for browsers")
+		return routeTwoParts(got, browser, star, "HTML for a browser's Accept", "HTML for Accept: */*", "HTML for browsers").because(CauseBrowserNotHTML)
 	})
 }

@@ -74,8 +74,8 @@ func TestCheckMarkdownRepresentation(t *testing.T) {
 func TestCheckVaryAccept(t *testing.T) {
 	runVerdictCases(t, "vary_accept", []verdictCase{
 		{name: "both forms", site: ready(), verdict: Pass},
-		{name: "Vary star counts", site: ready(without("/sitemap.xml"), func(s *testSite) { s.edit("/", func(d *doc) { d.header.Set("Vary", "*") }) }), verdict: Pass},
-		{name: "merged Vary list", site: ready(without("/sitemap.xml"), func(s *testSite) { s.edit("/", func(d *doc) { d.header.Set("Vary", "Accept-Encoding, accept") }) }), verdict: Pass},
+		{name: "Vary star counts", opts: Options{Pages: -1}, site: ready(without("/sitemap.xml"), func(s *testSite) { s.edit("/", func(d *doc) { d.header.Set("Vary", "*") }) }), verdict: Pass},
+		{name: "merged Vary list", opts: Options{Pages: -1}, site: ready(without("/sitemap.xml"), func(s *testSite) { s.edit("/", func(d *doc) { d.header.Set("Vary", "Accept-Encoding, accept") }) }), verdict: Pass},
 		{name: "HTML form only", site: ready(without("/sitemap.xml"), func(s *testSite) {
 			s.set("/", &doc{handler: func(w http.ResponseWriter, r *http.Request) {
 				if strings.HasPrefix(r.Header.Get("Accept"), "text/markdown") {
@@ -100,9 +100,9 @@ func TestCheckMarkdownFrontMatter(t *testing.T) {
 	}
 	runVerdictCases(t, "markdown_front_matter", []verdictCase{
 		{name: "all four fields", site: ready(), verdict: Pass},
-		{name: "title only", site: ready(fm("---\ntitle: Home\n---\n# Home\n")), verdict: Partial, fraction: 0.25},
-		{name: "canonical is an AI URL", site: ready(fm("---\ntitle: Home\ncanonical: {{origin}}/index.md\nupdated: 2026-01-01\nlanguage: en\n---\n# Home\n")), verdict: Partial, fraction: 0.75},
-		{name: "no front matter", site: ready(fm("# Home\n")), verdict: Fail},
+		{name: "title only", opts: Options{Pages: -1}, site: ready(fm("---\ntitle: Home\n---\n# Home\n")), verdict: Partial, fraction: 0.25},
+		{name: "canonical is an AI URL", opts: Options{Pages: -1}, site: ready(fm("---\ntitle: Home\ncanonical: {{origin}}/index.md\nupdated: 2026-01-01\nlanguage: en\n---\n# Home\n")), verdict: Partial, fraction: 0.75},
+		{name: "no front matter", opts: Options{Pages: -1}, site: ready(fm("# Home\n")), verdict: Fail},
 		{name: "no markdown at all", site: bare(), verdict: Fail},
 		{name: "home 500", site: ready(serverError("/"), without("/sitemap.xml")), verdict: CouldNotCheck},
 	})

@@ -58,7 +58,7 @@ func checkHumanHandoff(ctx context.Context, s *site) outcome {
 		o.scope = scope
 		return o
 	}
-	return outcome{verdict: Fail, missing: "no way to reach a person", receipt: rec, scope: scope}
+	return outcome{verdict: Fail, missing: "no way to reach a person", receipt: rec, scope: scope, cause: CauseNoHuman}
 }
 
 // allSourcesUnreachable reports that no route, no capability card and no
@@ -189,7 +189,7 @@ func checkSecurityContact(ctx context.Context, s *site) outcome {
 		o.scope = scope
 		return o
 	case !r.ok() || isHTMLish(r):
-		return outcome{verdict: Fail, missing: fmt.Sprintf("no security.txt (%d %s)", r.status, r.mediaType()), receipt: rec, scope: scope}
+		return outcome{verdict: Fail, missing: fmt.Sprintf("no security.txt (%d %s)", r.status, r.mediaType()), receipt: rec, scope: scope, cause: CauseSecurityTxtMissing}
 	}
 	st := parseSecurityTxt(r.body)
 	var missing []string
@@ -211,7 +211,7 @@ func checkSecurityContact(ctx context.Context, s *site) outcome {
 		have++
 	}
 	rec.Note = fmt.Sprintf("%d contact(s), expires %q", len(st.contacts), st.expires)
-	o := fromFraction(float64(have)/2, strings.Join(missing, "; "))
+	o := fromFraction(float64(have)/2, strings.Join(missing, "; ")).because(CauseSecurityTxtIncomplete)
 	o.receipt, o.scope = rec, scope
 	return o
 }

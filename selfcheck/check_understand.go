@@ -31,9 +31,9 @@ func checkLanguageDeclared(ctx context.Context, s *site) outcome {
 		case !p.resp.ok() || !isHTMLish(p.resp):
 			return routeFraction(0, fmt.Sprintf("%d %s", p.resp.status, p.resp.mediaType()), "no HTML page")
 		case lang == "":
-			return routeFraction(0, "<html> without lang", "lang attribute")
+			return routeFraction(0, "<html> without lang", "lang attribute").because(CauseLangMissing)
 		case !bcp47.MatchString(lang):
-			return routeFraction(0, fmt.Sprintf("lang=%q", lang), fmt.Sprintf("%q is not a well-formed BCP 47 tag", lang))
+			return routeFraction(0, fmt.Sprintf("lang=%q", lang), fmt.Sprintf("%q is not a well-formed BCP 47 tag", lang)).because(CauseLangMalformed)
 		default:
 			return routePass(fmt.Sprintf("lang=%q", lang))
 		}
@@ -55,17 +55,17 @@ func checkCanonicalDeclared(ctx context.Context, s *site) outcome {
 			u, err := url.Parse(l.Raw)
 			switch {
 			case err != nil || l.Raw == "":
-				return routeFraction(0, got, "canonical URL does not parse")
+				return routeFraction(0, got, "canonical URL does not parse").because(CauseCanonicalBad)
 			case !u.IsAbs():
 				// RFC 6596 §5.2: relative canonicals are allowed but error-prone.
-				return routeFraction(0.5, got, "canonical is relative, not absolute")
+				return routeFraction(0.5, got, "canonical is relative, not absolute").because(CauseCanonicalRelative)
 			case !sameOrigin(u, s.origin):
-				return routeFraction(0, got, "canonical points off the site's origin")
+				return routeFraction(0, got, "canonical points off the site's origin: make it "+ownURL(p.url, s.origin)).because(CauseCanonicalOffOrigin)
 			default:
 				return routePass(got)
 			}
 		}
-		return routeFraction(0, "no canonical link", `<link rel="canonical">`)
+		return routeFraction(0, "no canonical link", `<link rel="canonical">`).because(CauseCanonicalMissing)
 	})
 }
 
@@ -120,10 +120,10 @@ func checkStructuredIdentity(ctx context.Context, s *site) outcome {
 	nodes, blocks, bad := ld.nodes, ld.blocks, ld.bad
 	rec.Note = fmt.Sprintf("%d JSON-LD block(s), %d failed to parse, %d node(s)", blocks, bad, len(nodes))
 	if blocks == 0 {
-		return outcome{verdict: Fail, missing: "no JSON-LD on the scanned routes", receipt: rec, scope: scope}
+		return outcome{verdict: Fail, missing: "no JSON-LD on the scanned routes", receipt: rec, scope: scope, cause: CauseIdentityMissing}
 	}
 	if bad == blocks {
-		return outcome{verdict: Fail, missing: "no JSON-LD block parses", receipt: rec, scope: scope}
+		return outcome{verdict: Fail, missing: "no JSON-LD block parses", receipt: rec, scope: scope, cause: CauseJSONLDBroken}
 	}
 	f, missing := 0.25, "no identity node (Organization, LocalBusiness, Person, WebSite…)"
 	for _, n := range nodes {
@@ -143,6 +143,12 @@ func checkStructuredIdentity(ctx context.Context, s *site) outcome {
 	}
 	o := fromFraction(f, missing)
 	o.receipt, o.scope = rec, scope
+	switch {
+	case bad > 0 && f >= 0.75:
+		o.cause = CauseJSONLDBroken
+	case f < 1:
+		o.cause = CauseIdentityMissing
+	}
 	return o
 }
 
@@ -178,5 +184,6 @@ func checkStructuredFreshness(ctx context.Context, s *site) outcome {
 	}
 	o := fromFraction(float64(dated)/float64(total), missing)
 	o.receipt, o.scope = rec, scope
+	o.cause = CauseDateModifiedMissing
 	return o
 }

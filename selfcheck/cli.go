@@ -32,7 +32,7 @@ type CLIArgs struct {
 	Format string
 	// Out is the file to write the report to. Default: standard output.
 	Out string
-	// Pages is how many sitemap pages to scan besides the home page.
+	// Pages is how many pages to scan besides the home page (Options.Pages).
 	// Default: 5 (0); negative: home page only.
 	Pages int
 	// Timeout bounds the whole scan. Default: 60s (0).

@@ -121,22 +121,20 @@ func (s *site) sitemapPages(ctx context.Context, doc parse.SitemapDoc) []string 
 	return nil
 }
 
-// sitemapRoutes picks up to n pages from the sitemap besides the home page:
-// same origin, http(s), distinct, in sitemap order.
+// sitemapRoutes picks up to n pages besides the home page that represent
+// the site (pickRoutes): from the sitemap's same-origin pages, or, when the
+// site has no sitemap, from the home page's same-origin links.
 func (s *site) sitemapRoutes(ctx context.Context, n int) []string {
 	if n <= 0 {
 		return nil
 	}
 	// The home page counts under its address and where its redirects landed.
 	seen := map[string]bool{s.home: true, s.page(ctx, s.home).resp.finalURL: true}
-	var out []string
-	for _, loc := range s.sitemap(ctx).pages {
-		if len(out) >= n {
-			break
-		}
+	var candidates []string
+	add := func(loc string) {
 		u, err := url.Parse(loc)
 		if err != nil || !onOrigin(loc, s.origin) {
-			continue
+			return
 		}
 		u.Fragment = ""
 		if u.Path == "" {
@@ -144,12 +142,21 @@ func (s *site) sitemapRoutes(ctx context.Context, n int) []string {
 		}
 		k := u.String()
 		if seen[k] {
-			continue
+			return
 		}
 		seen[k] = true
-		out = append(out, k)
+		candidates = append(candidates, k)
 	}
-	return out
+	pages := s.sitemap(ctx).pages
+	for _, loc := range pages {
+		add(loc)
+	}
+	if len(pages) == 0 {
+		for _, loc := range s.homeLinks(ctx) {
+			add(loc)
+		}
+	}
+	return pickRoutes(candidates, n)
 }
 
 // manifestResult is the capability card (agents.json) at both addresses.

@@ -118,7 +118,10 @@ func result(c CheckInfo, o outcome) CheckResult {
 	// Outcomes from s.scored are redacted already; the note of one made
 	// here (COULD_NOT_CHECK) passes the redactor again, which is cheap.
 	o.receipt.Note = redactText(o.receipt.Note)
-	return CheckResult{
+	if o.verdict != Pass && o.receipt.Cause == "" {
+		o.receipt.Cause = o.cause
+	}
+	return CheckResult{fix: o.fix,
 		ID: c.ID, Title: c.Title, Section: c.Section, Requirement: c.Requirement,
 		Weight: c.Weight, Verdict: v, Fraction: o.fraction, Missing: redactText(o.missing),
 		Found: o.found, Scope: redactAll(o.scope), Receipt: o.receipt,

@@ -21,8 +21,11 @@ const UserAgent = "agentready-selfcheck/" + Version + " (+https://github.com/age
 
 // Options tunes a scan. The zero value is ready to use.
 type Options struct {
-	// Pages is how many pages from the sitemap are scanned besides the home
-	// page. Default: 5 (when 0). A negative value scans the home page only.
+	// Pages is how many pages are scanned besides the home page, picked to
+	// represent the site: spread over its sections (first path segment)
+	// and page kinds, a likely form page first, from the sitemap or, when
+	// the site has none, from the home page's same-origin links. Default: 5
+	// (when 0). A negative value scans the home page only.
 	Pages int
 	// Timeout bounds the whole scan. Default: 60s.
 	Timeout time.Duration

@@ -69,18 +69,18 @@ var scoreFixes = map[string]scoreFix{
 	"crawler_policy":                {EffortConfig, "Let AI search and user-initiated agents in (training may stay refused).", "policy:\n  training: disallow\n  search: allow\n  user: allow\n"},
 	"discovery_links":               {EffortMarkup, "Send Link headers to /llms.txt (rel=\"describedby\") and /agents.json (rel=\"alternate\") on the home page (agent_ready adds them in front of the site).", ""},
 	"language_declared":             {EffortConfig, "Declare the page language: <html lang=\"en\"> (agent_ready injects it where missing).", "site:\n  language: en\n"},
-	"canonical_declared":            {EffortConfig, "Add <link rel=\"canonical\" href=\"https://your.site/page\"> (agent_ready injects it where missing).", "inject:\n  canonical: true\n"},
+	"canonical_declared":            {EffortConfig, "These pages have no canonical link: agent_ready injects <link rel=\"canonical\"> with the page's own URL where a page has none (inject.canonical, on unless set to false), so put agent_ready in front of them or add the link to the template.", "inject:\n  canonical: true\n"},
 	"structured_identity":           {EffortConfig, "Publish Organization JSON-LD with name and url (agent_ready injects it).", "site:\n  organization:\n    type: Organization\n    name: Example Co\n"},
 	"structured_freshness":          {EffortMarkup, "Give Article/WebPage/Product JSON-LD a dateModified.", ""},
 	"content_in_initial_html":       {EffortServer, "Render the page's text on the server (not only with JavaScript) and wrap it in <main>.", ""},
-	"markdown_representation":       {EffortConfig, "Put agent_ready in front of the site: it answers Accept: text/markdown with Markdown.", ""},
+	"markdown_representation":       {EffortConfig, "Nothing on the site negotiates (no Vary: Accept, no Markdown alternate): put agent_ready in front of the site; it answers Accept: text/markdown with Markdown.", ""},
 	"vary_accept":                   {EffortMarkup, "Send Vary: Accept on both the HTML and the Markdown (agent_ready does).", ""},
 	"markdown_front_matter":         {EffortConfig, "Serve the Markdown with front matter (title, canonical, updated, language) — agent_ready writes it; set the language, and let the origin send Last-Modified (or dateModified in the page's JSON-LD): updated is taken from there, never invented.", "site:\n  language: en\n"},
 	"markdown_alternate_advertised": {EffortMarkup, "Advertise the Markdown: Link: </page/md>; rel=\"alternate\"; type=\"text/markdown\" and the same <link> in the head (agent_ready adds both).", ""},
 	"browser_gets_html":             {EffortServer, "Answer browsers' Accept headers and */* with HTML.", ""},
-	"web_actions_declared":          {EffortConfig, "Declare each form as a WebMCP tool: toolname and tooldescription on the <form>.", "webmcp:\n  forms:\n    - selector: \"form\"\n      toolname: submit_form\n      tooldescription: Describe in a sentence what this form does.\n"},
-	"tool_form_quality":             {EffortConfig, "Use snake_case toolnames, descriptions of 10+ characters, labels and toolparamdescription on every field.", "webmcp:\n  forms:\n    - selector: \"form\"\n      toolname: submit_form\n      tooldescription: Describe in a sentence what this form does.\n      params:\n        q: What this field holds.\n"},
-	"surface_coverage":              {EffortConfig, "Annotate at least half the visible forms and search inputs.", "webmcp:\n  forms:\n    - selector: \"form\"\n      toolname: submit_form\n      tooldescription: Describe in a sentence what this form does.\n"},
+	"web_actions_declared":          {EffortConfig, "Declare each form as a WebMCP tool: toolname and tooldescription on the <form>.", ""},
+	"tool_form_quality":             {EffortConfig, "Use snake_case toolnames, descriptions of 10+ characters, labels and toolparamdescription on every field.", ""},
+	"surface_coverage":              {EffortConfig, "Annotate at least half the visible forms and search inputs.", ""},
 	"tools_permissions_policy":      {EffortMarkup, "Remove the Permissions-Policy entry that disables tools, or allow self.", ""},
 	"backend_interface_declared":    {EffortConfig, "Declare only interfaces that answer; serve a live MCP endpoint (the module's connect) or your real OpenAPI document.", "connect:\n  enabled: true\n"},
 	"mcp_transport":                 {EffortConfig, "Serve MCP over streamable HTTP on your origin (the module's connect does).", "connect:\n  enabled: true\n"},
@@ -90,6 +90,79 @@ var scoreFixes = map[string]scoreFix{
 	"human_handoff":                 {EffortConfig, "Name a person to reach: a contact page or an email.", "contacts:\n  email: hello@example.com\n  page: /contact\n"},
 	"access_policy_declared":        {EffortConfig, "State who may do what (authentication) and a usage policy.", "authentication:\n  type: none\n  note: everything is public and read-only\npolicy:\n  training: disallow\n  search: allow\n  user: allow\n"},
 	"security_contact":              {EffortConfig, "Publish /.well-known/security.txt with Contact and a future Expires.", "contacts:\n  security:\n    contact: [security@example.com]\n    expires_days: 180\n"},
+}
+
+// placeholderWebMCP is the WebMCP snippet of a check whose page gave no
+// form to take values from: its tooldescription is the placeholder that
+// `caddy validate` rejects and tool_form_quality FAILs until it is edited.
+const placeholderWebMCP = "webmcp:\n  forms:\n    - selector: \"form\"\n      toolname: submit_form\n      tooldescription: " + PlaceholderToolDescription + "\n"
+
+// causeFixes are the fixes of one cause of one check ("check/cause"), where
+// the cause calls for another change than the check's default fix in
+// scoreFixes: the advice follows what the receipt recorded, not the check.
+var causeFixes = map[string]scoreFix{
+	"language_declared/" + CauseLangMalformed: {EffortMarkup, "The page's <html lang> is not a BCP 47 tag: change it in the template to the page's language (lang=\"en\", \"pt-BR\"…); agent_ready only fills in a missing lang, it never rewrites one.", ""},
+
+	"canonical_declared/" + CauseCanonicalOffOrigin: {EffortMarkup, "The page's own <link rel=\"canonical\"> points off the site (another host, or a file:// URL from a static-site build): change it in the template (or the generator's base URL setting) to the page's URL on this origin. agent_ready only fills in a missing canonical, so inject.canonical does not help here.", ""},
+	"canonical_declared/" + CauseCanonicalRelative:  {EffortMarkup, "The page's canonical is a relative URL: write it absolute, with scheme and host (the generator's base URL setting).", ""},
+	"canonical_declared/" + CauseCanonicalBad:       {EffortMarkup, "The page's canonical href is empty or does not parse: write the page's absolute URL in it, or remove the tag and let agent_ready inject one.", ""},
+
+	"structured_identity/" + CauseJSONLDBroken: {EffortMarkup, "A JSON-LD block on the page does not parse: fix its JSON (a trailing comma, an unescaped quote) or remove it.", ""},
+
+	"content_in_initial_html/" + CauseNoMain: {EffortMarkup, "Wrap the page's content in <main> (or role=\"main\"), so agents and the Markdown conversion find it.", ""},
+
+	"markdown_representation/" + CauseMarkdownTooLarge:  {EffortConfig, "agent_ready is in front (the answer carries its Vary: Accept and Link headers) but the page is over max_size, so it passed through as HTML (its log says \"markdown conversion failed open\" with reason too_large, and fail_open_total{reason=\"too_large\"} counts it): raise max_size above the page's size in the Caddyfile, agent_ready { max_size 8MiB }, or split the page.", ""},
+	"markdown_representation/" + CauseMarkdownDeclined:  {EffortServer, "agent_ready is in front (the answer carries its Vary: Accept and Link headers) but sent HTML: its log line \"markdown conversion failed open\" for this URL names the reason (decode, charset, convert, no_content, budget_size); fix that at the origin, or raise max_markdown_size for budget_size.", ""},
+	"markdown_representation/" + CauseMarkdownCharset:   {EffortMarkup, "Send the Markdown as Content-Type: text/markdown; charset=utf-8.", ""},
+	"markdown_representation/" + CauseMarkdownTieToHTML: {EffortServer, "Give a tie between text/markdown and text/html (Accept: text/markdown, text/html, */*, as Claude Code sends) to Markdown, as agent_ready does.", ""},
+
+	"markdown_front_matter/" + CauseNoMarkdown:               {EffortConfig, "No Markdown answer to carry front matter: see markdown_representation.", ""},
+	"markdown_front_matter/" + CauseMarkdownTooLarge:         {EffortConfig, "The page passed through as HTML for its size: see markdown_representation (raise max_size).", ""},
+	"markdown_front_matter/" + CauseMarkdownDeclined:         {EffortServer, "The page passed through as HTML: see markdown_representation.", ""},
+	"markdown_front_matter/" + CauseFrontMatterMissing:       {EffortConfig, "Serve the Markdown with front matter (title, canonical, updated, language): put agent_ready in front, it writes it.", ""},
+	"markdown_front_matter/front_matter_no_title":            {EffortMarkup, "Give the page a <title>: the front matter's title comes from it.", ""},
+	"markdown_front_matter/front_matter_no_canonical":        {EffortMarkup, "Give the page a canonical link on this origin: the front matter's canonical comes from it.", ""},
+	"markdown_front_matter/" + CauseFrontMatterCanonical:     {EffortMarkup, "The front matter's canonical is not the page's own URL: fix the page's <link rel=\"canonical\"> (see canonical_declared), or set site.origin to the public origin.", ""},
+	"markdown_front_matter/front_matter_no_updated":          {EffortMarkup, "Let the origin send Last-Modified, or give the page's JSON-LD a dateModified: the front matter's updated comes from there, never invented.", ""},
+	"markdown_front_matter/front_matter_no_language":         {EffortConfig, "Declare the site's language: the front matter's language comes from <html lang> or site.language.", "site:\n  language: en\n"},
+	"web_actions_declared/" + CauseToolHyphenated:            {EffortMarkup, "Use the toolname and tooldescription attributes (not tool-name) on the <form>, or register the tool with document.modelContext.registerTool().", ""},
+	"tool_form_quality/" + CausePlaceholderDescription:       {EffortConfig, "A form's tooldescription is still the snippet's placeholder: replace it with a sentence saying what the form does and what it returns.", ""},
+	"sitemap/" + CauseSitemapInvalid:                         {EffortMarkup, "The origin's /sitemap.xml is not a sitemap with locs (an HTML page, malformed XML, an empty urlset): fix the generator's output, or remove the file so agent_ready serves its own.", ""},
+	"sitemap/" + CauseSitemapForeign:                         {EffortMarkup, "Sitemap locs point off this origin: set the sitemap generator's base URL to this site's address (agent_ready's own sitemap uses site.origin).", ""},
+	"capability_manifest/" + CauseManifestInvalid:            {EffortMarkup, "The origin's agents.json does not parse as a JSON object: fix it, or remove it so agent_ready serves the one it generates.", ""},
+	"capability_manifest/" + CauseManifestTwins:              {EffortConfig, "/.well-known/agents.json and /agents.json differ: serve one document at both (agent_ready does; remove the origin's stale copy).", ""},
+	"crawler_policy/" + CauseRobotsBlocks:                    {EffortMarkup, "robots.txt disallows AI search or user agents on the scanned pages (the receipt names them): remove those Disallow lines from the origin's robots.txt; agent_ready's policy only adds groups, it never lifts the origin's own.", ""},
+	"security_contact/" + CauseSecurityTxtIncomplete:         {EffortConfig, "security.txt lacks a Contact or its Expires has passed: let agent_ready write it (a future Expires every time it starts), or update the origin's copy.", "contacts:\n  security:\n    contact: [security@example.com]\n    expires_days: 180\n"},
+	"backend_interface_declared/" + CauseInterfaceUnresolved: {EffortMarkup, "agents.json names interface documents that do not answer (the receipt names them): fix their URLs or remove them from the card.", ""},
+	"backend_interface_declared/" + CauseSwagger2:            {EffortServer, "Describe the API with OpenAPI 3.x (convert the Swagger 2.0 document).", ""},
+	"backend_interface_declared/" + CauseMCPNeedsToken:       {EffortServer, "Let the MCP endpoint answer initialize and tools/list without a token (ask for one only on tools/call).", ""},
+	"backend_interface_declared/" + CauseMCPNotAnswering:     {EffortServer, "The declared MCP endpoint does not answer initialize: fix the URL in agents.json, or serve it (connect: enabled: true serves one).", "connect:\n  enabled: true\n"},
+	"tool_form_quality/" + CauseDuplicateToolName:            {EffortConfig, "Two forms on the page share one toolname: give each form its own (an agent calls a tool by its name).", ""},
+}
+
+// adviceFor returns the fix of a check that did not pass: the fix of the
+// cause its receipt records, else the check's own; a WebMCP snippet is the
+// one built from the page's forms when the scan found them, else the
+// placeholder.
+func adviceFor(c CheckResult) scoreFix {
+	f, ok := causeFixes[c.ID+"/"+c.Receipt.Cause]
+	if !ok {
+		f, ok = scoreFixes[c.ID]
+	}
+	if !ok {
+		f = scoreFix{effort: EffortServer, change: c.Missing}
+	}
+	switch c.ID {
+	case "web_actions_declared", "tool_form_quality", "surface_coverage":
+		if c.Receipt.Cause == CauseDuplicateToolName || c.Receipt.Cause == CauseToolHyphenated {
+			break
+		}
+		f.yaml = c.fix
+		if f.yaml == "" {
+			f.yaml = placeholderWebMCP
+		}
+	}
+	return f
 }
 
 // strengthRank orders checkpoint strengths for the plan.
@@ -113,10 +186,7 @@ func (r *Report) plan() []PlanItem {
 		if c.Weight == 0 || (c.Verdict != Fail && c.Verdict != Partial) {
 			continue
 		}
-		f, ok := scoreFixes[c.ID]
-		if !ok {
-			f = scoreFix{effort: EffortServer, change: c.Missing}
-		}
+		f := adviceFor(c)
 		pts := 0.0
 		if r.Applicable > 0 {
 			pts = round2(100 * (c.Weight - c.Earned) / r.Applicable)

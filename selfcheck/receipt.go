@@ -29,6 +29,11 @@ type Receipt struct {
 	Details any `json:"details,omitempty"`
 	// Note is a free-text observation (what was found, how it was judged).
 	Note string `json:"note,omitempty"`
+	// Cause is the stable id of why the check did not pass (for a
+	// page-level check, the cause of its worst route), from which the
+	// fix-first plan takes its advice; empty on a PASS. docs/standard.md
+	// lists every check's causes.
+	Cause string `json:"cause,omitempty"`
 }
 
 // RequestRecord is a request as a receipt records it: only the headers that
@@ -79,6 +84,8 @@ type RouteFinding struct {
 	Received string `json:"received,omitempty"`
 	// Missing names what the route lacks.
 	Missing string `json:"missing,omitempty"`
+	// Cause is the stable id of why the route did not pass.
+	Cause string `json:"cause,omitempty"`
 }
 
 // recordRequest builds the request half of a receipt.

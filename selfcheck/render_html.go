@@ -175,14 +175,14 @@ pre{white-space:pre-wrap;word-break:break-word;background:#f6f6f6;padding:.6rem;
 {{range .Checks}}{{template "check" .}}{{end}}{{end}}
 <h2 id="section-heading-optional">Optional (unscored)</h2>
 {{range .Optional}}{{template "check" .}}{{end}}
-{{if .Checkpoints}}<h2 id="checkpoints">Agent-protocol checkpoints <span class="muted">(STANDARD.md §11, not scored)</span></h2>
+{{if .Checkpoints}}<h2 id="checkpoints">Agent-protocol checkpoints <span class="muted">(docs/standard.md#checkpoints, not scored)</span></h2>
 <p id="checkpoint-summary">{{.CheckpointLine}}</p>
 {{range .Checkpoints}}<details class="cp {{.Class}}" id="checkpoint-{{.ID}}" data-verdict="{{.Verdict}}" style="--c:{{.Colour}}">
 <summary><span class="icon" aria-hidden="true">{{.Icon}}</span><span class="verdict">{{.Verdict}}</span> <code>{{.ID}}</code> — {{.Title}} <span class="muted">({{.Strength}})</span></summary>
 <pre>{{.Text}}</pre>
 </details>
 {{end}}{{end}}
-{{if .Lint}}<h2 id="lint">Agent-compatibility lint <span class="muted">(STANDARD.md §12, not scored)</span></h2>
+{{if .Lint}}<h2 id="lint">Agent-compatibility lint <span class="muted">(docs/standard.md#lint, not scored)</span></h2>
 <p id="lint-summary">{{.LintLine}}</p>
 {{range .Lint}}<details class="cp lint {{.Class}}" id="lint-{{.ID}}" data-verdict="{{.Verdict}}" data-kind="{{.Kind}}" style="--c:{{.Colour}}">
 <summary><span class="icon" aria-hidden="true">{{.Icon}}</span><span class="verdict">{{.Verdict}}</span> <code>{{.ID}}</code> — {{.Title}} <span class="muted">({{.Kind}})</span></summary>

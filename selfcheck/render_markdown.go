@@ -30,7 +30,7 @@ func (r *Report) Markdown() []byte {
 	}
 	for _, s := range r.Sections {
 		if len(s.Unverified) > 0 {
-			fmt.Fprintf(&b, "\n%s is never a perfect score here: %s stays UNVERIFIED (rule 3); its points are not withheld.\n", s.Title, strings.Join(s.Unverified, ", "))
+			fmt.Fprintf(&b, "\n%s is never a perfect score here: %s stays UNVERIFIED (docs/standard.md#rule-3); its points are not withheld.\n", s.Title, strings.Join(s.Unverified, ", "))
 		}
 	}
 	b.WriteString("\n## Could not check\n\n")
@@ -73,7 +73,7 @@ func (r *Report) markdownCheckpoints(b *bytes.Buffer) {
 	if len(r.Checkpoints) == 0 {
 		return
 	}
-	b.WriteString("\n## Agent-protocol checkpoints (STANDARD.md §11, not scored)\n\n")
+	b.WriteString("\n## Agent-protocol checkpoints (docs/standard.md#checkpoints, not scored)\n\n")
 	b.WriteString(r.checkpointCounts() + ".\n\n| Checkpoint | Legacy | Strength | Verdict | Missing |\n|---|---|---|---|---|\n")
 	for _, c := range r.Checkpoints {
 		fmt.Fprintf(b, "| `%s` | %s | %s | %s %s | %s |\n", c.ID, c.Legacy, c.Strength, verdictIcon(c.Verdict), c.Verdict, mdCell(c.Missing))
@@ -103,7 +103,7 @@ func (r *Report) markdownPlan(b *bytes.Buffer) {
 		if p.Points > 0 {
 			fmt.Fprintf(b, ", +%s points", num(p.Points))
 		}
-		fmt.Fprintf(b, ", effort %d): %s\n", p.Effort, mdCell(p.Change))
+		fmt.Fprintf(b, ", effort %d): %s\n", p.Effort, strings.ReplaceAll(p.Change, "\n", " "))
 		if p.SiteYAML != "" {
 			fmt.Fprintf(b, "\n   Add to site.yaml:\n\n   ```yaml\n%s   ```\n\n", indent(p.SiteYAML, "   "))
 		}
@@ -128,7 +128,7 @@ func (r *Report) markdownLint(b *bytes.Buffer) {
 	if r.Lint == nil || len(r.Lint.Rules) == 0 {
 		return
 	}
-	b.WriteString("\n## Agent-compatibility lint (STANDARD.md §12, not scored)\n\n")
+	b.WriteString("\n## Agent-compatibility lint (docs/standard.md#lint, not scored)\n\n")
 	b.WriteString(r.Lint.lintLine() + ".\n\n| Rule | Kind | Verdict | Where |\n|---|---|---|---|\n")
 	for _, l := range r.Lint.Rules {
 		where := ""

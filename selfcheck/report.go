@@ -48,8 +48,9 @@ type Report struct {
 	// (everything but NOT_APPLICABLE; COULD_NOT_CHECK stays in).
 	Applicable float64 `json:"applicable"`
 	// Routes lists the pages the scan actually read: the home page first,
-	// then the pages taken from the sitemap. Page-level findings describe
-	// these routes and no others.
+	// then the pages picked from the sitemap (or, without one, from the
+	// home page's links) to represent the site's sections and page kinds.
+	// Page-level findings describe these routes and no others.
 	Routes []string `json:"routes"`
 	// Sections holds the six sections in order.
 	Sections []SectionResult `json:"sections"`
@@ -153,6 +154,9 @@ type CheckResult struct {
 	// Receipt is the evidence: the call made, what was expected, what came
 	// back.
 	Receipt Receipt `json:"receipt"`
+	// fix is a site.yaml snippet built from the site's own values (a
+	// WebMCP annotation of the form the scan found), preferred by the plan.
+	fix string
 }
 
 // UnverifiedLine is a finding the scanner reports on its own line because it

@@ -12,6 +12,16 @@ type routeOutcome struct {
 	received string
 	missing  string
 	resp     *response // the answer judged, when not the page's HTML
+	cause    string    // why the route did not pass
+	fix      string    // a site.yaml snippet built from the route's page
+}
+
+// because sets the route's cause and returns it.
+func (ro routeOutcome) because(cause string) routeOutcome {
+	if ro.verdict != Pass {
+		ro.cause = cause
+	}
+	return ro
 }
 
 // routePass, routeFail, routeNA and routeFraction build route outcomes.
@@ -50,6 +60,8 @@ func (s *site) perRoute(ctx context.Context, expected string, headers []string, 
 		cnc        int
 		missing    []string
 		main       *response
+		worst      = 2.0
+		cause, fix string
 	)
 	for _, route := range s.routes {
 		p := s.page(ctx, route)
@@ -66,7 +78,13 @@ func (s *site) perRoute(ctx context.Context, expected string, headers []string, 
 				main = ro.resp
 			}
 		}
-		findings = append(findings, RouteFinding{Route: route, Verdict: ro.verdict, Fraction: ro.fraction, Received: ro.received, Missing: ro.missing})
+		findings = append(findings, RouteFinding{Route: route, Verdict: ro.verdict, Fraction: ro.fraction, Received: ro.received, Missing: ro.missing, Cause: ro.cause})
+		if ro.cause != "" && ro.verdict != NotApplicable && ro.fraction < worst {
+			worst, cause = ro.fraction, ro.cause
+		}
+		if fix == "" {
+			fix = ro.fix
+		}
 		if ro.verdict == NotApplicable {
 			continue
 		}
@@ -92,6 +110,9 @@ func (s *site) perRoute(ctx context.Context, expected string, headers []string, 
 		o = fromFraction(sum/float64(applicable), strings.Join(missing, "; "))
 	}
 	o.receipt, o.scope = rec, scope
+	if o.verdict != Pass && o.verdict != NotApplicable {
+		o.cause, o.fix = cause, fix
+	}
 	if o.scope == nil {
 		o.scope = append([]string(nil), s.routes...)
 	}

@@ -10,7 +10,8 @@ import (
 
 // Scan scans target and returns its report: it fetches the home page,
 // follows its redirects to the site's origin, picks the routes (the home
-// page and up to Options.Pages sitemap pages), runs every lens over the one
+// page and up to Options.Pages pages that represent the site, see
+// sitemapRoutes), runs every lens over the one
 // shared site, and scores the report.
 //
 // The error is non-nil only when nothing could be scanned: target is not an
@@ -73,7 +74,7 @@ func newReport(target string, started time.Time, routes []string) *Report {
 		Routes:        redactAll(routes),
 		Unverified: []UnverifiedLine{{
 			ID: "execution_tested", Section: SectionConnect, Verdict: Unverified,
-			Reason: "an authenticated tool call needs credentials the scanner never holds; it never signs in and never calls a tool (rule 1)",
+			Reason: "an authenticated tool call needs credentials the scanner never holds; it never signs in and never calls a tool (docs/standard.md#rule-1)",
 		}},
 	}
 }

@@ -28,7 +28,7 @@ type site struct {
 	f      *fetcher
 	origin *url.URL // scheme://host[:port] of the site
 	home   string   // the target URL, after redirects
-	routes []string // home first, then sitemap pages
+	routes []string // home first, then the pages picked (sitemapRoutes)
 
 	pagesMu sync.Mutex
 	pages   map[string]*lazy[*page]

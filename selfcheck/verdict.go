@@ -34,6 +34,14 @@ type outcome struct {
 	found    *bool
 	receipt  Receipt
 	scope    []string
+	cause    string // why it did not pass (Receipt.Cause)
+	fix      string // a site.yaml snippet built from the site's own values
+}
+
+// because sets the outcome's cause and returns it.
+func (o outcome) because(cause string) outcome {
+	o.cause = cause
+	return o
 }
 
 // fromFraction turns a fraction into PASS, PARTIAL or FAIL.

@@ -17,6 +17,7 @@ const (
 	htmlMaxForms     = 200
 	htmlMaxFields    = 200
 	htmlMaxLinks     = 500
+	htmlMaxLabel     = 120 // bytes of label or heading text kept
 	htmlScriptWindow = 64 << 10
 )
 
@@ -43,12 +44,15 @@ type Page struct {
 	Headings  int      // h1..h6 elements outside hidden content
 	CodeLang  bool     // a <code> or <pre> with a language-* / lang-* class
 	LabelFor  map[string]bool
+	LabelText map[string]string // <label for=id> → its text (bounded)
 	Truncated bool
+	heading   string // text of the last heading seen, for the next form
 }
 
 // Form describes one <form>.
 type Form struct {
 	ID, ToolName, ToolDescription string
+	Heading                       string // the last heading before the form, or its aria-label/title
 	Method                        string // lower-cased method attribute ("get" when absent)
 	Action                        string // the action attribute, resolved against the page
 	Hyphenated                    bool   // tool-name / tool-description only
@@ -62,6 +66,7 @@ func (f Form) Annotated() bool { return f.ToolName != "" || f.Hyphenated }
 // Field describes one form control.
 type Field struct {
 	Name, ID  string
+	Label     string // its <label for=…> text
 	Labelled  bool
 	ParamDesc bool
 }
@@ -79,7 +84,9 @@ type openElem struct {
 	hidden bool
 	main   bool
 	label  bool
-	form   int // index into forms, or -1
+	lfor   string // the for= of the enclosing <label>
+	head   bool   // inside h1..h6
+	form   int    // index into forms, or -1
 	script string
 }
 
@@ -88,7 +95,7 @@ type openElem struct {
 func HTML(body []byte, base *url.URL) *Page {
 	z := html.NewTokenizer(bytes.NewReader(body))
 	z.SetMaxBuf(0)
-	h := &htmlPass{p: &Page{LabelFor: map[string]bool{}}, z: z, base: base, stack: make([]openElem, 0, 64)}
+	h := &htmlPass{p: &Page{LabelFor: map[string]bool{}, LabelText: map[string]string{}}, z: z, base: base, stack: make([]openElem, 0, 64)}
 	for {
 		switch tt := z.Next(); tt {
 		case html.ErrorToken:
@@ -162,6 +169,15 @@ func (h *htmlPass) text() {
 	}
 	p.TextChars += n
 	p.TextWords += words
+	if t.lfor != "" || t.head {
+		txt := strings.Join(strings.Fields(string(z.Text())), " ")
+		if t.lfor != "" && len(p.LabelText[t.lfor]) < htmlMaxLabel {
+			p.LabelText[t.lfor] = strings.TrimSpace(p.LabelText[t.lfor] + " " + txt)
+		}
+		if t.head && len(p.heading) < htmlMaxLabel {
+			p.heading = strings.TrimSpace(p.heading + " " + txt)
+		}
+	}
 	if t.main {
 		p.MainChars += n
 	}
@@ -175,7 +191,7 @@ func (h *htmlPass) start(selfClosing bool) {
 	attrs := h.abuf
 	a := atom.Lookup(name)
 	parent := h.top()
-	e := openElem{a: a, hidden: parent.hidden, main: parent.main, label: parent.label, form: parent.form}
+	e := openElem{a: a, hidden: parent.hidden, main: parent.main, label: parent.label, lfor: parent.lfor, head: parent.head, form: parent.form}
 	if isHidden(a, attrs) {
 		e.hidden = true
 	}
@@ -248,6 +264,7 @@ func (p *Page) element(a atom.Atom, attrs attrs, e *openElem, base *url.URL) {
 		e.label = true
 		if f := attrs.get("for"); f != "" {
 			p.LabelFor[f] = true
+			e.lfor = f
 		}
 	case atom.Form:
 		e.form = -1
@@ -256,6 +273,7 @@ func (p *Page) element(a atom.Atom, attrs attrs, e *openElem, base *url.URL) {
 				ID: attrs.get("id"), ToolName: attrs.get("toolname"), ToolDescription: attrs.get("tooldescription"),
 				Method: formMethod(attrs.get("method")), Action: Resolve(base, attrs.get("action")),
 				Hyphenated: attrs.get("toolname") == "" && attrs.get("tool-name") != "", Hidden: e.hidden,
+				Heading: firstOf(attrs.get("aria-label"), attrs.get("title"), p.heading),
 			})
 			e.form = len(p.Forms) - 1
 		}
@@ -264,6 +282,7 @@ func (p *Page) element(a atom.Atom, attrs attrs, e *openElem, base *url.URL) {
 	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
 		if !e.hidden {
 			p.Headings++
+			p.heading, e.head = "", true
 		}
 	case atom.Code, atom.Pre:
 		for _, c := range strings.Fields(strings.ToLower(attrs.get("class"))) {
@@ -343,6 +362,7 @@ func (p *Page) finish() {
 			f := &p.Forms[i].Fields[j]
 			if f.ID != "" && p.LabelFor[f.ID] {
 				f.Labelled = true
+				f.Label = p.LabelText[f.ID]
 			}
 		}
 	}
@@ -381,7 +401,7 @@ func readAttrs(z *html.Tokenizer, more bool, buf attrs) attrs {
 		switch key := string(k); key {
 		case "lang", "href", "rel", "type", "hidden", "inert", "aria-hidden", "style", "role", "for", "id",
 			"name", "toolname", "tooldescription", "tool-name", "toolparamdescription",
-			"method", "action", "class":
+			"method", "action", "class", "aria-label", "title":
 			if _, dup := buf.lookup(key); !dup {
 				buf = append(buf, attr{key, string(v)})
 			}
@@ -439,4 +459,14 @@ func countWords(text []byte) (words, chars int) {
 		}
 	}
 	return words, chars
+}
+
+// firstOf returns the first of vs that is not blank, trimmed.
+func firstOf(vs ...string) string {
+	for _, v := range vs {
+		if v = strings.Join(strings.Fields(v), " "); v != "" {
+			return v
+		}
+	}
+	return ""
 }

@@ -93,3 +93,27 @@ func BenchmarkHTML(b *testing.B) {
 		HTML(page, nil)
 	}
 }
+
+// TestHTMLFormLabels: a form keeps the heading before it (or its
+// aria-label) and each field its <label for> text, so a fix snippet can
+// describe the form in the page's own words.
+func TestHTMLFormLabels(t *testing.T) {
+	p := HTML([]byte(`<h2>Old</h2><h2>Ask for a <em>quote</em></h2>
+<form action="/q"><label for="m">Model number</label><input id="m" name="model"><input name="x"></form>
+<form aria-label="Newsletter sign-up"><label for="e">Email</label><input id="e" name="email"></form>`), nil)
+	if len(p.Forms) != 2 {
+		t.Fatalf("%d forms", len(p.Forms))
+	}
+	if h := p.Forms[0].Heading; h != "Ask for a quote" {
+		t.Errorf("heading %q", h)
+	}
+	if l := p.Forms[0].Fields[0].Label; l != "Model number" {
+		t.Errorf("label %q", l)
+	}
+	if l := p.Forms[0].Fields[1].Label; l != "" {
+		t.Errorf("unlabelled field got %q", l)
+	}
+	if h := p.Forms[1].Heading; h != "Newsletter sign-up" {
+		t.Errorf("aria-label heading %q", h)
+	}
+}
