@@ -3,9 +3,7 @@ package caddymodule
 import (
 	"bytes"
 	"compress/gzip"
-	"fmt"
 	"io"
-	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -14,6 +12,8 @@ import (
 
 	"github.com/andybalholm/brotli"
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/agentready/caddy-agentready/internal/benchpage"
 )
 
 // What goes to a browser on the wire (issue 23, holes 7 and 10): the
@@ -73,22 +73,9 @@ func TestSecurityPlanNeverInsertsIntoScript(t *testing.T) {
 	}
 }
 
-// wirePage is an HTML page of about n bytes, its paragraphs repeating with
-// variations, as a catalog or an article list.
-func wirePage(n int) []byte {
-	var b strings.Builder
-	b.WriteString("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Catalog</title></head>\n<body><main>\n")
-	words := []string{"blue", "large", "steel", "wooden", "quiet"}
-	for i := 0; b.Len() < n; i++ {
-		fmt.Fprintf(&b, "<p>Item %d: the %s widget ships in %d days from store %d.</p>\n", i, words[i%5], i%9+1, i*7%31)
-	}
-	b.WriteString("</main></body></html>\n")
-	return []byte(b.String())
-}
-
 // compressAs encodes page in coding at the level of a server that
-// compresses on the fly: gzip 6 (Go's and nginx's usual), brotli 4 (a
-// CDN's), zstd's default (Caddy's encode).
+// compresses on the fly: gzip 6 (Go's and nginx's usual), brotli 1 and
+// zstd's fastest.
 func compressAs(t *testing.T, page []byte, coding string) []byte {
 	t.Helper()
 	var buf bytes.Buffer
@@ -97,9 +84,9 @@ func compressAs(t *testing.T, page []byte, coding string) []byte {
 	case "gzip":
 		w = gzip.NewWriter(&buf)
 	case "br":
-		w = brotli.NewWriterLevel(&buf, 4)
+		w = brotli.NewWriterLevel(&buf, 1)
 	case "zstd":
-		w, _ = zstd.NewWriter(&buf)
+		w, _ = zstd.NewWriter(&buf, zstd.WithEncoderLevel(zstd.SpeedFastest))
 	}
 	w.Write(page)
 	if err := w.Close(); err != nil {
@@ -144,7 +131,7 @@ func decodeAs(t *testing.T, body []byte, coding string) string {
 // would, a page over 256 KiB compressed or over max_size decoded and a
 // broken gzip body go out as the origin sent them. HEAD and 304 keep the coding and end.
 func TestSecurityBrowserNeverGetsMoreBytes(t *testing.T) {
-	page := wirePage(120 << 10)
+	page := benchpage.Article(120 << 10)
 	bodies := map[string][]byte{}
 	for _, c := range []string{"gzip", "br", "zstd"} {
 		bodies[c] = compressAs(t, page, c)
@@ -154,8 +141,8 @@ func TestSecurityBrowserNeverGetsMoreBytes(t *testing.T) {
 	bw.Write(page)
 	bw.Close()
 	bodies["br-hard"] = hard.Bytes()
-	bodies["gzip-large"] = compressAs(t, noisyHTML(900<<10), "gzip")
-	bodies["gzip-3m"] = compressAs(t, wirePage(3<<20), "gzip") // over max_size decoded
+	bodies["gzip-large"] = compressAs(t, benchpage.Article(10<<20), "gzip")
+	bodies["gzip-3m"] = compressAs(t, benchpage.Article(3<<20), "gzip") // over max_size decoded
 	t.Logf("the page: %d bytes; the 3 MB page: %d bytes, %d of gzip", len(page), 3<<20, len(bodies["gzip-3m"]))
 	bodies["gzip-broken"] = []byte("\x1f\x8b\x08\x00garbage that is not deflate")
 	if n := len(bodies["gzip-large"]); n <= 256<<10 {
@@ -249,19 +236,4 @@ func TestSecurityBrowserNeverGetsMoreBytes(t *testing.T) {
 			t.Errorf("status %d, %d bytes", resp.StatusCode, len(body))
 		}
 	})
-}
-
-// noisyHTML is an HTML page of about n bytes of seeded pseudo-random
-// letters: it compresses to about two thirds.
-func noisyHTML(n int) []byte {
-	rng := rand.New(rand.NewPCG(1, 2))
-	p := []byte("<!DOCTYPE html>\n<html><head><title>Noise</title></head>\n<body><main>")
-	for len(p) < n {
-		p = append(p, "<p>"...)
-		for range 60 {
-			p = append(p, "abcdefghijklmnopqrstuvwxyz     "[rng.IntN(31)])
-		}
-		p = append(p, "</p>\n"...)
-	}
-	return append(p, "</main></body></html>\n"...)
 }

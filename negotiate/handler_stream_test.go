@@ -6,7 +6,6 @@ import (
 	"compress/gzip"
 	"compress/zlib"
 	"context"
-	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -18,6 +17,8 @@ import (
 
 	"github.com/andybalholm/brotli"
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/agentready/caddy-agentready/internal/benchpage"
 )
 
 // TestHandlerStreams checks that responses which are not converted are not
@@ -138,21 +139,8 @@ func TestHandlerWebSocketUntouched(t *testing.T) {
 	}
 }
 
-// catalogPage is an HTML page of about n bytes whose paragraphs repeat
-// with variations: a fast compression level leaves much to gain on it.
-func catalogPage(n int) string {
-	var b strings.Builder
-	b.WriteString("<!DOCTYPE html>\n<html><head><title>Catalog</title></head>\n<body><main>")
-	words := []string{"blue", "large", "steel", "wooden", "quiet"}
-	for i := 0; b.Len() < n; i++ {
-		fmt.Fprintf(&b, "<p>Item %d: the %s widget ships in %d days from store %d.</p>\n", i, words[i%5], i%9+1, i*7%31)
-	}
-	b.WriteString("</main></body></html>\n")
-	return b.String()
-}
-
 // encodeFast encodes data in coding at a fast level, as an origin that
-// compresses on the fly may: the fastest, zstd's default (Caddy's encode).
+// compresses on the fly may: the fastest.
 func encodeFast(t testing.TB, data []byte, coding string) []byte {
 	t.Helper()
 	var buf bytes.Buffer
@@ -165,7 +153,7 @@ func encodeFast(t testing.TB, data []byte, coding string) []byte {
 	case "br":
 		w = brotli.NewWriterLevel(&buf, 1)
 	case "zstd":
-		w, _ = zstd.NewWriter(&buf, zstd.WithEncoderLevel(zstd.SpeedDefault))
+		w, _ = zstd.NewWriter(&buf, zstd.WithEncoderLevel(zstd.SpeedFastest))
 	}
 	if _, err := w.Write(data); err != nil {
 		t.Fatal(err)
@@ -184,7 +172,7 @@ func encodeFast(t testing.TB, data []byte, coding string) []byte {
 // Codings the rewriter cannot undo pass untouched.
 func TestHandlerRewritesEncodedHTML(t *testing.T) {
 	const link = `<link rel="alternate" type="text/markdown" href="/pricing/md">`
-	page := catalogPage(40 << 10)
+	page := string(benchpage.Article(120 << 10))
 	annotated := strings.Replace(page, "</head>", link+"</head>", 1)
 	tiny := encode(t, []byte(testPage), "gzip")
 	stacked := encode(t, []byte(testPage), "gzip", "br")
@@ -278,7 +266,7 @@ func TestHandlerEncodedHTMLInflatingPastMaxSize(t *testing.T) {
 // until it ends (at most maxPlannedPage bytes) and then goes out annotated
 // in its coding, with a length: never sent decoded.
 func TestHandlerHoldsEncodedHTML(t *testing.T) {
-	page := catalogPage(20 << 10)
+	page := string(benchpage.Article(20 << 10))
 	s := newStack(t, stackConfig{origin: func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		w.Header().Set("Content-Encoding", "gzip")

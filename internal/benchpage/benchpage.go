@@ -19,3 +19,15 @@ or the <a href="/pricing">pricing</a> before you <strong>deploy</strong> it; the
 </section>
 `, i, i*10)
 }
+
+// Article is a page of size bytes (about): a short head, then sections
+// dense with tags (Section) and no form. Its sections differ by their
+// numbers only, so how hard it is compressed shows in its size.
+func Article(size int) []byte {
+	b := []byte("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>Bench</title>\n" +
+		"<link rel=\"canonical\" href=\"/bench\">\n</head>\n<body>\n<nav><a href=\"/\">Home</a> <a href=\"/pricing\">Pricing</a></nav>\n<main>\n")
+	for i := 0; len(b) < size; i++ {
+		b = append(b, Section(i)...)
+	}
+	return append(b, "</main>\n<footer><p>© Acme Widgets</p></footer>\n</body>\n</html>\n"...)
+}

@@ -88,26 +88,13 @@ func BenchmarkRewritePage(b *testing.B) {
 	}
 }
 
-// articlePage is a page of size bytes (about) in the shape of the proxy
-// benchmark's article (bench/proxy/pages.go): a short head, then sections
-// dense with tags (headings, paragraphs with links, a list, a table, a
-// code block) and no form.
-func articlePage(size int) []byte {
-	b := []byte("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>Bench</title>\n" +
-		"<link rel=\"canonical\" href=\"/bench\">\n</head>\n<body>\n<nav><a href=\"/\">Home</a> <a href=\"/pricing\">Pricing</a></nav>\n<main>\n")
-	for i := 0; len(b) < size; i++ {
-		b = append(b, benchpage.Section(i)...)
-	}
-	return append(b, "</main>\n<footer><p>© Acme Widgets</p></footer>\n</body>\n</html>\n"...)
-}
-
 // BenchmarkRewriterLargePage rewrites a 1 MiB article page without a form
 // with the demo's annotations: streamed in the 32 KiB writes of
 // reverse_proxy, as the handler does with a page over its planning bound
 // (the form rules keep the rewriter scanning, in quiet mode, to the end),
 // and from its plan, as it would were such a page planned.
 func BenchmarkRewriterLargePage(b *testing.B) {
-	page := articlePage(1 << 20)
+	page := benchpage.Article(1 << 20)
 	inj := &Injection{Lang: "en", Head: []HeadElement{mdLinkHead, canonicalHead, jsonLDHead, alwaysHead}, Forms: []FormAnnotation{contactForm, searchForm}, Key: "bench"}
 	b.Run("streamed", func(b *testing.B) {
 		b.SetBytes(int64(len(page)))

@@ -8,6 +8,8 @@ import (
 
 	nethtml "golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/agentready/caddy-agentready/internal/benchpage"
 )
 
 // skimCases are inputs where skim's shortcut meets the tags it must hand
@@ -96,7 +98,7 @@ func TestSkimMatchesSlowPath(t *testing.T) {
 			compareSkim(t, in, chunk)
 		}
 	}
-	pages := append(testPages(t), articlePage(64<<10))
+	pages := append(testPages(t), benchpage.Article(64<<10))
 	for _, in := range pages {
 		for _, chunk := range []int{1, 13, 512, 32 << 10, len(in) + 1} {
 			compareSkim(t, in, chunk)
@@ -113,7 +115,7 @@ func TestSkimRewritesAsLibrary(t *testing.T) {
 			compareRewrite(t, []byte("<html><head><title>t</title></head><body>"+in), chunk)
 		}
 	}
-	page := articlePage(64 << 10)
+	page := benchpage.Article(64 << 10)
 	for _, chunk := range []int{7, 4096, len(page) + 1} {
 		compareRewrite(t, page, chunk)
 	}
