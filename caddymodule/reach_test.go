@@ -144,3 +144,32 @@ func TestIntegrationOwnRequestsRetryWhileSiteStarts(t *testing.T) {
 	}
 	t.Errorf("the self-scan did not judge the site once it answered; last status:\n%s", last)
 }
+
+// TestIntegrationOwnRequestsReachWarning: a site block that names only a
+// placeholder host gives the module no host to send; the admin status
+// says so, on the site and on its content index, with the fix.
+func TestIntegrationOwnRequestsReachWarning(t *testing.T) {
+	origin := restrictedOrigin(t)
+	yml := filepath.Join(t.TempDir(), "site.yaml")
+	if err := os.WriteFile(yml, []byte("site:\n  name: Unknown host\nconnect:\n  enabled: true\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, admin := runCaddy(t, `http://{http.request.header.x-site}:{port} {
+	bind 127.0.0.1
+	agent_ready {
+		config `+yml+`
+		self_scan {
+			delay 50ms
+		}
+	}
+	reverse_proxy `+strings.TrimPrefix(origin.URL, "http://")+`
+}`)
+	st := waitReport(t, admin)
+	if !strings.Contains(st.Warning, "{http.request.header.x-site}") || !strings.Contains(st.Warning, "self_scan") {
+		t.Errorf("the site's status gives no warning with the fix: %+v", st)
+	}
+	idx := waitIndex(t, admin, func(indexStatus) bool { return true })
+	if idx.Warning != st.Warning {
+		t.Errorf("the content index's warning %q, want the site's", idx.Warning)
+	}
+}
