@@ -79,11 +79,7 @@ func (ar *AgentReady) provisionConnect(src *connect.HTTPSource, origin string) e
 		}
 	}
 	val, _, err := contentStores.LoadOrNew(origin, func() (caddy.Destructor, error) {
-		st, err := connect.NewStoreLanguage("", ar.site.Info.Language)
-		if err != nil {
-			return nil, err
-		}
-		return &contentStore{site: origin, store: st}, nil
+		return &contentStore{site: origin, store: connect.NewStore(ar.site.Info.Language)}, nil
 	})
 	if err != nil {
 		return fmt.Errorf("connect: %v", err)
