@@ -119,7 +119,7 @@ func TestHTTPSource(t *testing.T) {
 		p.Validators.ETag != `"pricing-1"` || !strings.Contains(string(p.Markdown), "# Pricing") {
 		t.Errorf("page = %+v", p)
 	}
-	if want := []fulltext.Section{{Heading: "Pricing", Text: "--annual\n\nbilled once a year"}}; !reflect.DeepEqual(p.Sections, want) {
+	if want := []fulltext.Section{{Heading: "Pricing", Text: "--annual\nbilled once a year"}}; !reflect.DeepEqual(p.Sections, want) {
 		t.Errorf("sections = %q, want %q", p.Sections, want)
 	}
 	if _, err := src.Fetch(context.Background(), testOrigin+"/pricing", p.Validators); !errors.Is(err, ErrNotModified) {

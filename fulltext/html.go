@@ -12,8 +12,9 @@ import (
 // FromHTML reads an HTML page as the index wants it: its title and its
 // whole visible text cut into sections at each heading (h1–h6), definition
 // lists, tables, code and navigation included, script, style, template and
-// SVG left out. Blocks end with a line break; table cells with a tab. It
-// reads r to the end (the caller bounds it) and fails only when r does.
+// SVG left out. Blocks end with a line break and table cells with a tab,
+// one between two runs of text. It reads r to the end (the caller bounds
+// it) and fails only when r does.
 func FromHTML(r io.Reader) (title string, sections []Section, err error) {
 	p := htmlText{}
 	z := html.NewTokenizer(r)
@@ -39,6 +40,15 @@ type htmlText struct {
 	skip      int // depth inside elements left out
 	inTitle   bool
 	inHeading bool
+	pending   byte // separator to write before the next text, 0 for none
+}
+
+// separate ends a block ('\n') or a cell ('\t'): one separator between two
+// runs of text, a line break where both end.
+func (p *htmlText) separate(c byte) {
+	if p.text.Len() > 0 && (p.pending == 0 || c == '\n') {
+		p.pending = c
+	}
 }
 
 func (p *htmlText) token(z *html.Tokenizer, tt html.TokenType) {
@@ -51,7 +61,13 @@ func (p *htmlText) token(z *html.Tokenizer, tt html.TokenType) {
 		case p.inHeading:
 			p.heading.Write(z.Text())
 		default:
-			p.text.Write(z.Text())
+			if t := z.Text(); len(t) > 0 {
+				if p.pending != 0 {
+					p.text.WriteByte(p.pending)
+					p.pending = 0
+				}
+				p.text.Write(t)
+			}
 		}
 	case html.StartTagToken, html.SelfClosingTagToken, html.EndTagToken:
 		name, _ := z.TagName()
@@ -81,14 +97,14 @@ func (p *htmlText) tag(a atom.Atom, tt html.TokenType) {
 			p.inHeading = false
 		}
 	case atom.Td, atom.Th:
-		p.text.WriteByte('\t')
+		p.separate('\t')
 	case atom.Br, atom.P, atom.Div, atom.Li, atom.Dt, atom.Dd, atom.Tr, atom.Pre, atom.Blockquote,
 		atom.Section, atom.Article, atom.Table, atom.Ul, atom.Ol, atom.Dl, atom.Header, atom.Footer,
 		atom.Nav, atom.Aside, atom.Main, atom.Figcaption, atom.Caption, atom.Hr:
 		if p.inHeading {
 			p.heading.WriteByte(' ')
 		} else {
-			p.text.WriteByte('\n')
+			p.separate('\n')
 		}
 	}
 }
@@ -102,4 +118,5 @@ func (p *htmlText) flush() {
 	}
 	p.heading.Reset()
 	p.text.Reset()
+	p.pending = 0
 }

@@ -16,11 +16,12 @@ var (
 	fieldB      = [numFields]float64{Title: 0.5, Lead: 0.5, Headings: 0.5, Path: 0.5, Body: 0.75}
 )
 
-// Proximity: the candidates, the best by BM25F, get for each pair of query
-// terms min(idf) / d² where d is the smallest distance between them in the
-// body (1 for a phrase), for d up to proximityWindow.
+// Proximity: the candidates, the best by BM25F, get a boost for pairs of
+// query terms within proximityWindow positions of each other in the body
+// (see Index.proximity), weighted by proximityWeight against BM25F.
 const (
 	proximityWindow = 8
+	proximityWeight = 0.5
 	candidatesMin   = 50
 )
 
@@ -60,7 +61,7 @@ func (x *Index) Search(q string, limit int) []Hit {
 	pos := x.candidatePositions(qt, cands)
 	hits := make([]Hit, len(cands))
 	for i, d := range cands {
-		hits[i] = Hit{Doc: d, Score: scores[d] + proximity(qt, pos[i])}
+		hits[i] = Hit{Doc: d, Score: scores[d] + x.proximity(d, qt, pos[i])}
 	}
 	order := make([]int, len(hits))
 	for i := range order {
@@ -167,39 +168,52 @@ func (x *Index) candidatePositions(qt []queryTerm, cands []int) [][][]uint32 {
 	return pos
 }
 
-// proximity is the boost for query terms close together in one document:
-// for each pair, min(idf) / d² at the smallest distance d ≤
-// proximityWindow.
-func proximity(qt []queryTerm, pos [][]uint32) float64 {
+// proximity is the boost for query terms close together in document d
+// (BM25TP, Rasolofo and Savoy 2003): for each pair of terms, each
+// occurrence of the first within proximityWindow of the second adds 1/d²,
+// and the sum is saturated and length-normalised as a term frequency is,
+// weighted by the rarer term's idf.
+func (x *Index) proximity(d int, qt []queryTerm, pos [][]uint32) float64 {
+	norm := 1 - fieldB[Body]
+	if x.avg[Body] > 0 {
+		norm += fieldB[Body] * float64(x.lens[d][Body]) / x.avg[Body]
+	}
 	boost := 0.0
 	for i := range qt {
 		for j := i + 1; j < len(qt); j++ {
-			d := minDistance(pos[i], pos[j])
-			if d > 0 && d <= proximityWindow {
-				boost += min(qt[i].idf, qt[j].idf) / float64(d*d)
+			acc := closeness(pos[i], pos[j])
+			if acc > 0 {
+				boost += min(qt[i].idf, qt[j].idf) * acc * (k1 + 1) / (acc + k1*norm)
 			}
 		}
 	}
-	return boost
+	return proximityWeight * boost
 }
 
-// minDistance is the smallest |a[i] − b[j]| of two sorted lists, 0 when
-// either is empty.
-func minDistance(a, b []uint32) int {
-	best := 0
-	for i, j := 0, 0; i < len(a) && j < len(b); {
-		d := int(a[i]) - int(b[j])
-		if d < 0 {
-			d = -d
-			i++
-		} else {
+// closeness sums 1/d² over the occurrences in a of their distance d to the
+// nearest occurrence in b, for d ≤ proximityWindow (both sorted).
+func closeness(a, b []uint32) float64 {
+	acc := 0.0
+	j := 0
+	for _, p := range a {
+		for j+1 < len(b) && b[j+1] <= p {
 			j++
 		}
-		if d > 0 && (best == 0 || d < best) {
-			best = d
+		best := proximityWindow + 1
+		for k := j; k < len(b) && k <= j+1; k++ {
+			d := int(p) - int(b[k])
+			if d < 0 {
+				d = -d
+			}
+			if d > 0 && d < best {
+				best = d
+			}
+		}
+		if best <= proximityWindow {
+			acc += 1 / float64(best*best)
 		}
 	}
-	return best
+	return acc
 }
 
 // sortMatches sorts s by less, stably.

@@ -44,7 +44,9 @@ func (x *Index) snippet(d int, qt []queryTerm, pos [][]uint32) (string, string) 
 	return oneLine(s.Heading), excerpt(s.Text, offset, SnippetBytes)
 }
 
-// bestWindow is the first position of the best window of matches.
+// bestWindow is the first position of the best window of matches: the one
+// whose distinct terms weigh most (by idf), the tightest of those, the
+// first of those.
 func bestWindow(qt []queryTerm, pos [][]uint32) (uint32, bool) {
 	type match struct {
 		p    uint32
@@ -62,7 +64,7 @@ func bestWindow(qt []queryTerm, pos [][]uint32) (uint32, bool) {
 	// Sorted by position (insertion sort would do for most; use the
 	// library sort).
 	sortMatches(all, func(a, b match) bool { return a.p < b.p })
-	best, bestAt := -1.0, all[0].p
+	best, bestAt, bestSpan := -1.0, all[0].p, uint32(0)
 	seen := make([]int, len(qt))
 	lo := 0
 	weight := 0.0
@@ -72,14 +74,17 @@ func bestWindow(qt []queryTerm, pos [][]uint32) (uint32, bool) {
 			weight += qt[m.term].idf
 		}
 		seen[m.term]++
-		for all[lo].p+snippetWindow <= m.p {
+		// Drop matches out of reach, and leading repeats of a term the
+		// window holds again: the tightest window of its weight.
+		for all[lo].p+snippetWindow <= m.p || seen[all[lo].term] > 1 {
 			if seen[all[lo].term]--; seen[all[lo].term] == 0 {
 				weight -= qt[all[lo].term].idf
 			}
 			lo++
 		}
-		if weight > best+1e-9 {
-			best, bestAt = weight, all[lo].p
+		span := m.p - all[lo].p
+		if weight > best+1e-9 || weight > best-1e-9 && span < bestSpan {
+			best, bestAt, bestSpan = weight, all[lo].p, span
 		}
 	}
 	return bestAt, true
