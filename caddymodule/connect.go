@@ -125,6 +125,7 @@ type indexStatus struct {
 	State       string    `json:"state"`
 	Pages       int       `json:"pages"`
 	Bytes       int64     `json:"bytes"`
+	IndexBytes  int64     `json:"index_bytes"`
 	Refreshing  bool      `json:"refreshing"`
 	LastSuccess time.Time `json:"last_success,omitzero"`
 	LastAttempt time.Time `json:"last_attempt,omitzero"`
@@ -140,7 +141,7 @@ func indexStatuses() []indexStatus {
 		c := v.(*contentStore)
 		st := c.store.Stats()
 		out = append(out, indexStatus{
-			Site: c.site, State: st.State, Pages: st.Pages, Bytes: st.Bytes, Refreshing: st.Refreshing,
+			Site: c.site, State: st.State, Pages: st.Pages, Bytes: st.Bytes, IndexBytes: st.IndexBytes, Refreshing: st.Refreshing,
 			LastSuccess: st.LastSuccess, LastAttempt: st.LastStart, LastError: st.LastError,
 			Failures: st.Failures, NextAttempt: st.NextAttempt,
 		})

@@ -52,6 +52,7 @@ type Index struct {
 	an       *analyzer
 	docs     []Document
 	lens     [][numFields]uint32 // terms per field of each document
+	starts   [][]uint32          // body position of each section of each document
 	avg      [numFields]float64  // mean of lens over the documents
 	terms    []string            // sorted
 	df       []uint32            // documents holding each term
@@ -62,10 +63,10 @@ type Index struct {
 // English). The index keeps docs and their strings; the caller must not
 // change them afterwards. Results name documents by their position in docs.
 func Build(docs []Document, language string) *Index {
-	x := &Index{an: newAnalyzer(language), docs: docs, lens: make([][numFields]uint32, len(docs))}
+	x := &Index{an: newAnalyzer(language), docs: docs, lens: make([][numFields]uint32, len(docs)), starts: make([][]uint32, len(docs))}
 	b := newBuilder(x.an)
 	for i := range docs {
-		x.lens[i] = b.add(i, &docs[i])
+		x.lens[i], x.starts[i] = b.add(i, &docs[i])
 	}
 	for i := range x.lens {
 		for f := range numFields {
@@ -137,9 +138,11 @@ func (b *builder) term(word string, compound bool) string {
 	return t
 }
 
-// add indexes document id and returns its field lengths.
-func (b *builder) add(id int, d *Document) [numFields]uint32 {
+// add indexes document id and returns its field lengths and the body
+// position each section starts at.
+func (b *builder) add(id int, d *Document) ([numFields]uint32, []uint32) {
 	var lens [numFields]uint32
+	starts := make([]uint32, len(d.Sections))
 	count := func(f Field) func(string, int, int, bool) {
 		return func(w string, _, _ int, compound bool) {
 			if t := b.term(w, compound); t != "" {
@@ -155,14 +158,18 @@ func (b *builder) add(id int, d *Document) [numFields]uint32 {
 	for _, s := range d.Sections {
 		tokens(s.Heading, count(Headings))
 	}
-	bodyWords(d, func(w string, pos, _, _, _ int, compound bool) {
-		if t := b.term(w, compound); t != "" {
-			a := b.at(t)
-			a.tf[Body]++
-			a.pos = append(a.pos, uint32(pos))
-			lens[Body]++
-		}
-	})
+	pos := 0
+	for i := range d.Sections {
+		starts[i] = uint32(pos)
+		pos = sectionWords(&d.Sections[i], pos, func(w string, p, _, _ int, compound bool) {
+			if t := b.term(w, compound); t != "" {
+				a := b.at(t)
+				a.tf[Body]++
+				a.pos = append(a.pos, uint32(p))
+				lens[Body]++
+			}
+		}) + sectionGap
+	}
 	for t, a := range b.acc {
 		l := b.lists[t]
 		if l == nil {
@@ -182,7 +189,7 @@ func (b *builder) add(id int, d *Document) [numFields]uint32 {
 		}
 	}
 	clear(b.acc)
-	return lens
+	return lens, starts
 }
 
 func (b *builder) at(t string) *termAcc {
@@ -250,26 +257,26 @@ func leadWords(d *Document, f func(w string, start, end int, compound bool)) {
 	}
 }
 
-// bodyWords calls f for each word of the body of d (each section's heading,
-// then its text) with its position, its section, and its byte offsets in
-// the heading (inHeading 1) or the text (0), and for each compound. Positions
-// count every word, stop words included, and leave sectionGap between
-// sections; a compound has the position of its first word.
-func bodyWords(d *Document, f func(w string, pos, section, inHeading, start int, compound bool)) {
-	pos := 0
-	for i, s := range d.Sections {
-		each := func(text string, inHeading int) {
-			tokens(text, func(w string, start, _ int, compound bool) {
-				f(w, pos, i, inHeading, start, compound)
-				if !compound {
-					pos++
-				}
-			})
-		}
-		each(s.Heading, 1)
-		each(s.Text, 0)
-		pos += sectionGap
+// sectionWords calls f for each word of a section of the body (its
+// heading, then its text) with its position, whether it is in the heading
+// (1) or the text (0), and its byte offset there, and for each compound.
+// Positions count every word, stop words included, from pos, the
+// section's first; a compound has the position of its first word. It
+// returns the position after the section's last word; Build leaves
+// sectionGap between sections, so words of two sections never count as
+// close together.
+func sectionWords(s *Section, pos int, f func(w string, pos, inHeading, start int, compound bool)) int {
+	each := func(text string, inHeading int) {
+		tokens(text, func(w string, start, _ int, compound bool) {
+			f(w, pos, inHeading, start, compound)
+			if !compound {
+				pos++
+			}
+		})
 	}
+	each(s.Heading, 1)
+	each(s.Text, 0)
+	return pos
 }
 
 // lookup returns the index of term t, or -1.

@@ -1,6 +1,7 @@
 package fulltext
 
 import (
+	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -28,16 +29,23 @@ func (x *Index) snippet(d int, qt []queryTerm, pos [][]uint32) (string, string) 
 		}
 		return "", ""
 	}
-	section, inHeading, offset := -1, 0, 0
-	bodyWords(doc, func(_ string, p, s, h, start int, _ bool) {
-		if uint32(p) == at && section < 0 {
-			section, inHeading, offset = s, h, start
-		}
-	})
+	// The section holding position at, then the word there: only that
+	// section is read again.
+	starts := x.starts[d]
+	section := sort.Search(len(starts), func(i int) bool { return starts[i] > at }) - 1
 	if section < 0 {
 		return "", ""
 	}
-	s := doc.Sections[section]
+	s := &doc.Sections[section]
+	found, inHeading, offset := false, 0, 0
+	sectionWords(s, int(starts[section]), func(_ string, p, h, start int, _ bool) {
+		if uint32(p) == at && !found {
+			found, inHeading, offset = true, h, start
+		}
+	})
+	if !found {
+		return "", ""
+	}
 	if inHeading == 1 {
 		offset = 0
 	}
