@@ -1,6 +1,7 @@
 package fulltext
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -30,6 +31,29 @@ const maxWordBytes = 48
 // words calls f for each word of text: a maximal run of letters and digits,
 // with its byte offsets. It allocates nothing.
 func words(text string, f func(word string, start, end int)) {
+	scanWords(text, func(start, end int) bool {
+		f(text[start:end], start, end)
+		return true
+	})
+}
+
+// nthWord is the byte offset of word n (from 0) of text, or the number of
+// words of text when it has no word n.
+func nthWord(text string, n int) (offset, count int, ok bool) {
+	scanWords(text, func(start, _ int) bool {
+		if count == n {
+			offset, ok = start, true
+			return false
+		}
+		count++
+		return true
+	})
+	return offset, count, ok
+}
+
+// scanWords calls f with the offsets of each word of text until f returns
+// false.
+func scanWords(text string, f func(start, end int) bool) {
 	start := -1
 	for i := 0; i < len(text); {
 		r, size := rune(text[i]), 1
@@ -41,13 +65,15 @@ func words(text string, f func(word string, start, end int)) {
 				start = i
 			}
 		} else if start >= 0 {
-			f(text[start:i], start, i)
+			if !f(start, i) {
+				return
+			}
 			start = -1
 		}
 		i += size
 	}
 	if start >= 0 {
-		f(text[start:], start, len(text))
+		f(start, len(text))
 	}
 }
 
@@ -172,10 +198,10 @@ func (a *analyzer) queryTerms(q string) []string {
 		if compound {
 			t = lower(w)
 		}
-		if t != "" && !contains(out, t) {
+		if t != "" && !slices.Contains(out, t) {
 			out = append(out, t)
 		}
-		if l := lower(w); len(l) <= maxWordBytes && !contains(all, l) {
+		if l := lower(w); len(l) <= maxWordBytes && !slices.Contains(all, l) {
 			all = append(all, l)
 		}
 	})
@@ -185,14 +211,6 @@ func (a *analyzer) queryTerms(q string) []string {
 	return out
 }
 
-func contains(s []string, v string) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
-}
 
 // englishStops are the English stop words: Lucene's classic list and the
 // pronouns and auxiliaries of questions ("how do I …").

@@ -215,16 +215,3 @@ func closeness(a, b []uint32) float64 {
 	}
 	return acc
 }
-
-// sortMatches sorts s by less, stably.
-func sortMatches[T any](s []T, less func(a, b T) bool) {
-	slices.SortStableFunc(s, func(a, b T) int {
-		switch {
-		case less(a, b):
-			return -1
-		case less(b, a):
-			return 1
-		}
-		return 0
-	})
-}

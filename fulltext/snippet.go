@@ -1,6 +1,8 @@
 package fulltext
 
 import (
+	"cmp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -36,18 +38,15 @@ func (x *Index) snippet(d int, qt []queryTerm, pos [][]uint32) (string, string) 
 	if section < 0 {
 		return "", ""
 	}
+	// Positions count words (compounds take none), so the match is word
+	// n of the section: in its heading, or in its text after the heading's.
 	s := &doc.Sections[section]
-	found, inHeading, offset := false, 0, 0
-	sectionWords(s, int(starts[section]), func(_ string, p, h, start int, _ bool) {
-		if uint32(p) == at && !found {
-			found, inHeading, offset = true, h, start
+	n := int(at - starts[section])
+	offset := 0
+	if _, inHeading, ok := nthWord(s.Heading, n); !ok {
+		if offset, _, ok = nthWord(s.Text, n-inHeading); !ok {
+			return "", ""
 		}
-	})
-	if !found {
-		return "", ""
-	}
-	if inHeading == 1 {
-		offset = 0
 	}
 	return oneLine(s.Heading), excerpt(s.Text, offset, SnippetBytes)
 }
@@ -69,9 +68,7 @@ func bestWindow(qt []queryTerm, pos [][]uint32) (uint32, bool) {
 	if len(all) == 0 {
 		return 0, false
 	}
-	// Sorted by position (insertion sort would do for most; use the
-	// library sort).
-	sortMatches(all, func(a, b match) bool { return a.p < b.p })
+	slices.SortStableFunc(all, func(a, b match) int { return cmp.Compare(a.p, b.p) })
 	best, bestAt, bestSpan := -1.0, all[0].p, uint32(0)
 	seen := make([]int, len(qt))
 	lo := 0
