@@ -211,7 +211,6 @@ func (a *analyzer) queryTerms(q string) []string {
 	return out
 }
 
-
 // englishStops are the English stop words: Lucene's classic list and the
 // pronouns and auxiliaries of questions ("how do I …").
 var englishStops = setOf(`a an and are as at be but by for if in into is it no not of on or such
