@@ -14,7 +14,6 @@ type Field int
 // The fields of a document.
 const (
 	Title    Field = iota // the page title and description
-	Lead                  // the first words of the text under the first heading
 	Headings              // every section heading
 	Path                  // the words of the URL path
 	Body                  // the headings and the text of every section
@@ -33,7 +32,7 @@ type Document struct {
 	// Title is the page title.
 	Title string
 	// Description is the page's own summary (its meta description), "" when
-	// it has none; it counts as part of the lead.
+	// it has none; it counts as part of the title.
 	Description string
 	// Path is the page's URL path; its words ("git-commit" in
 	// /docs/git-commit.html) are a field of their own.
@@ -152,8 +151,7 @@ func (b *builder) add(id int, d *Document) ([numFields]uint32, []uint32) {
 		}
 	}
 	tokens(d.Title, count(Title))
-	tokens(d.Description, count(Lead))
-	leadWords(d, count(Lead))
+	tokens(d.Description, count(Title))
 	tokens(d.Path, count(Path))
 	for _, s := range d.Sections {
 		tokens(s.Heading, count(Headings))
@@ -222,39 +220,6 @@ func (b *builder) finish() ([]string, []uint32, [][]byte) {
 		df[i] = l.df
 	}
 	return terms, df, postings
-}
-
-// leadLength is how many words of the text count as the lead.
-const leadLength = 40
-
-// leadWords calls f for the first leadLength words of the text of d from
-// its first heading on (what comes before is often navigation), headings
-// included: the summary a page opens with, such as a man page's NAME line or
-// a module's first paragraph.
-func leadWords(d *Document, f func(w string, start, end int, compound bool)) {
-	first := 0
-	for i, s := range d.Sections {
-		if s.Heading != "" {
-			first = i
-			break
-		}
-	}
-	n := 0
-	for _, s := range d.Sections[first:] {
-		for _, text := range []string{s.Heading, s.Text} {
-			tokens(text, func(w string, start, end int, compound bool) {
-				if n < leadLength {
-					f(w, start, end, compound)
-				}
-				if !compound {
-					n++
-				}
-			})
-			if n >= leadLength {
-				return
-			}
-		}
-	}
 }
 
 // sectionWords calls f for each word of a section of the body (its

@@ -12,17 +12,8 @@ import (
 const k1 = 1.2
 
 var (
-	fieldWeight = [numFields]float64{Title: 3, Lead: 2, Headings: 1.5, Path: 2, Body: 1}
-	fieldB      = [numFields]float64{Title: 0.5, Lead: 0.5, Headings: 0.5, Path: 0.5, Body: 0.75}
-)
-
-// Proximity: the candidates, the best by BM25F, get a boost for pairs of
-// query terms within proximityWindow positions of each other in the body
-// (see Index.proximity), weighted by proximityWeight against BM25F.
-const (
-	proximityWindow = 8
-	proximityWeight = 0.5
-	candidatesMin   = 50
+	fieldWeight = [numFields]float64{Title: 3, Headings: 1.5, Path: 2, Body: 1}
+	fieldB      = [numFields]float64{Title: 0.5, Headings: 0.5, Path: 0.5, Body: 0.75}
 )
 
 // Hit is one search result.
@@ -57,30 +48,12 @@ func (x *Index) Search(q string, limit int) []Hit {
 			return true
 		})
 	}
-	cands := topDocs(scores, max(candidatesMin, 5*limit))
-	pos := x.candidatePositions(qt, cands)
-	hits := make([]Hit, len(cands))
-	for i, d := range cands {
-		hits[i] = Hit{Doc: d, Score: scores[d] + x.proximity(d, qt, pos[i])}
-	}
-	order := make([]int, len(hits))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		if hits[a].Score != hits[b].Score {
-			if hits[a].Score > hits[b].Score {
-				return -1
-			}
-			return 1
-		}
-		return hits[a].Doc - hits[b].Doc
-	})
-	out := make([]Hit, 0, min(limit, len(order)))
-	for _, i := range order[:min(limit, len(order))] {
-		h := hits[i]
-		h.Heading, h.Snippet = x.snippet(h.Doc, qt, pos[i])
-		out = append(out, h)
+	top := topDocs(scores, limit)
+	pos := x.candidatePositions(qt, top)
+	out := make([]Hit, len(top))
+	for i, d := range top {
+		out[i] = Hit{Doc: d, Score: scores[d]}
+		out[i].Heading, out[i].Snippet = x.snippet(d, qt, pos[i])
 	}
 	return out
 }
@@ -123,7 +96,8 @@ func (x *Index) bm25f(e *entry) float64 {
 	return tf * (k1 + 1) / (tf + k1)
 }
 
-// topDocs returns the n documents of highest positive score, in no order.
+// topDocs returns the n documents of highest positive score, best first
+// (the first indexed among equals).
 func topDocs(scores []float64, n int) []int {
 	var docs []int
 	for d, s := range scores {
@@ -131,29 +105,26 @@ func topDocs(scores []float64, n int) []int {
 			docs = append(docs, d)
 		}
 	}
-	if len(docs) > n {
-		slices.SortFunc(docs, func(a, b int) int {
-			switch {
-			case scores[a] > scores[b]:
-				return -1
-			case scores[a] < scores[b]:
-				return 1
-			}
-			return a - b
-		})
-		docs = docs[:n]
-	}
-	return docs
+	slices.SortFunc(docs, func(a, b int) int {
+		switch {
+		case scores[a] > scores[b]:
+			return -1
+		case scores[a] < scores[b]:
+			return 1
+		}
+		return a - b
+	})
+	return docs[:min(n, len(docs))]
 }
 
 // candidatePositions decodes the body positions of every query term in
-// every candidate: pos[candidate][term].
-func (x *Index) candidatePositions(qt []queryTerm, cands []int) [][][]uint32 {
-	slot := make(map[int]int, len(cands))
-	for i, d := range cands {
+// each of docs, for their snippets: pos[i][term].
+func (x *Index) candidatePositions(qt []queryTerm, docs []int) [][][]uint32 {
+	slot := make(map[int]int, len(docs))
+	for i, d := range docs {
 		slot[d] = i
 	}
-	pos := make([][][]uint32, len(cands))
+	pos := make([][][]uint32, len(docs))
 	for i := range pos {
 		pos[i] = make([][]uint32, len(qt))
 	}
@@ -166,52 +137,4 @@ func (x *Index) candidatePositions(qt []queryTerm, cands []int) [][][]uint32 {
 		})
 	}
 	return pos
-}
-
-// proximity is the boost for query terms close together in document d
-// (BM25TP, Rasolofo and Savoy 2003): for each pair of terms, each
-// occurrence of the first within proximityWindow of the second adds 1/d²,
-// and the sum is saturated and length-normalised as a term frequency is,
-// weighted by the rarer term's idf.
-func (x *Index) proximity(d int, qt []queryTerm, pos [][]uint32) float64 {
-	norm := 1 - fieldB[Body]
-	if x.avg[Body] > 0 {
-		norm += fieldB[Body] * float64(x.lens[d][Body]) / x.avg[Body]
-	}
-	boost := 0.0
-	for i := range qt {
-		for j := i + 1; j < len(qt); j++ {
-			acc := closeness(pos[i], pos[j])
-			if acc > 0 {
-				boost += min(qt[i].idf, qt[j].idf) * acc * (k1 + 1) / (acc + k1*norm)
-			}
-		}
-	}
-	return proximityWeight * boost
-}
-
-// closeness sums 1/d² over the occurrences in a of their distance d to the
-// nearest occurrence in b, for d ≤ proximityWindow (both sorted).
-func closeness(a, b []uint32) float64 {
-	acc := 0.0
-	j := 0
-	for _, p := range a {
-		for j+1 < len(b) && b[j+1] <= p {
-			j++
-		}
-		best := proximityWindow + 1
-		for k := j; k < len(b) && k <= j+1; k++ {
-			d := int(p) - int(b[k])
-			if d < 0 {
-				d = -d
-			}
-			if d > 0 && d < best {
-				best = d
-			}
-		}
-		if best <= proximityWindow {
-			acc += 1 / float64(best*best)
-		}
-	}
-	return acc
 }
