@@ -8,7 +8,13 @@ import (
 
 	"github.com/caddyserver/caddy/v2"
 	"go.uber.org/zap"
+
+	"github.com/agentready/caddy-agentready/internal/answered"
 )
+
+// scanRetryMin is the wait before the first retry of a self-scan that met
+// a site that did not answer; each further retry waits twice as long.
+var scanRetryMin = 2 * time.Second
 
 func init() {
 	caddy.RegisterModule(new(App))
@@ -101,6 +107,7 @@ func (a *App) Stop() error {
 func (a *App) schedule(ctx context.Context, reg registration) {
 	defer a.wg.Done()
 	wait := reg.delay
+	missed := 0
 	for {
 		select {
 		case <-ctx.Done():
@@ -114,6 +121,19 @@ func (a *App) schedule(ctx context.Context, reg registration) {
 			wait = time.Second
 			continue
 		}
+		// The site did not answer (still starting, a 502, an empty 200):
+		// try again after a backoff, at most the interval (an hour when
+		// the scan runs once), rather than showing that scan until then.
+		if errors.Is(err, errNotAnswered) && ctx.Err() == nil {
+			missed++
+			limit := time.Hour
+			if reg.interval > 0 && reg.interval < limit {
+				limit = reg.interval
+			}
+			wait = answered.Backoff(missed, scanRetryMin, limit)
+			continue
+		}
+		missed = 0
 		if reg.interval <= 0 {
 			return
 		}

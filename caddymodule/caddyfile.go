@@ -1,7 +1,11 @@
 package caddymodule
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"math"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -13,16 +17,61 @@ import (
 )
 
 func init() {
-	httpcaddyfile.RegisterHandlerDirective("agent_ready", parseCaddyfile)
+	httpcaddyfile.RegisterDirective("agent_ready", parseDirective)
 	// After encode, so agent_ready reads and writes plain bytes and the
 	// Markdown it produces is still compressed on the way out.
 	httpcaddyfile.RegisterDirectiveOrder("agent_ready", httpcaddyfile.After, "encode")
 }
 
+// parseDirective is what httpcaddyfile.RegisterHandlerDirective does for a
+// handler directive, with one check first: a lone first argument that
+// names a YAML file and starts with '/' would silently become a path
+// matcher (the handler then runs only for that path and with no YAML), so
+// it is an error that gives the fix.
+func parseDirective(h httpcaddyfile.Helper) ([]httpcaddyfile.ConfigValue, error) {
+	if !h.Next() {
+		return nil, h.ArgErr()
+	}
+	if h.NextArg() {
+		if v := h.Val(); strings.HasPrefix(v, "/") && isYAMLFile(v) {
+			return nil, h.Errf("agent_ready %s: an argument starting with '/' is a path matcher, not the site's YAML; write the file in the block: agent_ready { config %s }", v, v)
+		}
+		h.Prev()
+	}
+	matcherSet, err := h.ExtractMatcherSet()
+	if err != nil {
+		return nil, err
+	}
+	ar, err := parseCaddyfile(h)
+	if err != nil {
+		return nil, err
+	}
+	return h.NewRoute(matcherSet, ar), nil
+}
+
+// isYAMLFile reports whether name ends in .yaml or .yml.
+func isYAMLFile(name string) bool {
+	ext := strings.ToLower(filepath.Ext(name))
+	return ext == ".yaml" || ext == ".yml"
+}
+
+// parseCaddyfile reads the directive and, when it names a YAML file, the
+// file's SHA-256 into ConfigSHA256: the adapted config then changes when
+// the file does, so `caddy reload` applies an edit of the YAML (Caddy
+// skips a reload whose adapted config is unchanged). A file that cannot be
+// read is an error here, at adapt time.
 func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error) {
 	ar := new(AgentReady)
 	if err := ar.UnmarshalCaddyfile(h.Dispenser); err != nil {
 		return nil, err
+	}
+	if ar.Config != "" {
+		raw, err := os.ReadFile(ar.Config)
+		if err != nil {
+			return nil, h.Errf("agent_ready config: %v", err)
+		}
+		sum := sha256.Sum256(raw)
+		ar.ConfigSHA256 = hex.EncodeToString(sum[:])
 	}
 	return ar, nil
 }
@@ -34,6 +83,8 @@ func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error)
 //	    max_size           <size>
 //	    max_markdown_size  <size>
 //	    convert_timeout    <duration>
+//	    queue_timeout      <duration>
+//	    conversions_per_client <n>
 //	    markdown_suffix    <suffix>|off
 //	    link_llms          <target>|off
 //	    link_agents        <target>|off
@@ -70,25 +121,61 @@ func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error)
 //
 // A path starting with "/" right after the directive is read as a path
 // matcher, as for every Caddy handler directive: give absolute paths with
-// the config subdirective. Every subdirective may be omitted; see the JSON
+// the config subdirective (an absolute .yaml/.yml path there is an error
+// that says so). A relative config path is the Caddyfile's directory's.
+// A subdirective given twice is an error, except the repeatable
+// content_selector, prune and keep. Every subdirective may be omitted; see the JSON
 // fields of AgentReady for defaults. Subdirectives taking selectors may be repeated. Quote selectors
 // that start with '#': the Caddyfile reads an unquoted '#' as a comment.
 func (ar *AgentReady) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
-	d.Next() // consume directive name
+	d.Next()                 // consume directive name
+	seen := map[string]int{} // subdirective -> line it was first given on
 	if d.NextArg() {
-		ar.Config = d.Val()
+		ar.Config = configPath(d)
+		seen["config"] = d.Line()
 		if d.NextArg() {
 			return d.ArgErr()
 		}
 	}
 	for d.NextBlock(0) {
-		sub, ok := subdirectives[d.Val()]
+		name := d.Val()
+		sub, ok := subdirectives[name]
 		if !ok {
-			return d.Errf("unrecognized subdirective '%s'", d.Val())
+			return d.Errf("unrecognized subdirective '%s'", name)
 		}
+		if line, dup := seen[name]; dup && !repeatable[name] {
+			return d.Errf("%s given twice (first on line %d): keep one", name, line)
+		}
+		seen[name] = d.Line()
 		if err := sub.parse(ar, d); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// repeatable are the subdirectives that may be given more than once (each
+// adds selectors).
+var repeatable = map[string]bool{"content_selector": true, "prune": true, "keep": true}
+
+// configPath is the current token as the YAML file's path: a relative path
+// is taken from the directory of the Caddyfile that names it, not from
+// Caddy's working directory.
+func configPath(d *caddyfile.Dispenser) string {
+	p := d.Val()
+	if filepath.IsAbs(p) || d.File() == "" {
+		return p
+	}
+	return filepath.Join(filepath.Dir(d.File()), p)
+}
+
+func (ar *AgentReady) parseConfig(d *caddyfile.Dispenser) error {
+	if !d.NextArg() {
+		return d.ArgErr()
+	}
+	ar.Config = configPath(d)
+	if d.NextArg() {
+		return d.ArgErr()
 	}
 	return nil
 }
@@ -103,33 +190,36 @@ type subdirective struct {
 }
 
 // subdirectives is the syntax of the agent_ready block. Every JSON field of
-// AgentReady but site_yaml has its subdirective, named as the field except
+// AgentReady but site_yaml and config_sha256 (set by parseCaddyfile from
+// the file config names) has its subdirective, named as the field except
 // content_selector (repeatable, one selector list each), images_without_alt
 // (keep or drop) and prune (whose "off" is prune_defaults).
 var subdirectives = map[string]subdirective{
-	"config":             {[]string{"config"}, textArg(func(ar *AgentReady) *string { return &ar.Config })},
-	"max_size":           {[]string{"max_size"}, sizeArg(false, func(ar *AgentReady) *int64 { return &ar.MaxSize })},
-	"max_markdown_size":  {[]string{"max_markdown_size"}, sizeArg(false, func(ar *AgentReady) *int64 { return &ar.MaxMarkdownSize })},
-	"convert_timeout":    {[]string{"convert_timeout"}, (*AgentReady).parseConvertTimeout},
-	"markdown_suffix":    {[]string{"markdown_suffix"}, offableArg(func(ar *AgentReady) *string { return &ar.MarkdownSuffix })},
-	"link_llms":          {[]string{"link_llms"}, offableArg(func(ar *AgentReady) *string { return &ar.LinkLLMS })},
-	"link_agents":        {[]string{"link_agents"}, offableArg(func(ar *AgentReady) *string { return &ar.LinkAgents })},
-	"link_markdown":      {[]string{"link_markdown"}, switchArg(func(ar *AgentReady) **bool { return &ar.LinkMarkdown })},
-	"head_link":          {[]string{"head_link"}, switchArg(func(ar *AgentReady) **bool { return &ar.HeadLink })},
-	"cache_control":      {[]string{"cache_control"}, textArg(func(ar *AgentReady) *string { return &ar.CacheControl })},
-	"content_signal":     {[]string{"content_signal"}, (*AgentReady).parseContentSignal},
-	"tokens_header":      {[]string{"tokens_header"}, switchArg(func(ar *AgentReady) **bool { return &ar.TokensHeader })},
-	"rewrite_cache":      {[]string{"rewrite_cache"}, sizeArg(true, func(ar *AgentReady) *int64 { return &ar.RewriteCache })},
-	"content_selector":   {[]string{"content_selectors"}, listArgs(func(ar *AgentReady) *[]string { return &ar.ContentSelectors })},
-	"prune":              {[]string{"prune", "prune_defaults"}, (*AgentReady).parsePrune},
-	"keep":               {[]string{"keep"}, listArgs(func(ar *AgentReady) *[]string { return &ar.Keep })},
-	"images_without_alt": {[]string{"keep_images_without_alt"}, (*AgentReady).parseImagesWithoutAlt},
-	"jsonld_block":       {[]string{"jsonld_block"}, switchArg(func(ar *AgentReady) **bool { return &ar.JSONLDBlock })},
-	"default_language":   {[]string{"default_language"}, textArg(func(ar *AgentReady) *string { return &ar.DefaultLanguage })},
-	"conversion_cache":   {[]string{"conversion_cache"}, sizeArg(true, func(ar *AgentReady) *int64 { return &ar.ConversionCache })},
-	"inject":             {[]string{"inject"}, switchArg(func(ar *AgentReady) **bool { return &ar.Inject })},
-	"self_scan":          {[]string{"self_scan"}, (*AgentReady).unmarshalSelfScan},
-	"traffic":            {[]string{"traffic"}, (*AgentReady).unmarshalTraffic},
+	"config":                 {[]string{"config"}, (*AgentReady).parseConfig},
+	"max_size":               {[]string{"max_size"}, sizeArg(false, func(ar *AgentReady) *int64 { return &ar.MaxSize })},
+	"max_markdown_size":      {[]string{"max_markdown_size"}, sizeArg(false, func(ar *AgentReady) *int64 { return &ar.MaxMarkdownSize })},
+	"convert_timeout":        {[]string{"convert_timeout"}, durationArg(func(ar *AgentReady) *caddy.Duration { return &ar.ConvertTimeout })},
+	"queue_timeout":          {[]string{"queue_timeout"}, durationArg(func(ar *AgentReady) *caddy.Duration { return &ar.QueueTimeout })},
+	"conversions_per_client": {[]string{"conversions_per_client"}, countArg(func(ar *AgentReady) *int { return &ar.ConversionsPerClient })},
+	"markdown_suffix":        {[]string{"markdown_suffix"}, offableArg(func(ar *AgentReady) *string { return &ar.MarkdownSuffix })},
+	"link_llms":              {[]string{"link_llms"}, offableArg(func(ar *AgentReady) *string { return &ar.LinkLLMS })},
+	"link_agents":            {[]string{"link_agents"}, offableArg(func(ar *AgentReady) *string { return &ar.LinkAgents })},
+	"link_markdown":          {[]string{"link_markdown"}, switchArg(func(ar *AgentReady) **bool { return &ar.LinkMarkdown })},
+	"head_link":              {[]string{"head_link"}, switchArg(func(ar *AgentReady) **bool { return &ar.HeadLink })},
+	"cache_control":          {[]string{"cache_control"}, textArg(func(ar *AgentReady) *string { return &ar.CacheControl })},
+	"content_signal":         {[]string{"content_signal"}, (*AgentReady).parseContentSignal},
+	"tokens_header":          {[]string{"tokens_header"}, switchArg(func(ar *AgentReady) **bool { return &ar.TokensHeader })},
+	"rewrite_cache":          {[]string{"rewrite_cache"}, sizeArg(true, func(ar *AgentReady) *int64 { return &ar.RewriteCache })},
+	"content_selector":       {[]string{"content_selectors"}, listArgs(func(ar *AgentReady) *[]string { return &ar.ContentSelectors })},
+	"prune":                  {[]string{"prune", "prune_defaults"}, (*AgentReady).parsePrune},
+	"keep":                   {[]string{"keep"}, listArgs(func(ar *AgentReady) *[]string { return &ar.Keep })},
+	"images_without_alt":     {[]string{"keep_images_without_alt"}, (*AgentReady).parseImagesWithoutAlt},
+	"jsonld_block":           {[]string{"jsonld_block"}, switchArg(func(ar *AgentReady) **bool { return &ar.JSONLDBlock })},
+	"default_language":       {[]string{"default_language"}, textArg(func(ar *AgentReady) *string { return &ar.DefaultLanguage })},
+	"conversion_cache":       {[]string{"conversion_cache"}, sizeArg(true, func(ar *AgentReady) *int64 { return &ar.ConversionCache })},
+	"inject":                 {[]string{"inject"}, switchArg(func(ar *AgentReady) **bool { return &ar.Inject })},
+	"self_scan":              {[]string{"self_scan"}, (*AgentReady).unmarshalSelfScan},
+	"traffic":                {[]string{"traffic"}, (*AgentReady).unmarshalTraffic},
 }
 
 // textArg reads one argument into a string field.
@@ -206,17 +296,38 @@ func sizeArg(offable bool, field func(*AgentReady) *int64) func(*AgentReady, *ca
 	}
 }
 
-func (ar *AgentReady) parseConvertTimeout(d *caddyfile.Dispenser) error {
-	v, err := oneArg(d)
-	if err != nil {
-		return err
+// durationArg reads a positive duration into a field.
+func durationArg(field func(*AgentReady) *caddy.Duration) func(*AgentReady, *caddyfile.Dispenser) error {
+	return func(ar *AgentReady, d *caddyfile.Dispenser) error {
+		sub := d.Val()
+		v, err := oneArg(d)
+		if err != nil {
+			return err
+		}
+		dur, err := caddy.ParseDuration(v)
+		if err != nil || dur <= 0 {
+			return d.Errf("%s: invalid duration '%s'", sub, v)
+		}
+		*field(ar) = caddy.Duration(dur)
+		return nil
 	}
-	dur, err := caddy.ParseDuration(v)
-	if err != nil || dur <= 0 {
-		return d.Errf("convert_timeout: invalid duration '%s'", v)
+}
+
+// countArg reads a positive whole number into a field.
+func countArg(field func(*AgentReady) *int) func(*AgentReady, *caddyfile.Dispenser) error {
+	return func(ar *AgentReady, d *caddyfile.Dispenser) error {
+		sub := d.Val()
+		v, err := oneArg(d)
+		if err != nil {
+			return err
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil || n <= 0 {
+			return d.Errf("%s: invalid number '%s'", sub, v)
+		}
+		*field(ar) = n
+		return nil
 	}
-	ar.ConvertTimeout = caddy.Duration(dur)
-	return nil
 }
 
 // parseContentSignal reads the Content-Signal value, which may be given

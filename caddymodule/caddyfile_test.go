@@ -41,7 +41,7 @@ func TestCaddyfileAdapt(t *testing.T) {
 			if !ok {
 				t.Fatalf("%s: missing ---------- separator", f)
 			}
-			got, err := adapt(in + "\n")
+			got, err := adapt(in+"\n", f)
 			if err != nil {
 				if strings.HasPrefix(strings.TrimSpace(want), "error:") {
 					if !strings.Contains(err.Error(), strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(want), "error:"))) {
@@ -64,9 +64,12 @@ func TestCaddyfileAdapt(t *testing.T) {
 	}
 }
 
-func adapt(caddyfileText string) (string, error) {
+// adapt adapts a Caddyfile read from filename: a relative config path is
+// the directory of filename's (testdata/caddyfile_adapt/site.yaml for the
+// goldens).
+func adapt(caddyfileText, filename string) (string, error) {
 	adapter := caddyconfig.GetAdapter("caddyfile")
-	out, warnings, err := adapter.Adapt([]byte(caddyfileText), map[string]any{"filename": "Caddyfile"})
+	out, warnings, err := adapter.Adapt([]byte(caddyfileText), map[string]any{"filename": filename})
 	if err != nil {
 		return "", err
 	}
@@ -106,8 +109,15 @@ func TestUnmarshalCaddyfileErrors(t *testing.T) {
 		{"max_markdown_size off", "agent_ready {\n\tmax_markdown_size off\n}", "max_markdown_size: invalid size 'off'"},
 		{"convert_timeout bad", "agent_ready {\n\tconvert_timeout soon\n}", "convert_timeout: invalid duration 'soon'"},
 		{"convert_timeout zero", "agent_ready {\n\tconvert_timeout 0s\n}", "convert_timeout: invalid duration '0s'"},
+		{"queue_timeout bad", "agent_ready {\n\tqueue_timeout 0\n}", "queue_timeout: invalid duration '0'"},
+		{"conversions_per_client bad", "agent_ready {\n\tconversions_per_client none\n}", "conversions_per_client: invalid number 'none'"},
+		{"conversions_per_client zero", "agent_ready {\n\tconversions_per_client 0\n}", "conversions_per_client: invalid number '0'"},
 		{"convert_timeout two args", "agent_ready {\n\tconvert_timeout 1s 2s\n}", "wrong argument count"},
 		{"inline args", "agent_ready a.yaml b.yaml", "wrong argument count"},
+		{"config twice", "agent_ready {\n\tconfig a.yaml\n\tconfig b.yaml\n}", "config given twice (first on line 2): keep one"},
+		{"config inline and in block", "agent_ready a.yaml {\n\tconfig b.yaml\n}", "config given twice (first on line 1)"},
+		{"max_size twice", "agent_ready {\n\tmax_size 1MB\n\tmax_size 2MB\n}", "max_size given twice"},
+		{"self_scan twice", "agent_ready {\n\tself_scan off\n\tself_scan off\n}", "self_scan given twice"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var ar AgentReady

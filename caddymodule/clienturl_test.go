@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -13,16 +15,22 @@ import (
 // one rewritten inside the server: not php_fastcgi's rewrite to /index.php
 // after the module (emulated by a rewrite in a route after it), not
 // try_files before it, not a prefix handle_path strips. A page with a query
-// gets no canonical: its public URL is not known.
+// gets no canonical: its public URL is not known. The advertised alternate
+// answers the same Markdown as the negotiated page.
 func TestIntegrationClientPath(t *testing.T) {
 	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		fmt.Fprint(w, "<!doctype html><html lang=en><head><title>Front controller</title></head><body><main><h1>Served</h1><p>Whatever the front controller routes to.</p></main></body></html>")
 	}))
 	defer origin.Close()
+	root := t.TempDir() // try_files rewrites only to a file that exists
+	if err := os.WriteFile(filepath.Join(root, "index.php"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	base, _ := runCaddy(t, `
 :{port} {
 	bind 127.0.0.1
+	root * `+root+`
 	@tried path /tried/*
 	try_files @tried /index.php
 	handle_path /blog/* {
@@ -73,6 +81,11 @@ func TestIntegrationClientPath(t *testing.T) {
 			want := "canonical: " + base + tc.path + "\n"
 			if !strings.Contains(md, want) {
 				t.Errorf("front matter lacks %q:\n%s", want, md)
+			}
+			// The advertised alternate is the same Markdown, whatever
+			// try_files or handle_path made of its path in front.
+			if resp, viaSuffix := get(t, "GET", base+tc.alternate); resp.StatusCode != 200 || viaSuffix != md {
+				t.Errorf("the alternate %s answers %d %q, not the page's Markdown:\n%s\n--- negotiated:\n%s", tc.alternate, resp.StatusCode, resp.Header.Get("Content-Type"), viaSuffix, md)
 			}
 		})
 	}

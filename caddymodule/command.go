@@ -32,34 +32,39 @@ Tools of the agent_ready module that work without a running server.
   convert  converts one HTML document to Markdown exactly as the proxy would
   scan     scores any site against the agent-readiness standard
 `,
-		CobraFunc: func(cmd *cobra.Command) {
-			conv := &cobra.Command{
-				Use:   "convert [--url <url>] [--content-selector <sel>]... [<file>|-]",
-				Short: "Converts one HTML document to Markdown as the proxy would",
-				Long: `
+		CobraFunc: addCommands,
+	})
+}
+
+// addCommands adds convert and scan under `caddy agent-ready`.
+func addCommands(cmd *cobra.Command) {
+	conv := &cobra.Command{
+		Use:   "convert [--url <url>] [--content-selector <sel>]... [<file>|-]",
+		Short: "Converts one HTML document to Markdown as the proxy would",
+		Long: `
 Reads one HTML document (standard input by default, or a file) and prints
 the Markdown the agent_ready handler would serve for it, front matter
 included. --url sets the page's address, used for the canonical URL and to
 make relative links absolute. The other flags mirror the handler's settings.
 `,
-				Args: cobra.MaximumNArgs(1),
-				RunE: caddycmd.WrapCommandFuncForCobra(cmdConvert),
-			}
-			conv.Flags().String("url", "http://localhost/", "address of the page")
-			conv.Flags().StringArray("content-selector", nil, "CSS selector of the main content (repeatable)")
-			conv.Flags().StringArray("prune", nil, "CSS selector to remove, besides the defaults (repeatable)")
-			conv.Flags().Bool("no-default-prune", false, "do not apply the default prune selectors")
-			conv.Flags().StringArray("keep", nil, "CSS selector that always survives pruning (repeatable)")
-			conv.Flags().Bool("keep-images-without-alt", false, "keep images that have no alt text")
-			conv.Flags().Bool("no-jsonld", false, "do not append the page's JSON-LD block")
-			conv.Flags().String("default-language", "", "front matter language when the page names none")
-			conv.Flags().Bool("tokens", false, "print the o200k token count on standard error")
-			cmd.AddCommand(conv)
+		Args: usageArgs(cobra.MaximumNArgs(1)),
+		RunE: caddycmd.WrapCommandFuncForCobra(cmdConvert),
+	}
+	conv.Flags().String("url", "http://localhost/", "address of the page")
+	conv.Flags().StringArray("content-selector", nil, "CSS selector of the main content (repeatable)")
+	conv.Flags().StringArray("prune", nil, "CSS selector to remove, besides the defaults (repeatable)")
+	conv.Flags().Bool("no-default-prune", false, "do not apply the default prune selectors")
+	conv.Flags().StringArray("keep", nil, "CSS selector that always survives pruning (repeatable)")
+	conv.Flags().Bool("keep-images-without-alt", false, "keep images that have no alt text")
+	conv.Flags().Bool("no-jsonld", false, "do not append the page's JSON-LD block")
+	conv.Flags().String("default-language", "", "front matter language when the page names none")
+	conv.Flags().Bool("tokens", false, "print the o200k token count on standard error")
+	cmd.AddCommand(conv)
 
-			scan := &cobra.Command{
-				Use:   "scan <url> [--format json|markdown|html|sarif|junit] [--out <file>] [--pages <n>] [--timeout <duration>] [--fail-under <score>] [--check <id>] [--quiet]",
-				Short: "Scores a site against the agent-readiness standard",
-				Long: `
+	scan := &cobra.Command{
+		Use:   "scan <url> [--format json|markdown|html|sarif|junit] [--out <file>] [--pages <n>] [--timeout <duration>] [--fail-under <score>] [--check <id>] [--quiet]",
+		Short: "Scores a site against the agent-readiness standard",
+		Long: `
 Scans the site at <url> through three lenses — the agent-readiness
 standard (100 points, 35 checks), the 28 agent-protocol checkpoints and the
 20 agent-compatibility lint rules — and prints one report that opens with a
@@ -70,19 +75,43 @@ checkpoint or lint rule and prints its verdict and receipt. The exit code is
 scanned at all; 2 for bad usage; 3 when the score is below --fail-under, or
 when the --check target is FAIL or PARTIAL.
 `,
-				Args: cobra.ExactArgs(1),
-				RunE: caddycmd.WrapCommandFuncForCobra(cmdScan),
-			}
-			scan.Flags().String("format", "markdown", "report format: json, markdown, html, sarif or junit")
-			scan.Flags().String("check", "", "rescan just this check, checkpoint or lint rule id and print its verdict and receipt")
-			scan.Flags().String("out", "", "write the report to this file instead of standard output")
-			scan.Flags().Int("pages", 5, "pages from the sitemap to scan besides the home page")
-			scan.Flags().Duration("timeout", 60*time.Second, "time limit of the whole scan")
-			scan.Flags().Float64("fail-under", 0, "exit with status 3 when the score is below this")
-			scan.Flags().Bool("quiet", false, "no progress display on standard error")
-			cmd.AddCommand(scan)
-		},
-	})
+		Args: usageArgs(cobra.ExactArgs(1)),
+		RunE: caddycmd.WrapCommandFuncForCobra(cmdScan),
+	}
+	scan.Flags().String("format", "markdown", "report format: json, markdown, html, sarif or junit")
+	scan.Flags().String("check", "", "rescan just this check, checkpoint or lint rule id and print its verdict and receipt")
+	scan.Flags().String("out", "", "write the report to this file instead of standard output")
+	scan.Flags().Int("pages", 5, "pages from the sitemap to scan besides the home page")
+	scan.Flags().Duration("timeout", 60*time.Second, "time limit of the whole scan")
+	scan.Flags().Float64("fail-under", 0, "exit with status 3 when the score is below this")
+	scan.Flags().Bool("quiet", false, "no progress display on standard error")
+	cmd.AddCommand(scan)
+	for _, c := range []*cobra.Command{conv, scan} {
+		c.SetFlagErrorFunc(usageError)
+	}
+}
+
+// exitUsage is the exit status of bad usage (a missing or extra argument,
+// an unknown flag or a bad flag value), as the scan's help documents.
+const exitUsage = 2
+
+// usageError turns a usage mistake cobra found into exit status 2: cobra's
+// own errors make Caddy exit with 1, the status scan documents as "could
+// not be scanned".
+func usageError(cmd *cobra.Command, err error) error {
+	return caddycmd.WrapCommandFuncForCobra(func(caddycmd.Flags) (int, error) {
+		return exitUsage, fmt.Errorf("%v (see caddy agent-ready %s --help)", err, cmd.Name())
+	})(cmd, nil)
+}
+
+// usageArgs is an argument check whose failure is a usage error.
+func usageArgs(check cobra.PositionalArgs) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if err := check(cmd, args); err != nil {
+			return usageError(cmd, err)
+		}
+		return nil
+	}
 }
 
 // maxConvertInput caps what `convert` reads, like the handler's max_size

@@ -2,16 +2,16 @@ package caddymodule
 
 import (
 	"bytes"
-	"context"
+	"io"
 	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
-	"time"
 
-	"golang.org/x/sync/semaphore"
+	"github.com/spf13/cobra"
 
 	"github.com/agentready/caddy-agentready/negotiate"
 	"github.com/agentready/caddy-agentready/negotiate/convert"
@@ -89,35 +89,43 @@ func TestRunConvertErrors(t *testing.T) {
 	}
 }
 
-// TestConversionAdmission: pages wait for their share of the bytes in
-// flight before they are buffered, and give up with their client.
-func TestConversionAdmission(t *testing.T) {
-	ar := &AgentReady{inflightMax: 1 << 10, inflight: semaphore.NewWeighted(1 << 10)}
-	holder, err := ar.admit(context.Background(), 1<<10) // another page holds every byte
-	if err != nil {
-		t.Fatal(err)
+// TestCommandUsageExitStatus: bad usage of `caddy agent-ready` exits with
+// status 2, as scan's help documents (cobra's own errors would make Caddy
+// exit with 1, which scan documents as "could not be scanned").
+func TestCommandUsageExitStatus(t *testing.T) {
+	for _, args := range [][]string{
+		{"scan"},
+		{"scan", "http://a.example/", "http://b.example/"},
+		{"scan", "--bogus", "http://a.example/"},
+		{"scan", "--pages", "many", "http://a.example/"},
+		{"convert", "a.html", "b.html"},
+		{"convert", "--bogus"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			root := &cobra.Command{Use: "agent-ready", SilenceUsage: true, SilenceErrors: true}
+			addCommands(root)
+			root.SetArgs(args)
+			root.SetOut(io.Discard)
+			root.SetErr(io.Discard)
+			err := root.Execute()
+			if code := exitStatus(err); code != exitUsage {
+				t.Fatalf("exit status %d (error %v), want %d", code, err, exitUsage)
+			}
+		})
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-	defer cancel()
-	if _, err := ar.admit(ctx, 100); err == nil || !strings.Contains(err.Error(), "conversion slot") {
-		t.Fatalf("a page was admitted past the bound: %v", err)
+}
+
+// exitStatus is the status Caddy's Main exits with for err: the ExitCode
+// of caddycmd's (unexported) exitError, else 1; 0 for no error.
+func exitStatus(err error) int {
+	if err == nil {
+		return 0
 	}
-	holder()
-	release, err := ar.admit(context.Background(), 100)
-	if err != nil {
-		t.Fatalf("with the bytes free: %v", err)
+	v := reflect.ValueOf(err)
+	if v.Kind() == reflect.Pointer && v.Elem().Kind() == reflect.Struct {
+		if f := v.Elem().FieldByName("ExitCode"); f.IsValid() && f.CanInt() {
+			return int(f.Int())
+		}
 	}
-	release()
-	// A page larger than the bound is admitted alone.
-	big, err := ar.admit(context.Background(), 1<<20)
-	if err != nil {
-		t.Fatalf("a page over the bound: %v", err)
-	}
-	if ar.inflight.TryAcquire(1) {
-		t.Error("a page over the bound must hold every byte")
-	}
-	big()
-	if !ar.inflight.TryAcquire(1 << 10) {
-		t.Error("releases did not give the bytes back")
-	}
+	return 1
 }

@@ -1,21 +1,23 @@
 package caddymodule
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/caddyserver/caddy/v2"
-	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 	"go.uber.org/zap"
 	"go.uber.org/zap/exp/zapslog"
 
 	"github.com/agentready/caddy-agentready/connect"
 	"github.com/agentready/caddy-agentready/discover"
+	"github.com/agentready/caddy-agentready/internal/answered"
 	"github.com/agentready/caddy-agentready/manifest"
 )
 
@@ -33,6 +35,8 @@ var contentStores = caddy.NewUsagePool()
 type contentStore struct {
 	site  string
 	store *connect.Store
+	// warning is the newest config's reach warning (see siteaddr.Reach).
+	warning atomic.Pointer[string]
 }
 
 // Destruct implements caddy.Destructor: the last config using the site is
@@ -43,7 +47,7 @@ func (c *contentStore) Destruct() error { return c.store.Close() }
 // enables them, indexing the pages of src. Its index fills in the
 // background once the config starts, starting from the index a previous
 // config of the site (by origin, its in-process address) left.
-func (ar *AgentReady) provisionConnect(src *connect.HTTPSource, origin string) error {
+func (ar *AgentReady) provisionConnect(src connect.Source, origin string) error {
 	c := ar.site.Connect
 	if !c.Enabled {
 		return nil
@@ -84,7 +88,10 @@ func (ar *AgentReady) provisionConnect(src *connect.HTTPSource, origin string) e
 	if err != nil {
 		return fmt.Errorf("connect: %v", err)
 	}
-	opts.Store = val.(*contentStore).store
+	cs := val.(*contentStore)
+	w := ar.reachWarning
+	cs.warning.Store(&w)
+	opts.Store = cs.store
 	logger := slog.New(zapslog.NewHandler(ar.logger.Named("connect").Core()))
 	server, err := connect.New(opts, src, logger)
 	if err != nil {
@@ -93,6 +100,27 @@ func (ar *AgentReady) provisionConnect(src *connect.HTTPSource, origin string) e
 	}
 	ar.connect, ar.connectSite = server, origin
 	return nil
+}
+
+// answeredSource is the content index's source: a discovery that met a
+// site that did not answer (answered.Discovery: refused, 502, Caddy's
+// empty 200) is a failed listing, which keeps the index as it is and is
+// retried after connect's backoff, rather than an index of no pages until
+// the next refresh.
+type answeredSource struct {
+	*connect.HTTPSource
+}
+
+// Pages implements connect.Source.
+func (s answeredSource) Pages(ctx context.Context) ([]string, error) {
+	urls, err := s.HTTPSource.Pages(ctx)
+	if err != nil || len(urls) > 0 {
+		return urls, err
+	}
+	if err := answered.Discovery(s.Discoverer.Last()); err != nil {
+		return nil, err
+	}
+	return urls, nil
 }
 
 // publicOrigin is the origin the site's pages are known under: site.origin,
@@ -132,6 +160,9 @@ type indexStatus struct {
 	LastError   string    `json:"last_error,omitempty"`
 	Failures    int       `json:"failures"`
 	NextAttempt time.Time `json:"next_attempt,omitzero"`
+	// Warning says why the module's own requests may not reach the site,
+	// and how to fix it (see siteaddr.Reach).
+	Warning string `json:"warning,omitempty"`
 }
 
 // indexStatuses lists the content index of every site, sorted by site.
@@ -140,22 +171,27 @@ func indexStatuses() []indexStatus {
 	contentStores.Range(func(_, v any) bool {
 		c := v.(*contentStore)
 		st := c.store.Stats()
-		out = append(out, indexStatus{
+		is := indexStatus{
 			Site: c.site, State: st.State, Pages: st.Pages, Bytes: st.Bytes, IndexBytes: st.IndexBytes, Refreshing: st.Refreshing,
 			LastSuccess: st.LastSuccess, LastAttempt: st.LastStart, LastError: st.LastError,
 			Failures: st.Failures, NextAttempt: st.NextAttempt,
-		})
+		}
+		if w := c.warning.Load(); w != nil {
+			is.Warning = *w
+		}
+		out = append(out, is)
 		return true
 	})
 	sort.Slice(out, func(i, j int) bool { return out[i].Site < out[j].Site })
 	return out
 }
 
-// clientIP is the client address Caddy determined (trusted proxies
-// honoured), for per-client rate limits.
+// clientIP is the client's address for per-client rate limits, read as
+// trusted_proxies_strict reads forwarded addresses (see clientAddr); the
+// connection's RemoteAddr when there is none.
 func clientIP(r *http.Request) string {
-	if ip, ok := caddyhttp.GetVar(r.Context(), caddyhttp.ClientIPVarKey).(string); ok && ip != "" {
-		return ip
+	if a := clientAddr(r); a.IsValid() {
+		return a.String()
 	}
 	return r.RemoteAddr
 }
@@ -163,17 +199,23 @@ func clientIP(r *http.Request) string {
 // backgroundClient is internalClient with each request marked as
 // background work (see backgroundKey): the client of the content index and
 // of llms-full.txt.
-func backgroundClient(srv http.Handler) *http.Client {
-	c := internalClient(srv)
+func (ar *AgentReady) backgroundClient(srv http.Handler) *http.Client {
+	c := ar.internalClient(srv)
 	c.Transport = backgroundTransport{c.Transport}
 	return c
 }
 
+// inProcess is the transport of the module's own requests into srv, the
+// site's own server: each arrives as an anonymous outside visitor's.
+func (ar *AgentReady) inProcess(srv http.Handler) inProcessTransport {
+	return inProcessTransport{handler: srv, site: ar.own}
+}
+
 // internalClient makes requests into the site's own server in process,
 // marked as internal so metrics leave them out, and never leaves the site.
-func internalClient(srv http.Handler) *http.Client {
+func (ar *AgentReady) internalClient(srv http.Handler) *http.Client {
 	return &http.Client{
-		Transport: inProcessTransport{handler: srv},
+		Transport: ar.inProcess(srv),
 		CheckRedirect: func(req *http.Request, via []*http.Request) error {
 			if len(via) >= internalMaxRedir {
 				return errors.New("too many redirects")
@@ -196,7 +238,7 @@ func (ar *AgentReady) discoverOptions(srv http.Handler, origin string) discover.
 	return discover.Options{
 		Origin:       origin,
 		PublicOrigin: ar.publicOrigin(origin),
-		Client:       &http.Client{Transport: originOnlyTransport{inProcessTransport{handler: srv}}},
+		Client:       &http.Client{Transport: originOnlyTransport{ar.inProcess(srv)}},
 		Mode:         discover.Mode(d.Mode),
 		Seeds:        ar.site.NamedPages(),
 		MaxPages:     d.MaxPages,
@@ -212,4 +254,5 @@ func (ar *AgentReady) discoverOptions(srv http.Handler, origin string) discover.
 // Interface guards
 var (
 	_ caddy.Destructor = (*contentStore)(nil)
+	_ connect.Source   = answeredSource{}
 )

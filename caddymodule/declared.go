@@ -30,7 +30,7 @@ func (ar *AgentReady) checkDeclared(ctx context.Context, srv http.Handler, origi
 	if err != nil {
 		return 0
 	}
-	client := internalClient(srv)
+	client := ar.internalClient(srv)
 	missing := 0
 	for i, d := range ar.site.DeclaredURLs() {
 		if i >= maxDeclaredChecks || ctx.Err() != nil {

@@ -22,7 +22,9 @@ import (
 // pass, with the client's own credentials: basic_auth and forward_auth on
 // the page's path, a remote_ip rule, a rewrite in front of the module; the
 // origin sees the page's path and request URI, never the suffix. Only HTML
-// pages have a suffix form.
+// pages have a suffix form. The page's add-a-slash redirect is followed
+// through the chain too: a basic_auth on the exact path /private-dir/
+// judges /private-dir/md.
 func TestSecuritySuffixThroughRouteChain(t *testing.T) {
 	hash, err := bcrypt.GenerateFromPassword([]byte("s3cret"), bcrypt.MinCost)
 	if err != nil {
@@ -46,6 +48,8 @@ func TestSecuritySuffixThroughRouteChain(t *testing.T) {
 			fmt.Fprint(w, "# Notes\n")
 		case "/llms.txt":
 			http.NotFound(w, r) // the module generates it
+		case "/private-dir", "/open-dir":
+			http.Redirect(w, r, r.URL.Path+"/", http.StatusMovedPermanently)
 		default:
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
 			fmt.Fprintf(w, "<!doctype html><html lang=en><head><title>Page %s</title></head><body><main><h1>Heading of %s</h1><p>Body text of the page %s, long enough to be kept.</p></main></body></html>", r.URL.Path, r.URL.Path, r.URL.Path)
@@ -73,6 +77,9 @@ func TestSecuritySuffixThroughRouteChain(t *testing.T) {
 	bind 127.0.0.1
 	@protected path /index.html /pricing.html
 	basic_auth @protected {
+		alice `+string(hash)+`
+	}
+	basic_auth /private-dir/ {
 		alice `+string(hash)+`
 	}
 	@team path /team/* /staff.html
@@ -118,6 +125,10 @@ func TestSecuritySuffixThroughRouteChain(t *testing.T) {
 		{"non-HTML: robots.txt has no Markdown form", "/robots.txt/md", nil, 404, "", ""},
 		{"non-HTML: a generated document has none", "/llms.txt/md", nil, 404, "", ""},
 		{"the origin's own Markdown goes through", "/notes.md/md", nil, 200, "# Notes", md},
+		{"basic_auth on the slash: the page itself", "/private-dir/", []string{"Accept", md}, 401, "", ""},
+		{"basic_auth on the slash: suffix, no credentials", "/private-dir/md", nil, 401, "", ""},
+		{"basic_auth on the slash: suffix with credentials", "/private-dir/md", []string{"Authorization", basic}, 200, "# Heading of /private-dir/", md},
+		{"the slash redirect followed", "/open-dir/md", nil, 200, "# Heading of /open-dir/", md},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			resp, body := get(t, "GET", base+tc.path, tc.hdr...)
@@ -140,10 +151,17 @@ func TestSecuritySuffixThroughRouteChain(t *testing.T) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
+	private := 0
 	for _, uri := range seen {
 		if strings.Contains(uri, "/md") {
 			t.Errorf("the origin was asked for a suffix URI %q", uri)
 		}
+		if uri == "/private-dir/" {
+			private++
+		}
+	}
+	if private != 1 {
+		t.Errorf("the origin served /private-dir/ %d times, want once (to the client with credentials): %q", private, seen)
 	}
 	// The client's request is judged as it came (/team/plan.html/md), then
 	// the page's request as the page's (/team/plan.html, /staff.html).

@@ -4,7 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
+	"sync"
+	"time"
 
+	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
+
+	"github.com/agentready/caddy-agentready/internal/admission"
 	"github.com/agentready/caddy-agentready/negotiate"
 	"github.com/agentready/caddy-agentready/negotiate/convert"
 )
@@ -12,18 +18,90 @@ import (
 // The hooks the negotiate handler calls around a conversion: Admit before
 // it buffers a page, Cached before it converts one, Convert to convert it.
 
-// admit is the negotiate handler's Admit hook. A page being converted
-// holds its body, a decoded copy, its DOM and the Markdown: about 15 times
-// its size. The bytes of HTML buffered for conversion at once are bounded;
-// requests beyond the bound wait before their body is read (the
-// conversions are CPU-bound: waiting costs no throughput), or give up with
-// their client.
+// admit is the negotiate handler's Admit hook: the client's gate and the
+// memory gate (see admission). A page being converted holds its body, a
+// decoded copy, its DOM and the Markdown: about 15 times its size. The
+// bytes of HTML buffered for conversion at once are bounded; requests
+// beyond the bound wait before their body is read, or give up with their
+// client or at queue_timeout. The deadline is kept in the request's
+// variables for runConversion: one deadline for all the waiting.
 func (ar *AgentReady) admit(ctx context.Context, n int64) (func(), error) {
-	weight := min(n, ar.inflightMax)
-	if err := ar.inflight.Acquire(ctx, weight); err != nil {
-		return nil, fmt.Errorf("waiting for a conversion slot: %w", err)
+	key, wait := clientKey(ctx), ar.queueTimeout
+	if isBackground(ctx) {
+		// The module's own reads (content index, llms-full.txt) are one
+		// client, and wait as long as their conversion may take.
+		key, wait = "agent_ready background", backgroundConvertTimeout
 	}
-	return func() { ar.inflight.Release(weight) }, nil
+	deadline := time.Now().Add(wait)
+	release, err := ar.gate.Admit(ctx, key, n, deadline)
+	if err != nil {
+		return nil, err
+	}
+	caddyhttp.SetVar(ctx, queueDeadlineVar, deadline)
+	return release, nil
+}
+
+// runConversion is the negotiate handler's Run hook: a CPU slot, shared by
+// every agent_ready handler of the process, by the deadline admit set.
+func (ar *AgentReady) runConversion(ctx context.Context) (func(), error) {
+	deadline, ok := caddyhttp.GetVar(ctx, queueDeadlineVar).(time.Time)
+	if !ok {
+		deadline = time.Now().Add(ar.queueTimeout)
+	}
+	return ar.gate.Run(ctx, deadline)
+}
+
+// queueDeadlineVar is the request variable that carries a conversion's
+// queue deadline from admit to runConversion.
+const queueDeadlineVar = "agent_ready.queue_deadline"
+
+// clientKey is the client a request's conversions are counted for:
+// Caddy's client_ip (the forwarded address behind trusted_proxies).
+func clientKey(ctx context.Context) string {
+	ip, _ := caddyhttp.GetVar(ctx, caddyhttp.ClientIPVarKey).(string)
+	return ip
+}
+
+// conversionSlots is the CPU gate of the process: every handler's
+// conversions share the machine's cores.
+var conversionSlots = sync.OnceValue(func() *admission.Slots {
+	return admission.NewSlots(admission.DefaultSlots())
+})
+
+// newGate is a handler's admission: perClient conversions per client, as
+// many maxSize pages in memory as there are cores to convert them (on 2
+// cores, 4 MiB of HTML, about 120 MB of live heap at the worst), and the
+// process's CPU slots.
+func newGate(perClient int, maxSize int64) *admission.Gate {
+	return admission.New(admission.Limits{
+		PerClient: perClient,
+		Bytes:     int64(max(2, runtime.GOMAXPROCS(0))) * maxSize,
+	}, conversionSlots())
+}
+
+// Defaults of the admission settings.
+const (
+	defaultQueueTimeout         = 2 * time.Second
+	defaultConversionsPerClient = 2
+)
+
+// provisionAdmission fills in the defaults of queue_timeout and
+// conversions_per_client and checks them.
+func (ar *AgentReady) provisionAdmission() error {
+	if ar.QueueTimeout < 0 {
+		return fmt.Errorf("queue_timeout must not be negative")
+	}
+	if ar.ConversionsPerClient < 0 {
+		return fmt.Errorf("conversions_per_client must not be negative")
+	}
+	ar.queueTimeout = time.Duration(ar.QueueTimeout)
+	if ar.queueTimeout == 0 {
+		ar.queueTimeout = defaultQueueTimeout
+	}
+	if ar.ConversionsPerClient == 0 {
+		ar.ConversionsPerClient = defaultConversionsPerClient
+	}
+	return nil
 }
 
 // cachedPage is the negotiate handler's Cached hook: a conversion of the

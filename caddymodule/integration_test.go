@@ -54,6 +54,13 @@ func runCaddy(t testing.TB, caddyfileText string) (base, admin string) {
 // behind Caddy that must know its own address before Caddy starts).
 func runCaddyAt(t testing.TB, port int, caddyfileText string) (base, admin string) {
 	t.Helper()
+	return runCaddyFile(t, port, caddyfileText, "Caddyfile")
+}
+
+// runCaddyFile is runCaddyAt for a Caddyfile adapted as read from
+// filename (its relative config paths are filename's directory's).
+func runCaddyFile(t testing.TB, port int, caddyfileText, filename string) (base, admin string) {
+	t.Helper()
 	caddyMu.Lock()
 	t.Cleanup(caddyMu.Unlock)
 	adminPort := freePort(t)
@@ -61,7 +68,7 @@ func runCaddyAt(t testing.TB, port int, caddyfileText string) (base, admin strin
 	if !strings.Contains(text, "admin ") {
 		text = fmt.Sprintf("{\n\tadmin 127.0.0.1:%d\n\tpersist_config off\n}\n", adminPort) + text
 	}
-	cfg, warnings, err := caddyconfig.GetAdapter("caddyfile").Adapt([]byte(text), map[string]any{"filename": "Caddyfile"})
+	cfg, warnings, err := caddyconfig.GetAdapter("caddyfile").Adapt([]byte(text), map[string]any{"filename": filename})
 	if err != nil {
 		t.Fatalf("adapting Caddyfile: %v\n%s", err, text)
 	}

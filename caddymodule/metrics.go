@@ -68,7 +68,7 @@ func initMetrics(registry *prometheus.Registry) error {
 		})
 		metrics.failOpen = prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: ns, Subsystem: sub, Name: "fail_open_total",
-			Help: "Responses sent as the origin sent them instead of converted or annotated (or, for canceled, nothing: the client left; for rewrite_abort, aborted mid-stream), by reason.",
+			Help: "Responses sent as the origin sent them instead of converted or annotated (or, for canceled, nothing: the client left), by reason.",
 		}, []string{"reason"})
 		metrics.cache = prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: ns, Subsystem: sub, Name: "conversion_cache_total",

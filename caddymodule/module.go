@@ -10,18 +10,19 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"runtime"
 	"time"
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 	"go.uber.org/zap"
-	"golang.org/x/sync/semaphore"
 
 	"github.com/agentready/caddy-agentready/connect"
 	"github.com/agentready/caddy-agentready/discover"
 	"github.com/agentready/caddy-agentready/documents"
+	"github.com/agentready/caddy-agentready/internal/admission"
+	"github.com/agentready/caddy-agentready/internal/outsider"
+	"github.com/agentready/caddy-agentready/internal/siteaddr"
 	"github.com/agentready/caddy-agentready/manifest"
 	"github.com/agentready/caddy-agentready/negotiate"
 	"github.com/agentready/caddy-agentready/negotiate/convert"
@@ -44,10 +45,20 @@ func init() {
 // file_server, …). In the Caddyfile it orders itself after `encode`.
 type AgentReady struct {
 	// Config is the path of the site's YAML file (see docs/configuration.md).
-	// Relative paths are resolved against Caddy's working directory.
+	// In JSON, a relative path is resolved against Caddy's working
+	// directory; the Caddyfile adapter resolves it against the Caddyfile's
+	// directory.
 	// Default: none; when SiteYAML is empty too, the documents are
 	// generated from defaults derived from the request's origin.
 	Config string `json:"config,omitempty"`
+
+	// ConfigSHA256 is the hex SHA-256 of the Config file's content when the
+	// Caddyfile was adapted. The Caddyfile adapter sets it so that an edit
+	// of the YAML changes the adapted config and `caddy reload` applies it
+	// (Caddy skips a reload whose config is unchanged). It is not checked
+	// against the file: in a JSON config, change it (or run `caddy reload
+	// --force`) after an edit of the YAML. Default: none.
+	ConfigSHA256 string `json:"config_sha256,omitempty"`
 
 	// SiteYAML is the site's YAML configuration inlined as a string, for
 	// JSON configs that do not want a separate file. Mutually exclusive with
@@ -63,12 +74,33 @@ type AgentReady struct {
 	negotiate.Options
 
 	// ConvertTimeout is the time budget of one conversion, counted from
-	// the moment the page has been read. A conversion past it stops and
+	// the moment the page has been read and has its CPU slot (see
+	// QueueTimeout). A conversion past it stops and
 	// the page is sent as HTML (logged, and counted with reason
 	// `budget_time`). A conversion also stops when its client goes away.
 	// It takes Caddy's duration syntax ("1500ms", or nanoseconds) and is
 	// negotiate.Options.ConvertTimeout. Default: 2s.
 	ConvertTimeout caddy.Duration `json:"convert_timeout,omitempty"`
+
+	// QueueTimeout is the longest a Markdown request waits for its turn
+	// to be converted, all waits together: behind its own client's
+	// earlier conversions (ConversionsPerClient), for memory (the bytes
+	// of HTML being converted at once: as many max_size pages as cores),
+	// and, once the page has been read, for a CPU slot (conversions run
+	// at once on one core fewer than the machine has, at least one, so a
+	// browser's HTML always finds a core). Past it the page is sent as
+	// HTML (logged, and counted with reason `busy`). Browsers' HTML never
+	// waits here. It takes Caddy's duration syntax. Default: 2s.
+	QueueTimeout caddy.Duration `json:"queue_timeout,omitempty"`
+
+	// ConversionsPerClient is how many Markdown conversions of one client
+	// (Caddy's `client_ip`: the connection's address, or the forwarded
+	// one behind `trusted_proxies`) are admitted at once, waiting for a
+	// CPU slot or converting; the client's further ones wait behind them
+	// (within QueueTimeout), so a client that sends many at once delays
+	// another client's conversion by at most this many of its own.
+	// Default: 2.
+	ConversionsPerClient int `json:"conversions_per_client,omitempty"`
 
 	// The conversion settings (content_selectors, prune, prune_defaults,
 	// keep, keep_images_without_alt, jsonld_block, default_language,
@@ -103,16 +135,22 @@ type AgentReady struct {
 	conv     *convert.Converter
 	cache    *convert.Cache
 	optsHash string
-	// inflight bounds the bytes of HTML being converted at once.
-	inflight    *semaphore.Weighted
-	inflightMax int64
-	neg         *negotiate.Handler
-	connect     *connect.Server
+	// gate admits conversions: per client, by bytes, by CPU slot.
+	gate         *admission.Gate
+	queueTimeout time.Duration
+	neg          *negotiate.Handler
+	connect      *connect.Server
 	// connectSite is the origin the content index is registered under.
 	connectSite string
 	// pages discovers the site's pages for everything that lists them.
-	pages  *sitePages
-	logger *zap.Logger
+	pages *sitePages
+	// own is how the module's own requests visit the site (see
+	// inProcessTransport).
+	own outsider.Site
+	// reachWarning says why the own requests may not reach the site, ""
+	// when they do (siteaddr.Reach); the admin status shows it.
+	reachWarning string
+	logger       *zap.Logger
 }
 
 // SelfScan configures the self-score of a site.
@@ -194,6 +232,9 @@ func (ar *AgentReady) Provision(ctx caddy.Context) error {
 // an error names the setting as the Caddyfile and JSON do.
 func (ar *AgentReady) provisionSettings() error {
 	ar.Options.ConvertTimeout = time.Duration(ar.ConvertTimeout)
+	if err := ar.provisionAdmission(); err != nil {
+		return err
+	}
 	if err := ar.Options.Provision(); err != nil {
 		return fmt.Errorf("negotiation: %w", err)
 	}
@@ -216,11 +257,7 @@ func (ar *AgentReady) provisionConverter() error {
 	}
 	ar.conv = conv
 	ar.optsHash = conv.Options().Hash()
-	// As many max_size pages in flight as there are cores to convert them
-	// (conversions are CPU-bound): on 2 cores, 4 MiB of HTML, about 120 MB
-	// of live heap at the worst.
-	ar.inflightMax = int64(max(2, runtime.GOMAXPROCS(0))) * ar.MaxSize
-	ar.inflight = semaphore.NewWeighted(ar.inflightMax)
+	ar.gate = newGate(ar.ConversionsPerClient, ar.MaxSize)
 	if ar.ConversionCache > 0 {
 		ar.cache = convert.NewCache(ar.ConversionCache)
 	}
@@ -252,7 +289,7 @@ func (ar *AgentReady) provisionNegotiation() error {
 	if ar.cache != nil {
 		ar.neg.Cached = ar.cachedPage
 	}
-	ar.neg.Admit = ar.admit
+	ar.neg.Admit, ar.neg.Run = ar.admit, ar.runConversion
 	if ar.Inject == nil || *ar.Inject {
 		ar.neg.Inject = ar.docs.Injection
 	}
@@ -275,6 +312,10 @@ func (ar *AgentReady) provisionBackground(ctx caddy.Context) error {
 	if err != nil {
 		return err
 	}
+	var reach siteaddr.Reach
+	ar.own, reach = ownSite(srv, origin)
+	ar.reachWarning = reach.Warning
+	ar.logReach(origin, reach)
 	if origin == "" {
 		ar.logger.Warn("no origin known for the self-scan and the content index; set site.origin in the YAML or self_scan target")
 		return nil
@@ -312,8 +353,14 @@ func (ar *AgentReady) provisionPages(app *App, origin string) error {
 		return nil
 	}
 	sp := ar.pages
-	if err := ar.provisionConnect(sp.src, origin); err != nil {
+	if err := ar.provisionConnect(answeredSource{sp.src}, origin); err != nil {
 		return err
+	}
+	if ar.connect == nil {
+		// llms.auto_list alone: nothing else retries a discovery that met
+		// a site that did not answer.
+		app.onStart(func(context.Context) { go ar.retryPages(sp, sp.markReady) })
+		return nil
 	}
 	app.onStart(func(ctx context.Context) {
 		go func() {
@@ -380,6 +427,8 @@ func (ar *AgentReady) provisionSelfScan(app *App, srv *caddyhttp.Server, origin,
 			target:  target,
 			note:    why,
 			handler: srv,
+			site:    ar.own,
+			warning: ar.reachWarning,
 			timeout: timeout,
 			logger:  ar.logger.Named("self_scan"),
 			pages:   ar.pages.ready,

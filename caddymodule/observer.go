@@ -64,8 +64,10 @@ func (o observer) Rewrote(r *http.Request, fromPlan bool) {
 func (o observer) FailOpen(r *http.Request, reason string, err error) {
 	msg := "markdown conversion failed open; serving the original response"
 	switch {
-	case reason == "rewrite_abort":
-		msg = "html rewrite aborted: the page stopped decoding after part of it was sent"
+	case reason == "rewrite_larger":
+		msg = "compressed html sent as the origin sent it, unannotated: annotated, it encodes larger than the origin's bytes"
+	case reason == "rewrite_size":
+		msg = "compressed html sent as the origin sent it, unannotated: over 256 KiB compressed, or over max_size decoded"
 	case reason == "plan_mismatch":
 		msg = "html page changed under the same strong ETag and length: the rest went out unannotated, the length made up with trailing spaces; the plan is dropped"
 	case strings.HasPrefix(reason, "rewrite"):

@@ -14,6 +14,7 @@ import (
 	"github.com/agentready/caddy-agentready/discover"
 	"github.com/agentready/caddy-agentready/documents"
 	"github.com/agentready/caddy-agentready/frontmatter"
+	"github.com/agentready/caddy-agentready/internal/answered"
 	"github.com/agentready/caddy-agentready/manifest"
 )
 
@@ -85,7 +86,10 @@ type sitePages struct {
 	ready   chan struct{} // closed once the first page list is known, or none will come
 	readyMu sync.Once
 	runOnce sync.Once
-	changed chan struct{} // a newer page list is known (cap 1), for llms-full.txt
+	// retryOnce starts the one retry loop of the sitemap finder.
+	retryOnce sync.Once
+	srv       http.Handler  // the site's own server
+	changed   chan struct{} // a newer page list is known (cap 1), for llms-full.txt
 
 	mu       sync.Mutex
 	sitemaps *discover.Result // the sitemap finder's, nil before
@@ -101,7 +105,7 @@ func (ar *AgentReady) provisionSitePages(srv http.Handler, origin string) error 
 		return err
 	}
 	list := val.(*pageList)
-	sp := &sitePages{list: list, key: origin, ready: make(chan struct{}), changed: make(chan struct{}, 1),
+	sp := &sitePages{list: list, key: origin, srv: srv, ready: make(chan struct{}), changed: make(chan struct{}, 1),
 		crawl: !ar.site.Connect.Enabled && !ar.site.LLMs.AutoList.Enabled}
 	sp.ctx, sp.cancel = context.WithCancel(context.Background())
 	ar.pages = sp // Cleanup releases the entry from here on
@@ -114,10 +118,13 @@ func (ar *AgentReady) provisionSitePages(srv http.Handler, origin string) error 
 	if err != nil {
 		return err
 	}
-	sp.src = &connect.HTTPSource{Discoverer: disc, Client: backgroundClient(srv), Origin: origin}
+	sp.src = &connect.HTTPSource{Discoverer: disc, Client: ar.backgroundClient(srv), Origin: origin}
 	// The generated sitemap and llms.auto_list list what discovery finds,
 	// each time it runs.
 	sp.src.Found = func(res *discover.Result) {
+		if answered.Discovery(res) != nil {
+			return // the site did not answer: never published as its pages (see retryPages)
+		}
 		list.set(res)
 		ar.docs.SetPages(pageInfos(res))
 		select {
@@ -143,6 +150,13 @@ func (ar *AgentReady) afterSitemap(res *discover.Result) {
 	if !sp.crawl {
 		return
 	}
+	if res == nil && ar.site.Documents.Sitemap != manifest.ServeOff {
+		// robots.txt did not answer (refused, 502): the site may still be
+		// starting; look again after a backoff rather than never.
+		sp.markReady()
+		sp.retryOnce.Do(func() { go ar.retrySitemapFind(sp) })
+		return
+	}
 	if res == nil || len(res.DirectSitemaps()) > 0 || ar.site.Documents.Sitemap == manifest.ServeOff {
 		sp.markReady()
 		return
@@ -157,14 +171,57 @@ func (ar *AgentReady) afterSitemap(res *discover.Result) {
 			// just read, instead of asking for them again (about 5
 			// requests); handed over only for a run that happens now.
 			sp.src.Discoverer.StartFrom(res)
-			ctx, cancel := context.WithTimeout(sp.ctx, maxPageDiscovery)
-			defer cancel()
-			pages, err := sp.src.Pages(ctx)
-			if err != nil {
-				ar.logger.Warn("discovering the site's pages", zap.Error(err))
-				return
-			}
-			res := sp.src.Discoverer.Last()
+			ar.retryPages(sp, func() { sp.markReady() })
+		}()
+	})
+}
+
+// Retries of work that met a site that did not answer (see package
+// answered): the first after pagesRetryMin, each further one twice as
+// late, at most pageListFresh apart.
+var pagesRetryMin = 2 * time.Second
+
+// retrySitemapFind runs the sitemap finder again, after a backoff, until
+// robots.txt answers or the config stops; then the pages are discovered
+// as after a first successful find.
+func (ar *AgentReady) retrySitemapFind(sp *sitePages) {
+	for n := 1; ; n++ {
+		wait := answered.Backoff(n, pagesRetryMin, pageListFresh)
+		ar.logger.Warn("the site's robots.txt did not answer; looking for its sitemap again",
+			zap.String("origin", sp.key), zap.Duration("retry_in", wait))
+		select {
+		case <-sp.ctx.Done():
+			return
+		case <-time.After(wait):
+		}
+		if res := ar.findSitemap(sp.ctx, sp.srv, sp.key); res != nil {
+			ar.afterSitemap(res)
+			return
+		}
+	}
+}
+
+// retryPages discovers the site's pages, and again after a backoff for as
+// long as the site does not answer (refused, 502, Caddy's empty 200: see
+// answered.Discovery), so that a site still starting, or a host no site
+// block serves, is not published as a site without pages for an hour.
+// first runs once the first attempt is over.
+func (ar *AgentReady) retryPages(sp *sitePages, first func()) {
+	for n := 1; ; n++ {
+		ctx, cancel := context.WithTimeout(sp.ctx, maxPageDiscovery)
+		pages, err := sp.src.Pages(ctx)
+		cancel()
+		if n == 1 {
+			first()
+		}
+		if sp.ctx.Err() != nil {
+			return
+		}
+		res := sp.src.Discoverer.Last()
+		if err == nil {
+			err = answered.Discovery(res)
+		}
+		if err == nil {
 			ar.logger.Info("site discovery",
 				zap.String("origin", sp.key),
 				zap.Int("pages", len(pages)),
@@ -173,8 +230,16 @@ func (ar *AgentReady) afterSitemap(res *discover.Result) {
 				zap.Int("skipped", res.SkippedTotal()),
 				zap.String("limited", res.Limited),
 				zap.Duration("duration", res.Duration))
-		}()
-	})
+			return
+		}
+		wait := answered.Backoff(n, pagesRetryMin, pageListFresh)
+		ar.logger.Warn("discovering the site's pages", zap.String("origin", sp.key), zap.Error(err), zap.Duration("retry_in", wait))
+		select {
+		case <-sp.ctx.Done():
+			return
+		case <-time.After(wait):
+		}
+	}
 }
 
 // cleanupPages stops a background discovery of this config and releases

@@ -3,14 +3,21 @@ package caddymodule
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"net/http"
+	"net/url"
 	"sort"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/caddyserver/caddy/v2"
 	"go.uber.org/zap"
 
+	"github.com/agentready/caddy-agentready/internal/answered"
+	"github.com/agentready/caddy-agentready/internal/outsider"
 	"github.com/agentready/caddy-agentready/selfcheck"
 )
 
@@ -45,6 +52,10 @@ type siteScan struct {
 	finished time.Time
 	running  bool
 	lastErr  string
+	// answered is whether the site answered the scan of report (see
+	// answered.Page): a report of a site that answered is not replaced by
+	// one of a site that did not.
+	answered bool
 }
 
 // Destruct implements caddy.Destructor: nothing to release but the entry.
@@ -55,6 +66,8 @@ type scanner struct {
 	target  string
 	note    string // why target: the setting it comes from
 	handler http.Handler
+	site    outsider.Site // how its requests visit the site
+	warning string        // why they may not reach it (siteaddr.Reach)
 	opts    selfcheck.Options
 	timeout time.Duration
 	logger  *zap.Logger
@@ -66,9 +79,12 @@ type scanner struct {
 
 // status is what the admin endpoint shows about a site.
 type status struct {
-	Site     string    `json:"site"`
-	Target   string    `json:"target"`
-	Why      string    `json:"target_note,omitempty"`
+	Site   string `json:"site"`
+	Target string `json:"target"`
+	Why    string `json:"target_note,omitempty"`
+	// Warning says why the module's own requests may not reach the site,
+	// and how to fix it (see siteaddr.Reach).
+	Warning  string    `json:"warning,omitempty"`
 	Running  bool      `json:"running"`
 	Finished time.Time `json:"finished,omitzero"`
 	Score    *float64  `json:"score,omitempty"`
@@ -80,7 +96,7 @@ func (s *siteScan) status() status {
 	defer s.mu.Unlock()
 	st := status{Site: s.key, Running: s.running, Finished: s.finished, Error: s.lastErr}
 	if s.scanner != nil {
-		st.Target, st.Why = s.scanner.target, s.scanner.note
+		st.Target, st.Why, st.Warning = s.scanner.target, s.scanner.note, s.scanner.warning
 	}
 	if s.report != nil {
 		score := s.report.Score
@@ -122,8 +138,11 @@ func (s *siteScan) run(ctx context.Context) error {
 	defer cancel()
 	start := time.Now()
 	opts := sc.opts
-	opts.Transport = inProcessTransport{handler: sc.handler}
+	home := &homeAnswer{rt: inProcessTransport{handler: sc.handler, site: sc.site}}
+	home.target, _ = url.Parse(sc.target)
+	opts.Transport = home
 	rep, err := selfcheck.Scan(ctx, sc.target, opts)
+	missed := home.problem()
 
 	rendered := map[string][]byte{}
 	if err == nil {
@@ -150,8 +169,17 @@ func (s *siteScan) run(ctx context.Context) error {
 			zap.Error(err))
 		return err
 	}
+	if missed != nil && s.report != nil && s.answered {
+		// The site did not answer this scan (still starting, a 502): keep
+		// the report of the last scan it answered; the schedule retries.
+		s.lastErr = fmt.Sprintf("the site did not answer the last scan (%v); the report shown is of %s",
+			missed, s.finished.UTC().Format(time.RFC3339))
+		sc.logger.Warn("self-scan: the site did not answer; keeping the last report",
+			zap.String("site", s.key), zap.String("target", sc.target), zap.Error(missed))
+		return fmt.Errorf("%w: %v", errNotAnswered, missed)
+	}
 	s.lastErr = ""
-	s.report, s.rendered, s.finished = rep, rendered, time.Now()
+	s.report, s.rendered, s.finished, s.answered = rep, rendered, time.Now(), missed == nil
 	var failed []string
 	for _, c := range rep.Checks {
 		if c.Verdict == selfcheck.Fail || c.Verdict == selfcheck.CouldNotCheck {
@@ -166,7 +194,74 @@ func (s *siteScan) run(ctx context.Context) error {
 		zap.Duration("duration", time.Since(start)),
 		zap.Strings("checks_failed", failed))
 	selfScoreGauge(s.key, rep.Score)
+	if missed != nil {
+		s.lastErr = fmt.Sprintf("the site did not answer the scan (%v): the report judges that answer", missed)
+		sc.logger.Warn("self-scan: the site did not answer", zap.String("site", s.key), zap.String("target", sc.target), zap.Error(missed))
+		return fmt.Errorf("%w: %v", errNotAnswered, missed)
+	}
 	return nil
+}
+
+// errNotAnswered is returned by a scan that met a site that did not
+// answer its home page (answered.Page): the schedule retries it after a
+// backoff rather than after the interval.
+var errNotAnswered = errors.New("the site did not answer")
+
+// homeAnswer carries the self-scan's requests and records the answer to
+// the first GET of the target, for answered.Page.
+type homeAnswer struct {
+	rt     http.RoundTripper
+	target *url.URL
+
+	mu     sync.Mutex
+	seen   bool
+	status int
+	ctype  string
+	err    error
+	n      atomic.Int64 // body bytes read
+}
+
+// RoundTrip implements http.RoundTripper.
+func (h *homeAnswer) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := h.rt.RoundTrip(req)
+	if h.target == nil || req.Method != http.MethodGet || req.URL.Host != h.target.Host ||
+		strings.TrimSuffix(req.URL.Path, "/") != strings.TrimSuffix(h.target.Path, "/") {
+		return resp, err
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.seen {
+		return resp, err
+	}
+	h.seen, h.err = true, err
+	if err == nil {
+		h.status, h.ctype = resp.StatusCode, resp.Header.Get("Content-Type")
+		resp.Body = &countingBody{ReadCloser: resp.Body, n: &h.n}
+	}
+	return resp, err
+}
+
+// problem is why the site did not answer the target, nil when it did or
+// was never asked.
+func (h *homeAnswer) problem() error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !h.seen {
+		return nil
+	}
+	return answered.Page(h.status, h.ctype, h.n.Load(), h.err)
+}
+
+// countingBody counts the bytes read through it.
+type countingBody struct {
+	io.ReadCloser
+	n *atomic.Int64
+}
+
+func (b *countingBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	b.n.Add(int64(n))
+	return n, err
 }
 
 // sitesSnapshot lists the registered sites, sorted by key.

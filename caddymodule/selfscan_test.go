@@ -10,8 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 	"go.uber.org/zap"
 
+	"github.com/agentready/caddy-agentready/internal/outsider"
 	"github.com/agentready/caddy-agentready/selfcheck"
 )
 
@@ -163,10 +165,35 @@ func TestInProcessTransport(t *testing.T) {
 		t.Fatalf("got %d %q %v", resp.StatusCode, body, resp.Header)
 	}
 	mu.Lock()
-	defer mu.Unlock()
-	if seen.Host != "example.test" || seen.RequestURI != "/pot?x=1" || seen.RemoteAddr == "" {
-		t.Errorf("the handler saw Host %q URI %q RemoteAddr %q", seen.Host, seen.RequestURI, seen.RemoteAddr)
+	if seen.Host != "example.test" || seen.RequestURI != "/pot?x=1" || seen.RemoteAddr != outsider.RemoteAddr || seen.TLS != nil {
+		t.Errorf("the handler saw Host %q URI %q RemoteAddr %q TLS %v", seen.Host, seen.RequestURI, seen.RemoteAddr, seen.TLS)
 	}
+	mu.Unlock()
+
+	// An https site behind a CDN: the handler sees an outside visitor over
+	// TLS, at the host the site block answers, with nothing of the
+	// caller's context or credentials.
+	site := outsider.Site{TLS: true, Hosts: map[string]string{"www.public.test": "origin.test"}}
+	req, _ := http.NewRequestWithContext(context.WithValue(context.Background(), caddyhttp.ServerCtxKey, "client's"),
+		http.MethodGet, "https://www.public.test/a", nil)
+	req.Header.Set("Authorization", "Bearer client")
+	req.Header.Set("X-Forwarded-For", "127.0.0.1")
+	resp, err = (&http.Client{Transport: backgroundTransport{originOnlyTransport{inProcessTransport{handler: h, site: site}}}}).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	mu.Lock()
+	if seen.TLS == nil || seen.Host != "origin.test" || seen.RemoteAddr != outsider.RemoteAddr ||
+		seen.Header.Get("Authorization") != "" || seen.Header.Get("X-Forwarded-For") != "" ||
+		seen.Context().Value(caddyhttp.ServerCtxKey) != nil {
+		t.Errorf("the handler saw TLS %v, Host %q, RemoteAddr %q, headers %v, server %v",
+			seen.TLS, seen.Host, seen.RemoteAddr, seen.Header, seen.Context().Value(caddyhttp.ServerCtxKey))
+	}
+	if !isInternal(seen) || !originOnly(seen) || !isBackground(seen.Context()) {
+		t.Error("the module's own marks did not come along")
+	}
+	mu.Unlock()
 
 	panicky := http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic("boom") })
 	resp, err = (&http.Client{Transport: inProcessTransport{handler: panicky}}).Get("http://example.test/")

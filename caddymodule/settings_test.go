@@ -21,35 +21,38 @@ import (
 
 // jsonOnly are the JSON fields of AgentReady that have no Caddyfile
 // subdirective: an inline YAML document belongs in a JSON config; a
-// Caddyfile names the file.
-var jsonOnly = []string{"site_yaml"}
+// Caddyfile names the file; the adapter (parseCaddyfile, not a
+// subdirective) sets config_sha256 from the file config names.
+var jsonOnly = []string{"site_yaml", "config_sha256"}
 
 // subdirectiveSamples are argument lines for each subdirective; together
 // they set every field the subdirective claims.
 var subdirectiveSamples = map[string][]string{
-	"config":             {"site.yaml"},
-	"max_size":           {"4MiB"},
-	"max_markdown_size":  {"8MiB"},
-	"convert_timeout":    {"3s"},
-	"markdown_suffix":    {"/markdown", "off"},
-	"link_llms":          {"/docs/llms.txt", "off"},
-	"link_agents":        {"off"},
-	"link_markdown":      {"off"},
-	"head_link":          {"on"},
-	"cache_control":      {"private"},
-	"content_signal":     {"search=yes, ai-train=no"},
-	"tokens_header":      {"off"},
-	"rewrite_cache":      {"1MiB", "off"},
-	"content_selector":   {"main .post"},
-	"prune":              {"nav .ads", "off"},
-	"keep":               {".keep-me"},
-	"images_without_alt": {"keep"},
-	"jsonld_block":       {"off"},
-	"default_language":   {"en-GB"},
-	"conversion_cache":   {"16MiB", "off"},
-	"inject":             {"off"},
-	"self_scan":          {"off"},
-	"traffic":            {"off"},
+	"config":                 {"site.yaml"},
+	"max_size":               {"4MiB"},
+	"max_markdown_size":      {"8MiB"},
+	"convert_timeout":        {"3s"},
+	"queue_timeout":          {"500ms"},
+	"conversions_per_client": {"4"},
+	"markdown_suffix":        {"/markdown", "off"},
+	"link_llms":              {"/docs/llms.txt", "off"},
+	"link_agents":            {"off"},
+	"link_markdown":          {"off"},
+	"head_link":              {"on"},
+	"cache_control":          {"private"},
+	"content_signal":         {"search=yes, ai-train=no"},
+	"tokens_header":          {"off"},
+	"rewrite_cache":          {"1MiB", "off"},
+	"content_selector":       {"main .post"},
+	"prune":                  {"nav .ads", "off"},
+	"keep":                   {".keep-me"},
+	"images_without_alt":     {"keep"},
+	"jsonld_block":           {"off"},
+	"default_language":       {"en-GB"},
+	"conversion_cache":       {"16MiB", "off"},
+	"inject":                 {"off"},
+	"self_scan":              {"off"},
+	"traffic":                {"off"},
 }
 
 // jsonFields returns the JSON names of t's fields as encoding/json sees

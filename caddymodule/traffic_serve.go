@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"net/netip"
 	"strconv"
 	"sync"
 
@@ -214,21 +213,6 @@ func errorStatus(err error) int {
 		return herr.StatusCode
 	}
 	return http.StatusInternalServerError
-}
-
-// clientAddr is the client's address as Caddy determined it, honouring
-// the server's trusted_proxies (the client_ip variable); the connection's
-// peer outside a Caddy server. It is never stored.
-func clientAddr(r *http.Request) netip.Addr {
-	if s, ok := caddyhttp.GetVar(r.Context(), caddyhttp.ClientIPVarKey).(string); ok && s != "" {
-		if a, err := netip.ParseAddr(s); err == nil {
-			return a
-		}
-	}
-	if ap, err := netip.ParseAddrPort(r.RemoteAddr); err == nil {
-		return ap.Addr()
-	}
-	return netip.Addr{}
 }
 
 // record counts one answered request: in the site's store (no address, no

@@ -9,16 +9,24 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/agentready/caddy-agentready/internal/outsider"
 )
 
 // inProcessTransport is an http.RoundTripper that hands each request to an
 // http.Handler in this process (Caddy's server for the site) instead of a
-// socket. The self-scan uses it, so its requests run through every
-// middleware of the site and the real origin, like a visitor's, without
-// depending on how the listener is bound. Every request it carries is
-// marked internal (see isInternal) in its context.
+// socket. The self-scan, discovery, the content index and llms-full.txt
+// use it, so their requests run through every middleware of the site and
+// the real origin, like a visitor's, without depending on how the listener
+// is bound. Each request arrives as an anonymous visitor's from outside
+// (outsider.Request: a documentation address, no credentials, no forwarded
+// headers, the site's scheme and the Host its block answers), so a page
+// that a stranger may not read is never crawled, indexed or listed. Every
+// request it carries is marked internal (see isInternal) in its context,
+// which carries nothing else of the caller's.
 type inProcessTransport struct {
 	handler http.Handler
+	site    outsider.Site
 }
 
 // RoundTrip implements http.RoundTripper. The response body streams from
@@ -27,16 +35,15 @@ func (t inProcessTransport) RoundTrip(req *http.Request) (*http.Response, error)
 	if req.URL == nil || req.URL.Host == "" {
 		return nil, errors.New("in-process request without a host")
 	}
-	ctx := context.WithValue(req.Context(), http.LocalAddrContextKey, &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	ctx := context.WithValue(outsider.Detach(req.Context()), http.LocalAddrContextKey, &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1)})
 	ctx = context.WithValue(ctx, internalKey{}, true)
-	in := req.Clone(ctx)
-	in.RemoteAddr = "127.0.0.1:0"
-	in.RequestURI = req.URL.RequestURI()
-	in.Host = req.URL.Host
-	in.Proto, in.ProtoMajor, in.ProtoMinor = "HTTP/1.1", 1, 1
-	if in.Body == nil {
-		in.Body = http.NoBody
+	if originOnly(req) {
+		ctx = context.WithValue(ctx, originOnlyKey{}, true)
 	}
+	if isBackground(req.Context()) {
+		ctx = context.WithValue(ctx, backgroundKey{}, true)
+	}
+	in := outsider.Request(ctx, req, t.site)
 
 	pr, pw := io.Pipe()
 	rw := &pipeResponseWriter{header: make(http.Header), body: pw, ready: make(chan struct{})}

@@ -62,7 +62,8 @@ type crawler struct {
 	pace     pacer        // shared by the fetching goroutines
 	requests atomic.Int64 // shared by the fetching goroutines
 
-	seen   map[string]string // key interning, every URL ever queued or skipped
+	seen   map[string]string // key interning, every URL ever queued or skipped, at most knownCap
+	held   int               // links kept on listed pages (Page.links), at most heldLinksCap
 	queue  []item
 	head   int
 	listed []listed
@@ -220,6 +221,12 @@ func (c *crawler) enqueue(it item) {
 	if _, ok := c.seen[it.key]; ok {
 		return
 	}
+	if len(c.seen) >= knownCap(c.o.MaxPages) {
+		// Link-dense pages name more URLs than a run could fetch: the
+		// ones past the bound are counted, not kept.
+		c.skip(c.s.publicURL(it.key), SkipMaxPages, "more URLs known than max_pages can use")
+		return
+	}
 	c.seen[it.key] = it.key
 	switch {
 	case looksNonHTML(it.key):
@@ -232,6 +239,15 @@ func (c *crawler) enqueue(it item) {
 		c.queue = append(c.queue, it)
 	}
 }
+
+// knownCap bounds the URLs a run keeps (queued, fetched or skipped), and
+// heldLinksCap the links kept on listed pages for the next run's 304s:
+// both in proportion to max_pages, so link-dense pages cannot hold more
+// memory than the pages a run may list justify (at the default 10,000
+// pages: 81,024 URLs of at most 4 KiB, 640,000 links of one pointer each).
+func knownCap(maxPages int) int { return 8*maxPages + 1024 }
+
+func heldLinksCap(maxPages int) int { return 64 * maxPages }
 
 // intern returns the stored copy of a seen key, so the links kept for
 // every page share one string per URL.
@@ -271,7 +287,8 @@ func (c *crawler) crawl(ctx context.Context) {
 			c.queue[c.head] = item{}
 			c.head++
 			inflight++
-			go func() { results <- c.fetch(ctx, it) }()
+			left := c.o.MaxBytes - c.res.Bytes
+			go func() { results <- c.fetch(ctx, it, left) }()
 		}
 		if inflight == 0 {
 			break
@@ -317,6 +334,12 @@ func (c *crawler) handle(out outcome) {
 		c.enqueue(item{key: k, depth: out.it.depth + 1, found: "link", order: -1})
 	}
 	if out.page != nil && c.follow {
+		if c.held+len(out.page.links) > heldLinksCap(c.o.MaxPages) {
+			// Over the bound, the page keeps no links: the next run
+			// fetches it whole instead of trusting a 304.
+			out.page.links, out.page.linksCut = nil, true
+		}
+		c.held += len(out.page.links)
 		for i, k := range out.page.links {
 			out.page.links[i] = c.intern(k)
 		}
@@ -339,7 +362,7 @@ func (out outcome) found() string {
 // fetch requests one page and reads what the crawler needs from it. It runs
 // on its own goroutine and touches no crawler state but the shared pacer
 // and request counter.
-func (c *crawler) fetch(ctx context.Context, it item) (out outcome) {
+func (c *crawler) fetch(ctx context.Context, it item, left int64) (out outcome) {
 	out.it = it
 	defer func() {
 		if r := recover(); r != nil {
@@ -347,6 +370,9 @@ func (c *crawler) fetch(ctx context.Context, it item) (out outcome) {
 		}
 	}()
 	prev := c.prev[it.key]
+	if prev != nil && prev.linksCut && c.follow {
+		prev = nil // its links were not kept: a 304 could not replay them
+	}
 	ctx, cancel := context.WithTimeout(ctx, c.o.Timeout)
 	defer cancel()
 	resp, err := c.get(ctx, it.key, acceptHTML, conditional(prev))
@@ -358,15 +384,18 @@ func (c *crawler) fetch(ctx context.Context, it item) (out outcome) {
 	if c.answered(resp, prev, &out) {
 		return out
 	}
-	cr := &countingReader{r: resp.Body, left: c.o.MaxPageBytes}
-	defer func() { out.bytes = cr.n }()
-	body, closeBody, err := decodeBody(resp, cr)
+	// The decoded bytes are counted, against max_page_bytes and what is
+	// left of max_bytes: a gzip body that inflates a thousandfold costs its
+	// inflated size.
+	body, closeBody, err := decodeBody(resp, resp.Body)
 	if err != nil {
 		out.reason, out.detail = SkipError, err.Error()
 		return out
 	}
 	defer closeBody()
-	c.readPage(resp, body, &out)
+	cr := &countingReader{r: body, left: min(c.o.MaxPageBytes, max(left, 0))}
+	defer func() { out.bytes = cr.n }()
+	c.readPage(resp, cr, &out)
 	return out
 }
 

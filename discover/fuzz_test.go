@@ -90,7 +90,7 @@ func FuzzParseSitemap(f *testing.F) {
 	f.Add([]byte(`<urlset><url><loc>/a</loc><lastmod>2024-01-02T03:04:05+01:00</lastmod></url></urlset>`))
 	f.Add([]byte(`<!DOCTYPE x [<!ENTITY a "b">]><urlset><url><loc>&a;</loc></url></urlset>`))
 	f.Fuzz(func(t *testing.T, in []byte) {
-		doc, err := parseSitemap(bytes.NewReader(in), 1<<20)
+		doc, _, err := parseSitemap(bytes.NewReader(in), 1<<20, sitemapKeep{urls: 100, sitemaps: 10})
 		if err != nil {
 			return
 		}

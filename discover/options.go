@@ -72,16 +72,24 @@ type Options struct {
 	// Seeds are site paths or same-site URLs fetched besides / (in the
 	// module: site.pages and the llms.txt links of the YAML). Default: none.
 	Seeds []string
-	// MaxPages caps the pages listed. Default: 10000.
+	// MaxPages caps the pages listed. It also bounds what a run keeps:
+	// the sitemap entries (those past it are counted in
+	// Skipped[SkipMaxPages], the sitemap files after it are not read), the
+	// URLs known from links (8×MaxPages+1024) and the links kept on pages
+	// for the next run's 304s (64×MaxPages). Default: 10000.
 	MaxPages int
 	// MaxDepth caps how many links from / or a seed the crawl follows.
 	// Default: 50.
 	MaxDepth int
 	// MaxBytes caps the bytes read over the whole run (bodies of pages,
-	// sitemaps and robots.txt, before decompression). Default: 512 MiB.
+	// sitemaps and robots.txt), counted after decompression: a gzip
+	// sitemap that inflates a thousandfold spends its inflated size, and a
+	// sitemap is read no further than what is left. Pages in flight may
+	// overshoot it by at most Concurrency×MaxPageBytes. Default: 512 MiB.
 	MaxBytes int64
-	// MaxPageBytes caps the bytes read of one page; links past it are not
-	// seen, the page is still listed. Default: 5 MiB.
+	// MaxPageBytes caps the bytes read of one page, counted after
+	// decompression; links past it are not seen, the page is still
+	// listed. Default: 5 MiB.
 	MaxPageBytes int64
 	// Concurrency caps the requests in flight at once. Default: 4.
 	Concurrency int

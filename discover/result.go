@@ -21,7 +21,7 @@ type Result struct {
 	// Requests is how many requests were sent; NotModified how many of them
 	// answered 304 (entry kept from Previous).
 	Requests, NotModified int
-	// Bytes is the body bytes read.
+	// Bytes is the body bytes read, counted after decompression.
 	Bytes int64
 	// Limited names the limit that cut the run short ("max_pages",
 	// "max_bytes"), "" when the site was read whole. Pages over max_depth
@@ -60,8 +60,10 @@ type Page struct {
 	Found string
 
 	// links are the page's same-site links (keys), kept for a 304 on the
-	// next crawl.
-	links []string
+	// next crawl; linksCut says they were not kept (over heldLinksCap), so
+	// the next crawl fetches the page whole.
+	links    []string
+	linksCut bool
 }
 
 // Sitemap is one sitemap file tried.

@@ -34,52 +34,64 @@ type sitemapDoc struct {
 	kind      string // "urlset" or "sitemapindex"
 	entries   []sitemapEntry
 	truncated bool // more than MaxSitemapURLs entries: the rest is ignored
+	dropped   int  // entries past the caller's keep bound: counted, not kept
 }
+
+// errTooLarge is parseSitemap's error for a file larger than its limit.
+var errTooLarge = errors.New("sitemap too large")
+
+// sitemapKeep bounds the entries parseSitemap keeps of each kind; those
+// past it are counted in sitemapDoc.dropped.
+type sitemapKeep struct{ urls, sitemaps int }
 
 // parseSitemap reads a sitemaps.org urlset or sitemapindex from r, gzip
 // compressed or not (sitemap.xml.gz is detected by its magic bytes, whatever
-// the Content-Type), reading at most limit bytes uncompressed. Element
-// names are matched by local name, so a missing or odd namespace is
-// tolerated. encoding/xml expands no custom entities, so an entity bomb is a
-// syntax error. It never panics.
-func parseSitemap(r io.Reader, limit int64) (*sitemapDoc, error) {
+// the Content-Type), reading at most limit bytes uncompressed: the
+// decoded bytes are what is counted (decoded, also on error),
+// so a gzip bomb costs no more than an honest file of the limit's size.
+// It keeps at most keep.urls entries of a urlset and keep.sitemaps of an
+// index, counting the rest. Element names are matched by local name, so a
+// missing or odd namespace is tolerated. encoding/xml expands no custom
+// entities, so an entity bomb is a syntax error. It never panics.
+func parseSitemap(r io.Reader, limit int64, keep sitemapKeep) (doc *sitemapDoc, decoded int64, err error) {
 	r, closeGzip, err := gunzipIfGzip(r)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	defer closeGzip()
 	lr := &io.LimitedReader{R: r, N: limit + 1}
+	defer func() { decoded = min(limit+1-lr.N, limit) }()
 	dec := xml.NewDecoder(lr)
 	dec.Strict = true
-	p := &sitemapParser{doc: &sitemapDoc{}}
+	p := &sitemapParser{doc: &sitemapDoc{}, keep: keep}
 	for {
 		tok, err := dec.Token()
 		if lr.N <= 0 {
-			return nil, fmt.Errorf("larger than %d bytes", limit)
+			return nil, 0, fmt.Errorf("%w: larger than %d bytes", errTooLarge, limit)
 		}
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
 			if err := p.start(t); err != nil {
-				return nil, err
+				return nil, 0, err
 			}
 		case xml.CharData:
 			p.text(t)
 		case xml.EndElement:
 			if p.end() {
-				return p.doc, nil
+				return p.doc, 0, nil
 			}
 		}
 	}
 	if p.doc.kind == "" {
-		return nil, errors.New("no root element")
+		return nil, 0, errors.New("no root element")
 	}
-	return p.doc, nil
+	return p.doc, 0, nil
 }
 
 // gunzipIfGzip returns r decompressed when it starts with the gzip magic
@@ -99,6 +111,7 @@ func gunzipIfGzip(r io.Reader) (io.Reader, func(), error) {
 // sitemapParser is the state of parseSitemap between XML tokens.
 type sitemapParser struct {
 	doc           *sitemapDoc
+	keep          sitemapKeep
 	depth         int
 	field         string // "loc" or "lastmod" while inside one, at depth 3
 	loc, lastmod  strings.Builder
@@ -162,9 +175,18 @@ func (p *sitemapParser) end() (full bool) {
 		p.inEntry = false
 		u := strings.TrimSpace(p.loc.String())
 		if u != "" && !p.overLongEntry {
-			if len(p.doc.entries) >= MaxSitemapURLs {
+			if len(p.doc.entries)+p.doc.dropped >= MaxSitemapURLs {
 				p.doc.truncated = true
 				return true
+			}
+			keep := p.keep.urls
+			if p.doc.kind == "sitemapindex" {
+				keep = p.keep.sitemaps
+			}
+			if len(p.doc.entries) >= keep {
+				p.doc.dropped++
+				p.depth--
+				return false
 			}
 			p.doc.entries = append(p.doc.entries, sitemapEntry{loc: u, lastmod: parseW3CDate(p.lastmod.String())})
 		}
@@ -251,12 +273,20 @@ func (c *crawler) readSitemaps(ctx context.Context) []string {
 		}
 		job := queue[0]
 		queue = queue[1:]
+		if len(pages) >= c.o.MaxPages {
+			// Nothing more could be kept: the file is not read.
+			c.res.Sitemaps = append(c.res.Sitemaps, Sitemap{URL: c.s.publicURL(job.key), Found: job.found,
+				Error: fmt.Sprintf("not read: max_pages (%d) reached", c.o.MaxPages)})
+			c.res.Limited = string(SkipMaxPages)
+			continue
+		}
 		if len(c.res.Sitemaps) >= c.o.MaxSitemaps {
 			c.res.Sitemaps = append(c.res.Sitemaps, Sitemap{URL: c.s.publicURL(job.key), Found: job.found,
 				Error: fmt.Sprintf("over max_sitemaps (%d)", c.o.MaxSitemaps)})
 			continue
 		}
-		sm, doc, base := c.readSitemap(ctx, job)
+		keep := sitemapKeep{urls: c.o.MaxPages - len(pages), sitemaps: max(c.o.MaxSitemaps-len(c.res.Sitemaps)-len(queue), 0)}
+		sm, doc, base := c.readSitemap(ctx, job, keep)
 		if sm.Location != "" {
 			add(sm.Location, "redirect", base)
 			sm.Location = c.publicLocation(base, sm.Location)
@@ -264,6 +294,11 @@ func (c *crawler) readSitemaps(ctx context.Context) []string {
 		c.res.Sitemaps = append(c.res.Sitemaps, sm)
 		if doc == nil {
 			continue
+		}
+		if doc.dropped > 0 && doc.kind == "urlset" {
+			// Past max_pages: counted, not kept (sitemapDoc.dropped).
+			c.res.Skipped[SkipMaxPages] += doc.dropped
+			c.res.Limited = string(SkipMaxPages)
 		}
 		for _, e := range doc.entries {
 			if doc.kind == "sitemapindex" {
@@ -290,7 +325,7 @@ func (c *crawler) readSitemaps(ctx context.Context) []string {
 
 // readSitemap fetches and parses one sitemap file without following a
 // redirect, and says what it answered.
-func (c *crawler) readSitemap(ctx context.Context, job sitemapJob) (Sitemap, *sitemapDoc, *url.URL) {
+func (c *crawler) readSitemap(ctx context.Context, job sitemapJob, keep sitemapKeep) (Sitemap, *sitemapDoc, *url.URL) {
 	sm := Sitemap{URL: c.s.publicURL(job.key), Found: job.found}
 	base := c.s.fetch.ResolveReference(&url.URL{Path: keyPath(job.key)})
 	if !c.robots.allowed(job.key) {
@@ -320,16 +355,29 @@ func (c *crawler) readSitemap(ctx context.Context, job sitemapJob) (Sitemap, *si
 		sm.Error = "status " + strconv.Itoa(resp.StatusCode)
 		return sm, nil, base
 	}
-	cr := &countingReader{r: resp.Body, left: maxSitemapBytes}
-	doc, err := parseSitemap(cr, maxSitemapBytes)
-	c.res.Bytes += cr.n
-	if err != nil {
+	// What is left of max_bytes bounds the file, counted decoded: a
+	// sitemap.xml.gz that inflates a thousandfold spends its inflated size.
+	limit := min(maxSitemapBytes, c.o.MaxBytes-c.res.Bytes)
+	cr := &countingReader{r: resp.Body, left: limit}
+	doc, decoded, err := parseSitemap(cr, limit, keep)
+	c.res.Bytes += max(cr.n, decoded)
+	switch {
+	case errors.Is(err, errTooLarge) && limit < maxSitemapBytes:
+		sm.Error = "over max_bytes"
+		c.res.Limited = string(SkipMaxBytes)
+		return sm, nil, base
+	case err != nil:
 		sm.Error = "parsing: " + err.Error()
 		return sm, nil, base
 	}
-	sm.Direct, sm.Kind, sm.Entries = true, doc.kind, len(doc.entries)
-	if doc.truncated {
+	sm.Direct, sm.Kind, sm.Entries = true, doc.kind, len(doc.entries)+doc.dropped
+	switch {
+	case doc.truncated:
 		sm.Error = fmt.Sprintf("more than %d entries; the rest ignored", MaxSitemapURLs)
+	case doc.dropped > 0 && doc.kind == "urlset":
+		sm.Error = fmt.Sprintf("%d entries past max_pages (%d) not kept", doc.dropped, c.o.MaxPages)
+	case doc.dropped > 0:
+		sm.Error = fmt.Sprintf("%d child sitemaps past max_sitemaps (%d) not kept", doc.dropped, c.o.MaxSitemaps)
 	}
 	if c.o.Progress != nil {
 		c.o.Progress(Progress{Requests: int(c.requests.Load()), Bytes: c.res.Bytes, URL: sm.URL})

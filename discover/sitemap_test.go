@@ -200,7 +200,7 @@ func TestParseSitemap(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			doc, err := parseSitemap(bytes.NewReader(tt.in), maxSitemapBytes)
+			doc, _, err := parseSitemap(bytes.NewReader(tt.in), maxSitemapBytes, keepAll)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("err = %v, want %q", err, tt.wantErr)
@@ -230,7 +230,7 @@ func TestParseSitemapCaps(t *testing.T) {
 		fmt.Fprintf(&b, "<url><loc>/p%d</loc></url>", i)
 	}
 	b.WriteString("</urlset>")
-	doc, err := parseSitemap(bytes.NewReader(gzipped(b.Bytes())), maxSitemapBytes)
+	doc, _, err := parseSitemap(bytes.NewReader(gzipped(b.Bytes())), maxSitemapBytes, keepAll)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,7 +239,7 @@ func TestParseSitemapCaps(t *testing.T) {
 	}
 	const limit = 1 << 20
 	bomb := gzipped(append([]byte("<urlset><!--"), bytes.Repeat([]byte("x"), limit+10)...))
-	if _, err := parseSitemap(bytes.NewReader(bomb), limit); err == nil || !strings.Contains(err.Error(), "larger than") {
+	if _, _, err := parseSitemap(bytes.NewReader(bomb), limit, keepAll); err == nil || !strings.Contains(err.Error(), "larger than") {
 		t.Errorf("gzip bomb: err = %v", err)
 	}
 }

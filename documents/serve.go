@@ -12,8 +12,9 @@ import (
 	"github.com/agentready/caddy-agentready/negotiate"
 )
 
-// maxRobotsSize is the largest origin robots.txt that is merged with ours;
-// a larger one is served unmerged.
+// maxRobotsSize is the largest origin robots.txt that is merged with ours
+// (Google reads the first 500 KiB); a larger one is streamed to the client
+// unmerged, the origin's bytes untouched, and never held whole.
 const maxRobotsSize = 512 << 10
 
 // servedDoc is a generated document with its ETag.
@@ -119,7 +120,7 @@ func (doc *servedDoc) serveHTTP(w http.ResponseWriter, r *http.Request) {
 // serveOriginFirst lets the origin answer and serves the generated document
 // only when the origin has none (404).
 func (s *Set) serveOriginFirst(w http.ResponseWriter, r *http.Request, next negotiate.Next, doc *servedDoc) error {
-	rec := newRecorder(w, func(status int) bool { return status == http.StatusNotFound })
+	rec := newDroppingRecorder(w, func(status int) bool { return status == http.StatusNotFound })
 	if err := next(rec, r); err != nil {
 		if s.opts.NotFound(err) && !rec.wrote() {
 			doc.serveHTTP(w, r)
@@ -137,12 +138,15 @@ func (s *Set) serveOriginFirst(w http.ResponseWriter, r *http.Request, next nego
 }
 
 // serveRobots merges the origin's robots.txt with the site's additions. An
-// origin file that is missing yields ours alone; one that is too large or
-// malformed is served unmerged, with a warning.
+// origin file that is missing yields ours alone; one that is malformed is
+// served unmerged, with a warning; one larger than maxRobotsSize streams
+// through unmerged, with a warning, at most maxRobotsSize of it held. A
+// HEAD is answered with the headers its GET would have; its body is never
+// held past the same bound (the client's writer discards it).
 func (s *Set) serveRobots(w http.ResponseWriter, r *http.Request, next negotiate.Next, b *bundle) error {
 	rec := newRecorder(w, func(status int) bool {
 		return status == http.StatusOK || status == http.StatusNotFound
-	})
+	}, maxRobotsSize)
 	// Ask for the plain file: merging needs the bytes, not a compressed stream.
 	or := r.Clone(r.Context())
 	or.Method = http.MethodGet
@@ -156,6 +160,10 @@ func (s *Set) serveRobots(w http.ResponseWriter, r *http.Request, next negotiate
 		if !s.opts.NotFound(err) || rec.wrote() {
 			return err
 		}
+	case rec.spilled && !b.Robots.OriginWins:
+		s.opts.Logger.Warn("origin robots.txt too large to merge; served it unmerged",
+			"status", rec.status, "limit_bytes", maxRobotsSize)
+		return nil
 	case !rec.buffered():
 		// Streamed already (a redirect, an error page): nothing to merge.
 		return nil
@@ -163,10 +171,6 @@ func (s *Set) serveRobots(w http.ResponseWriter, r *http.Request, next negotiate
 		// documents.robots_txt: origin — the origin's own file, unmerged.
 		return rec.writeResponse()
 	case rec.status == http.StatusOK:
-		if rec.body.Len() > maxRobotsSize {
-			s.opts.Logger.Warn("origin robots.txt too large to merge; serving it unmerged", "size", rec.body.Len())
-			return rec.writeResponse()
-		}
 		origin = rec.body.Bytes()
 	}
 	merged, warnings, merr := b.MergeRobots(origin)

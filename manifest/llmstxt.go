@@ -1,7 +1,9 @@
 package manifest
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -63,7 +65,11 @@ func (r *resolved) llmsInstructions(b *strings.Builder) {
 	b.WriteString("- Read freely; change nothing on a person's behalf without their explicit consent.\n")
 	md := "- Request any page with the header `Accept: text/markdown` to get it as Markdown (" + MarkdownAcceptRule + ")"
 	if r.mdSuffix != "" {
-		md += fmt.Sprintf(", or append `%s` to its path (for example %s%s)", r.mdSuffix, r.exampleMDPage(), r.mdSuffix)
+		if ex := r.exampleMDPage(); ex != "" {
+			md += fmt.Sprintf(", or append `%s` to its path (for example %s%s)", r.mdSuffix, ex, r.mdSuffix)
+		} else {
+			md += fmt.Sprintf(", or append `%s` to its path", r.mdSuffix)
+		}
 	}
 	b.WriteString(md + ".\n")
 	if r.serve[PathAgentsJSON] {
@@ -146,16 +152,52 @@ func (r *resolved) humanContact() string {
 	return ""
 }
 
-// exampleMDPage is a page URL used to show the Markdown suffix.
+// exampleMDPage is a page URL used to show the Markdown suffix: the first
+// page other than the home page that the YAML lists, else the first the
+// site is known to serve (discovery or its sitemap); "" when none is
+// known, for an example must be an address the site answers.
 func (r *resolved) exampleMDPage() string {
+	var urls []string
 	for _, sec := range r.s.LLMs.Sections {
 		for _, l := range sec.Links {
-			if u := r.abs(l.URL); u != r.origin+"/" {
-				return strings.TrimSuffix(u, "/")
-			}
+			urls = append(urls, l.URL)
 		}
 	}
-	return r.origin + "/about"
+	urls = append(urls, r.s.Info.Pages...)
+	for _, p := range r.rankedPages() {
+		urls = append(urls, p.URL)
+	}
+	for _, u := range urls {
+		if u := r.abs(u); u != r.origin+"/" && strings.HasPrefix(u, r.origin+"/") {
+			return strings.TrimSuffix(u, "/")
+		}
+	}
+	return ""
+}
+
+// rankedPages are the pages the site is known to serve (discovery's, else
+// its sitemap's URLs), shallowest first (fewer path segments), then in
+// the order discovery gave (a crawl's is breadth-first from the home
+// page). A site's section and top pages come before its deep reference
+// pages, whatever order the sitemap had.
+func (r *resolved) rankedPages() []PageInfo {
+	pages := slices.Clone(r.pages)
+	if len(pages) == 0 {
+		for _, u := range r.sitemap {
+			pages = append(pages, PageInfo{URL: u})
+		}
+	}
+	depth := func(u string) int {
+		p := strings.Trim(strings.TrimPrefix(u, r.origin), "/")
+		if p == "" {
+			return 0
+		}
+		return strings.Count(p, "/") + 1
+	}
+	slices.SortStableFunc(pages, func(a, b PageInfo) int {
+		return cmp.Compare(depth(a.URL), depth(b.URL))
+	})
+	return pages
 }
 
 // ifaceInstruction is one sentence on how to use an interface.
@@ -257,12 +299,26 @@ func (r *resolved) contactLine() string {
 	return strings.Join(parts, ", ")
 }
 
-// defaultLinks is the link list of a site that configured none.
+// defaultLinks is the link list of a site that configured none: the home
+// page, the YAML's info.pages, else (and unless auto_list lists them in a
+// section of its own) the pages discovery found, shallowest first, up to
+// auto_list.max; then the contact page.
 func (r *resolved) defaultLinks() []Link {
 	links := []Link{{Title: "Home", URL: "/", Note: r.s.Info.Description}}
 	for _, p := range r.s.Info.Pages {
 		if r.abs(p) != r.origin+"/" {
 			links = append(links, Link{Title: p, URL: p})
+		}
+	}
+	if len(r.s.Info.Pages) == 0 && !r.s.LLMs.AutoList.Enabled {
+		for _, p := range r.rankedPages() {
+			if len(links) > r.s.LLMs.AutoList.Max {
+				break
+			}
+			if r.abs(p.URL) == r.origin+"/" || (r.s.Contacts.Page != "" && r.abs(p.URL) == r.abs(r.s.Contacts.Page)) {
+				continue
+			}
+			links = append(links, r.pageLink(p))
 		}
 	}
 	if r.s.Contacts.Page != "" {
@@ -272,16 +328,11 @@ func (r *resolved) defaultLinks() []Link {
 }
 
 // autoList writes up to llms.auto_list.max discovered (or sitemap) pages
-// not listed yet, with their own titles and descriptions when known.
+// not listed yet, shallowest first, with their own titles and
+// descriptions when known.
 func (r *resolved) autoList(b *strings.Builder, listed map[string]bool) {
-	candidates := r.pages
-	if len(candidates) == 0 {
-		for _, u := range r.sitemap {
-			candidates = append(candidates, PageInfo{URL: u})
-		}
-	}
 	var links []Link
-	for _, p := range candidates {
+	for _, p := range r.rankedPages() {
 		if len(links) >= r.s.LLMs.AutoList.Max || b.Len() > llmsTxtLimit {
 			break
 		}
@@ -289,11 +340,7 @@ func (r *resolved) autoList(b *strings.Builder, listed map[string]bool) {
 			continue
 		}
 		listed[p.URL] = true
-		title := p.Title
-		if oneLine(title) == "" {
-			title = pageTitle(p.URL, r.origin)
-		}
-		links = append(links, Link{Title: title, URL: p.URL, Note: p.Description})
+		links = append(links, r.pageLink(p))
 	}
 	if len(links) == 0 {
 		return
@@ -303,6 +350,16 @@ func (r *resolved) autoList(b *strings.Builder, listed map[string]bool) {
 		r.writeLink(b, l)
 	}
 	b.WriteString("\n")
+}
+
+// pageLink is a known page as a link: its own title (else one made from
+// its path) and its description.
+func (r *resolved) pageLink(p PageInfo) Link {
+	title := p.Title
+	if oneLine(title) == "" {
+		title = pageTitle(p.URL, r.origin)
+	}
+	return Link{Title: title, URL: p.URL, Note: p.Description}
 }
 
 func (r *resolved) writeLink(b *strings.Builder, l Link) {

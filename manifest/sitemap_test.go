@@ -244,3 +244,45 @@ func TestFoundSitemap(t *testing.T) {
 		})
 	}
 }
+
+// TestDefaultPagesFromDiscovery: with no llms sections and no info.pages,
+// llms.txt's `## Pages` lists the pages discovery found, shallowest first
+// (then in discovery's order), and its Markdown-suffix example is one of
+// them; with nothing known it gives no example at all rather than invent
+// an address (the old text said /about, which most sites answer 404).
+func TestDefaultPagesFromDiscovery(t *testing.T) {
+	s, err := Parse([]byte("llms:\n  auto_list: {max: 2}\n"), "site.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := s.Generate(Env{Origin: "https://docs.example", Now: testNow, MarkdownSuffix: "/md", Pages: []PageInfo{
+		{URL: "https://docs.example/", Title: "Home"},
+		{URL: "https://docs.example/library/os/path", Title: "os.path"},
+		{URL: "https://docs.example/tutorial/", Title: "Tutorial"},
+		{URL: "https://docs.example/library/", Title: "Library"},
+		{URL: "https://docs.example/faq", Title: "FAQ"},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	llms := string(b.Document(PathLLMsTxt).Body)
+	want := "## Pages\n\n- [Home](https://docs.example/)\n- [Tutorial](https://docs.example/tutorial/)\n- [Library](https://docs.example/library/)\n"
+	if !strings.HasSuffix(llms, want) {
+		t.Errorf("llms.txt lacks %q:\n%s", want, llms)
+	}
+	if !strings.Contains(llms, "(for example https://docs.example/tutorial/md)") || strings.Contains(llms, "/about") {
+		t.Errorf("suffix example is not a discovered page:\n%s", llms)
+	}
+
+	bare, err := s.Generate(Env{Origin: "https://docs.example", Now: testNow, MarkdownSuffix: "/md"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	llms = string(bare.Document(PathLLMsTxt).Body)
+	if strings.Contains(llms, "for example") || strings.Contains(llms, "/about") {
+		t.Errorf("no page is known, yet llms.txt gives an example address:\n%s", llms)
+	}
+	if !strings.Contains(llms, "or append `/md` to its path.") {
+		t.Errorf("suffix instruction missing:\n%s", llms)
+	}
+}

@@ -55,14 +55,6 @@ func Decode(body io.Reader, contentEncoding string, limit int64) ([]byte, error)
 	return buf.Bytes(), nil
 }
 
-// decodedLen decodes body to nowhere and returns its decoded length: the
-// check, in constant memory, that a body too large to hold decoded decodes
-// in full within limit bytes before any of it is sent. Its errors are
-// Decode's.
-func decodedLen(body []byte, contentEncoding string, limit int64) (int64, error) {
-	return decodeTo(io.Discard, bytes.NewReader(body), contentEncoding, limit)
-}
-
 // decodeTo writes the decoded body to w, at most limit bytes.
 func decodeTo(w io.Writer, body io.Reader, contentEncoding string, limit int64) (int64, error) {
 	var codings []string

@@ -53,12 +53,12 @@
 // Options.MaxMarkdownSize) sends the origin's bytes, still encoded, with the
 // origin's headers plus Vary and Link, and reports it to Observer.FailOpen.
 // A conversion whose client went away stops (its context is the request's)
-// and nothing is written. A response is never
-// cut short or emptied: a compressed page is decoded in full before any of
-// it is sent (the Markdown form, an HTML page of known length up to 256
-// KiB), or, streamed through the head rewrite, held until its first
-// decoded byte; a streamed page that stops decoding after that is aborted
-// (panic(http.ErrAbortHandler)), never ended as if complete. An error
-// returned by next is returned unchanged; a buffered body is then dropped
-// unwritten, so an error handler can still answer.
+// and nothing is written. A response is never cut short or emptied: a
+// compressed page is decoded in full before any of it is sent. A browser
+// never gets more bytes than the origin sent: a compressed HTML page of at
+// most 256 KiB is annotated in its own coding and sent so only if that is
+// not larger than the origin's bytes, which otherwise, and for a larger
+// page, go out as they came. An error returned by next is returned
+// unchanged; a buffered body is then dropped unwritten, so an error
+// handler can still answer.
 package negotiate

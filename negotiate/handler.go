@@ -61,11 +61,11 @@ type Observer interface {
 	// "busy", or a conversion over its budget: "budget_time",
 	// "budget_size"), a Markdown request whose client went away during the
 	// conversion, which was stopped and nothing sent ("canceled"), an
-	// HTML page sent as the origin sent it, without its annotations,
-	// because its content coding did not decode in full within the bounds
-	// ("rewrite_decode"), or a streamed HTML page that stopped decoding
-	// after part of it went out, whose response is then aborted, never
-	// ended as if complete ("rewrite_abort"), or an HTML page streamed
+	// HTML page in a content coding sent as the origin sent it, without
+	// its annotations, because it did not decode ("rewrite_decode"), was
+	// over 256 KiB encoded or over MaxSize decoded ("rewrite_size"), or,
+	// annotated and encoded again in its coding, was larger than the
+	// origin's bytes ("rewrite_larger"), or an HTML page streamed
 	// through the plan of its last copy whose bytes were not that copy's
 	// although its origin named them the same (strong ETag and length):
 	// the rest went out unannotated and the length promised was made up
@@ -93,6 +93,14 @@ type Handler struct {
 	// the origin's response through instead, as a fail-open with reason
 	// "busy". release is called once the response is done.
 	Admit func(ctx context.Context, n int64) (release func(), err error)
+	// Run, when set, is called once a page has been read for conversion,
+	// before it is decoded and converted (the time budget,
+	// Options.ConvertTimeout, starts when it returns); the conversion
+	// waits until it returns. It bounds the conversions that use the CPU
+	// at once. An error sends the origin's page instead, as a fail-open
+	// with reason "busy" (nothing is sent when the client went away);
+	// done is called once the conversion ends.
+	Run func(ctx context.Context) (done func(), err error)
 	// Cached, when set, is asked for the Markdown before the body is
 	// decoded and converted; a non-nil answer is served as it is.
 	Cached func(page Page) *Converted
@@ -103,19 +111,26 @@ type Handler struct {
 	// Observer, when set, receives the events of each request.
 	Observer Observer
 	// Reenter, when set, serves a request that came through the Markdown
-	// suffix (/pricing/md) by handing a request for the page itself
+	// suffix (/pricing/md: the path the client asked for, ClientURL, ends
+	// in it, whatever a rewrite in front made of it) by handing a request
+	// for the page itself
 	// (/pricing: path and RequestURI without the suffix, Accept:
 	// text/markdown, the client's other headers and credentials kept) to
 	// the start of the server's handler chain, so that every handler in
 	// front of this one (authentication, IP filters, rate limits,
 	// rewrites, a front controller that routes on the request URI) sees
 	// exactly the request a client asking for the page with Accept would
-	// send. The request it is given is marked (see SuffixRequest): when it
-	// comes back to this handler it is served as the suffix form and is
-	// never handed back again. Reenter reports false when it cannot serve
-	// the request (nothing was written then). Without Reenter, or when it
-	// cannot, the page is asked of next directly, and only the handlers
-	// after this one see the page's path.
+	// send. The page's path and query are those the client asked for
+	// (ClientURL), so a rewrite or a stripped prefix in front applies once,
+	// in the same block. The request it is given is marked (see
+	// SuffixRequest): when it comes back to this handler it is served as
+	// the suffix form and is never handed back again. When the origin
+	// answers it with a redirect that only adds a slash to the page's path
+	// (/docs to /docs/), the page with the slash is handed to Reenter once
+	// more, marked so that it follows nothing further. Reenter reports
+	// false when it cannot serve the request (nothing was written then).
+	// Without Reenter, or when it cannot, the page is asked of next
+	// directly, and only the handlers after this one see the page's path.
 	Reenter func(w http.ResponseWriter, r *http.Request) bool
 	// ClientURL, when set, returns the URL the client asked for, for a
 	// server that may have rewritten the request's URL before this handler
@@ -137,6 +152,7 @@ type Handler struct {
 	ready      bool
 	origin     *url.URL               // Origin parsed; nil when unset
 	plans      *htmlrewrite.PlanCache // nil when Options.RewriteCache is off
+	encoded    *encodedCache          // likewise
 	suffix     string                 // "" when disabled
 	staticLink []string               // llms.txt and agents.json Link values
 }
@@ -173,9 +189,10 @@ func (h *Handler) Provision() error {
 		}
 		h.origin = u
 	}
-	h.plans = nil
+	h.plans, h.encoded = nil, nil
 	if o.RewriteCache > 0 {
 		h.plans = htmlrewrite.NewPlanCache(o.RewriteCache)
+		h.encoded = newEncodedCache(o.RewriteCache)
 	}
 	h.ready = true
 	return nil

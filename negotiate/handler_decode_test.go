@@ -19,10 +19,10 @@ type outcome int
 const (
 	decoded outcome = iota // the page, decoded: converted or annotated
 	origin                 // the origin's bytes and headers, untouched
-	aborted                // a broken transfer, never a clean short 200
+	kept                   // the page annotated in the origin's coding, or the origin's bytes when that is larger
 )
 
-func (o outcome) String() string { return [...]string{"decoded", "origin", "aborted"}[o] }
+func (o outcome) String() string { return [...]string{"decoded", "origin", "kept"}[o] }
 
 // noisyPage is an HTML page of about n bytes whose text (seeded
 // pseudo-random letters) compresses to about two thirds: its compressed
@@ -91,12 +91,10 @@ func fetchPricing(t *testing.T, s *stack, accept string) (*http.Response, []byte
 
 // TestHandlerDecodeFailures: a compressed page that cannot be decoded in
 // full (a zstd window over the maximum, a decompression bomb, a corrupt or
-// truncated stream) is never cut short or emptied. Where nothing was sent
-// yet (the Markdown form, a page of known length, a stream that fails on
-// its first bytes) the origin's bytes go out untouched with their headers;
-// a streamed page that fails after its first decoded bytes went out is
-// aborted, so the client sees a broken transfer. The reason is reported
-// either way.
+// truncated stream) is never cut short or emptied: the origin's bytes go
+// out untouched with their headers, the reason reported. A healthy one
+// goes to a browser annotated in its own coding, never larger than the
+// origin's bytes (else as the origin sent it: rewrite_larger).
 func TestHandlerDecodeFailures(t *testing.T) {
 	const link = `<link rel="alternate" type="text/markdown" href="/pricing/md">`
 	noisy := noisyPage(200 << 10)
@@ -118,33 +116,28 @@ func TestHandlerDecodeFailures(t *testing.T) {
 		coding string
 		page   []byte // the decoded page; nil when it does not decode
 		opts   Options
-		// what the streamed HTML form gets: the decoder fails on the first
-		// bytes (origin) or after the first decoded bytes went out
-		// (aborted); the other forms get the origin's bytes whenever page
-		// is nil.
-		streamed outcome
 	}
 	inputs := []input{
-		{"zstd window at the 8 MiB maximum", zstdWindow(t, long, maxZstdWindow), "zstd", long, Options{}, decoded},
-		{"zstd window 16 MiB", zstdWindow(t, long, 16<<20), "zstd", nil, Options{}, origin},
-		{"zstd window 128 MiB (--long=27)", zstdLongWindow(t, long, 27), "zstd", nil, Options{}, origin},
-		{"gzip bomb", encode(t, bomb, "gzip"), "gzip", nil, small, aborted},
-		{"br bomb", encode(t, bomb, "br"), "br", nil, small, aborted},
-		{"zstd bomb", zstdWindow(t, bomb, 1<<20), "zstd", nil, small, aborted},
-		{"deflate bomb", encode(t, bomb, "deflate"), "deflate", nil, small, aborted},
-		{"gzip magic corrupt", flip(gz, 0), "gzip", nil, Options{}, origin},
-		{"gzip corrupt in the middle", flip(gz, len(gz)/2), "gzip", nil, Options{}, aborted},
-		{"gzip truncated", cut(gz), "gzip", nil, Options{}, aborted},
-		{"gzip checksum wrong", flip(gz, len(gz)-5), "gzip", nil, Options{}, aborted},
-		{"zstd magic corrupt", flip(zs, 0), "zstd", nil, Options{}, origin},
-		{"zstd corrupt in the middle", flip(zs, len(zs)/2), "zstd", nil, Options{}, aborted},
-		{"zstd truncated", cut(zs), "zstd", nil, Options{}, aborted},
-		{"deflate corrupt in the middle", flip(zl, len(zl)/2), "deflate", nil, Options{}, aborted},
-		{"deflate truncated", cut(zl), "deflate", nil, Options{}, aborted},
-		{"raw deflate truncated", cut(raw), "deflate", nil, Options{}, aborted},
-		{"br truncated", cut(br), "br", nil, Options{}, aborted},
-		{"gzip, healthy", gz, "gzip", noisy, Options{}, decoded},
-		{"br, healthy", br, "br", noisy, Options{}, decoded},
+		{"zstd window at the 8 MiB maximum", zstdWindow(t, long, maxZstdWindow), "zstd", long, Options{}},
+		{"zstd window 16 MiB", zstdWindow(t, long, 16<<20), "zstd", nil, Options{}},
+		{"zstd window 128 MiB (--long=27)", zstdLongWindow(t, long, 27), "zstd", nil, Options{}},
+		{"gzip bomb", encode(t, bomb, "gzip"), "gzip", nil, small},
+		{"br bomb", encode(t, bomb, "br"), "br", nil, small},
+		{"zstd bomb", zstdWindow(t, bomb, 1<<20), "zstd", nil, small},
+		{"deflate bomb", encode(t, bomb, "deflate"), "deflate", nil, small},
+		{"gzip magic corrupt", flip(gz, 0), "gzip", nil, Options{}},
+		{"gzip corrupt in the middle", flip(gz, len(gz)/2), "gzip", nil, Options{}},
+		{"gzip truncated", cut(gz), "gzip", nil, Options{}},
+		{"gzip checksum wrong", flip(gz, len(gz)-5), "gzip", nil, Options{}},
+		{"zstd magic corrupt", flip(zs, 0), "zstd", nil, Options{}},
+		{"zstd corrupt in the middle", flip(zs, len(zs)/2), "zstd", nil, Options{}},
+		{"zstd truncated", cut(zs), "zstd", nil, Options{}},
+		{"deflate corrupt in the middle", flip(zl, len(zl)/2), "deflate", nil, Options{}},
+		{"deflate truncated", cut(zl), "deflate", nil, Options{}},
+		{"raw deflate truncated", cut(raw), "deflate", nil, Options{}},
+		{"br truncated", cut(br), "br", nil, Options{}},
+		{"gzip, healthy", gz, "gzip", noisy, Options{}},
+		{"br, healthy", br, "br", noisy, Options{}},
 	}
 	type form struct {
 		name   string
@@ -163,13 +156,10 @@ func TestHandlerDecodeFailures(t *testing.T) {
 				want, reason := decoded, ""
 				markdown := f.accept == agentAccept
 				switch {
-				case !markdown && !f.length:
-					want = in.streamed
-					if want == origin {
-						reason = "rewrite_decode"
-					} else if want == aborted {
-						reason = "rewrite_abort"
-					}
+				case !markdown && in.page != nil:
+					want = kept
+				case !markdown && strings.Contains(in.name, "bomb"):
+					want, reason = origin, "rewrite_size"
 				case in.page != nil:
 				case markdown && strings.Contains(in.name, "bomb"):
 					want, reason = origin, "too_large"
@@ -181,11 +171,22 @@ func TestHandlerDecodeFailures(t *testing.T) {
 				s := newStack(t, stackConfig{opts: in.opts, origin: codedOrigin(in.body, in.coding, f.length)})
 				resp, body, err := fetchPricing(t, s, f.accept)
 				t.Logf("want %s; client saw %d bytes, error %v", want, len(body), err)
+				if want == kept && bytes.Equal(body, in.body) {
+					want, reason = origin, "rewrite_larger"
+				}
 				switch want {
-				case aborted:
-					if err == nil {
-						t.Fatalf("a complete-looking %d response of %d bytes (Content-Length %q), want a broken transfer",
-							resp.StatusCode, len(body), resp.Header.Get("Content-Length"))
+				case kept:
+					if err != nil {
+						t.Fatal(err)
+					}
+					page, derr := Decode(bytes.NewReader(body), in.coding, 8<<20)
+					wantPage := strings.Replace(string(in.page), "</head>", link+"</head>", 1)
+					if resp.StatusCode != 200 || resp.Header.Get("Content-Encoding") != in.coding || derr != nil || string(page) != wantPage {
+						t.Fatalf("status %d, Content-Encoding %q, decodes to %d bytes (%v); want the %d annotated bytes in %s",
+							resp.StatusCode, resp.Header.Get("Content-Encoding"), len(page), derr, len(wantPage), in.coding)
+					}
+					if len(body) > len(in.body) || resp.Header.Get("Content-Length") != strconv.Itoa(len(body)) {
+						t.Errorf("%d bytes (Content-Length %q) for the origin's %d", len(body), resp.Header.Get("Content-Length"), len(in.body))
 					}
 				case origin:
 					if err != nil {
@@ -236,42 +237,31 @@ func TestHandlerDecodeFailures(t *testing.T) {
 	}
 }
 
-// TestHandlerCorruptEncodedHTML: a streamed page that turns out corrupt
-// after its first decoded bytes went out is aborted whatever next does with
-// the write error: return it (a proxy), or ignore it and return nil (as
-// http.ServeContent does). The handler never returns normally, so no error
-// handler or clean end of the body makes the page look complete.
-func TestHandlerCorruptEncodedHTML(t *testing.T) {
-	gz := encode(t, []byte(strings.Repeat(testPage, 50)), "gzip")
-	gz[len(gz)-5] ^= 0xff // the CRC: detected once everything was sent
-	for _, returnErr := range []bool{true, false} {
-		t.Run("next returns the error "+strconv.FormatBool(returnErr), func(t *testing.T) {
-			s := newStack(t, stackConfig{next: func(w http.ResponseWriter, r *http.Request) error {
-				w.Header().Set("Content-Type", "text/html")
-				w.Header().Set("Content-Encoding", "gzip")
-				for p := gz; len(p) > 0; {
-					n := min(len(p), 64)
-					if _, err := w.Write(p[:n]); err != nil && returnErr {
-						return err
-					}
-					p = p[n:]
-				}
-				return nil
-			}})
+// TestHandlerEncodedHTMLPassesWhole: a compressed page of unknown length
+// is held up to maxPlannedPage bytes before anything goes out, so one that
+// turns out corrupt at its end (its CRC) goes out whole as the origin sent
+// it (rewrite_decode), and one longer than that passes as it came, with
+// its coding (rewrite_size): never decoded on the way, never cut short.
+func TestHandlerEncodedHTMLPassesWhole(t *testing.T) {
+	corrupt := encode(t, []byte(strings.Repeat(testPage, 50)), "gzip")
+	corrupt[len(corrupt)-5] ^= 0xff // the CRC: detected once everything was read
+	large := encode(t, noisyPage(600<<10), "gzip")
+	if len(large) <= maxPlannedPage {
+		t.Fatalf("the large page compresses to %d bytes", len(large))
+	}
+	for _, tc := range []struct {
+		name   string
+		body   []byte
+		reason string
+	}{{"corrupt", corrupt, "rewrite_decode"}, {"large", large, "rewrite_size"}} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newStack(t, stackConfig{origin: codedOrigin(tc.body, "gzip", false)})
 			resp, body, err := fetchPricing(t, s, browserAccept)
-			if err == nil {
-				t.Fatalf("a complete-looking %d response: %.60q", resp.StatusCode, body)
+			if err != nil || resp.StatusCode != 200 || !bytes.Equal(body, tc.body) || resp.Header.Get("Content-Encoding") != "gzip" {
+				t.Fatalf("%v, %d bytes; want the origin's %d gzip bytes", err, len(body), len(tc.body))
 			}
-			if !bytes.HasPrefix(body, []byte("<!DOCTYPE html>")) {
-				t.Errorf("the decoded start did not go out before the abort: %.40q", body)
-			}
-			select {
-			case err := <-s.nextErr:
-				t.Errorf("ServeHTTP returned %v", err)
-			default:
-			}
-			if ev := s.obs.list(); !slices.Contains(ev, "failopen:rewrite_abort") {
-				t.Errorf("events %v, want failopen:rewrite_abort", ev)
+			if ev := s.obs.list(); !slices.Contains(ev, "failopen:"+tc.reason) {
+				t.Errorf("events %v, want failopen:%s", ev, tc.reason)
 			}
 		})
 	}

@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"compress/zlib"
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -13,6 +15,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/andybalholm/brotli"
+	"github.com/klauspost/compress/zstd"
 )
 
 // TestHandlerStreams checks that responses which are not converted are not
@@ -133,36 +138,98 @@ func TestHandlerWebSocketUntouched(t *testing.T) {
 	}
 }
 
+// catalogPage is an HTML page of about n bytes whose paragraphs repeat
+// with variations: a fast compression level leaves much to gain on it.
+func catalogPage(n int) string {
+	var b strings.Builder
+	b.WriteString("<!DOCTYPE html>\n<html><head><title>Catalog</title></head>\n<body><main>")
+	words := []string{"blue", "large", "steel", "wooden", "quiet"}
+	for i := 0; b.Len() < n; i++ {
+		fmt.Fprintf(&b, "<p>Item %d: the %s widget ships in %d days from store %d.</p>\n", i, words[i%5], i%9+1, i*7%31)
+	}
+	b.WriteString("</main></body></html>\n")
+	return b.String()
+}
+
+// encodeFast encodes data in coding at a fast level, as an origin that
+// compresses on the fly may: the fastest, zstd's default (Caddy's encode).
+func encodeFast(t testing.TB, data []byte, coding string) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	var w io.WriteCloser
+	switch coding {
+	case "gzip":
+		w, _ = gzip.NewWriterLevel(&buf, gzip.BestSpeed)
+	case "deflate":
+		w, _ = zlib.NewWriterLevel(&buf, zlib.BestSpeed)
+	case "br":
+		w = brotli.NewWriterLevel(&buf, 1)
+	case "zstd":
+		w, _ = zstd.NewWriter(&buf, zstd.WithEncoderLevel(zstd.SpeedDefault))
+	}
+	if _, err := w.Write(data); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
 // TestHandlerRewritesEncodedHTML: an HTML page the origin compressed is
-// decoded on the way so the head link can be injected; codings the rewriter
-// cannot undo pass untouched.
+// annotated in its own coding, with its exact length and never larger
+// than the origin's bytes, and the next copy of the same bytes from what
+// the first became; where the annotated page would encode larger (a tiny
+// page, compressed as hard), the origin's bytes go out as they came.
+// Codings the rewriter cannot undo pass untouched.
 func TestHandlerRewritesEncodedHTML(t *testing.T) {
-	injected := strings.Replace(testPage, "</head>", `<link rel="alternate" type="text/markdown" href="/pricing/md"></head>`, 1)
+	const link = `<link rel="alternate" type="text/markdown" href="/pricing/md">`
+	page := catalogPage(40 << 10)
+	annotated := strings.Replace(page, "</head>", link+"</head>", 1)
+	tiny := encode(t, []byte(testPage), "gzip")
+	stacked := encode(t, []byte(testPage), "gzip", "br")
 	for _, tc := range []struct {
 		name, encoding string
 		body           []byte
 		wantEncoding   string
-		wantBody       string
+		wantPage       string // the body decoded; "" for the origin's bytes
 	}{
-		{"gzip", "gzip", encode(t, []byte(testPage), "gzip"), "", injected},
-		{"br", "br", encode(t, []byte(testPage), "br"), "", injected},
-		{"zstd", "zstd", encode(t, []byte(testPage), "zstd"), "", injected},
-		{"deflate zlib", "deflate", encode(t, []byte(testPage), "deflate"), "", injected},
-		{"deflate raw", "deflate", encode(t, []byte(testPage), "rawdeflate"), "", injected},
-		{"stacked codings untouched", "gzip, br", encode(t, []byte(testPage), "gzip", "br"), "gzip, br", string(encode(t, []byte(testPage), "gzip", "br"))},
-		{"unknown coding untouched", "compress", []byte("LZW bytes"), "compress", "LZW bytes"},
+		{"gzip", "gzip", encodeFast(t, []byte(page), "gzip"), "gzip", annotated},
+		{"br", "br", encodeFast(t, []byte(page), "br"), "br", annotated},
+		{"zstd", "zstd", encodeFast(t, []byte(page), "zstd"), "zstd", annotated},
+		{"deflate zlib", "deflate", encodeFast(t, []byte(page), "deflate"), "deflate", annotated},
+		{"deflate raw", "deflate", encode(t, []byte(page), "rawdeflate"), "deflate", annotated},
+		{"larger annotated", "gzip", tiny, "gzip", ""},
+		{"stacked codings untouched", "gzip, br", stacked, "gzip, br", ""},
+		{"unknown coding untouched", "compress", []byte("LZW bytes"), "compress", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newStack(t, stackConfig{origin: htmlOrigin(string(tc.body), "Content-Encoding", tc.encoding, "Etag", `"v1"`)})
 			res := s.do(http.MethodGet, "/pricing", hdr("Accept", browserAccept, "Accept-Encoding", "gzip, br, zstd, deflate"))
 			res.wantStatus(t, 200)
 			res.wantHeader(t, "Content-Encoding", tc.wantEncoding)
-			res.wantBody(t, tc.wantBody)
-			if tc.wantEncoding == "" {
-				res.wantHeader(t, "Etag", `W/"v1"`)
-				res.wantHeader(t, "Content-Length", strconv.Itoa(len(tc.wantBody)))
-			}
 			res.wantVary(t, true)
+			if len(res.body) > len(tc.body) {
+				t.Errorf("%d bytes on the wire, the origin sent %d", len(res.body), len(tc.body))
+			}
+			if tc.wantPage == "" {
+				if !bytes.Equal(res.body, tc.body) {
+					t.Errorf("body of %d bytes, want the origin's %d", len(res.body), len(tc.body))
+				}
+				res.wantHeader(t, "Etag", `"v1"`)
+				return
+			}
+			got, err := Decode(bytes.NewReader(res.body), tc.wantEncoding, 1<<20)
+			if err != nil || string(got) != tc.wantPage {
+				t.Fatalf("decodes to %d bytes (%v), want the %d annotated", len(got), err, len(tc.wantPage))
+			}
+			res.wantHeader(t, "Etag", `W/"v1"`)
+			res.wantHeader(t, "Content-Length", strconv.Itoa(len(res.body)))
+			// The same bytes again: what they became is kept, not redone.
+			again := s.do(http.MethodGet, "/pricing", hdr("Accept", browserAccept, "Accept-Encoding", "gzip, br, zstd, deflate"))
+			if !bytes.Equal(again.body, res.body) || !slices.Contains(s.obs.list(), "rewrote:plan=true") {
+				t.Errorf("the second copy: %d bytes (first %d), events %v", len(again.body), len(res.body), s.obs.list())
+			}
 		})
 	}
 }
@@ -189,8 +256,8 @@ func TestHandlerCorruptEncodedHTMLWhole(t *testing.T) {
 }
 
 // TestHandlerEncodedHTMLInflatingPastMaxSize: a small compressed page that
-// decodes to more than max_size is not held decoded in memory; it streams
-// through the rewriter, whole and annotated, without a length.
+// decodes to more than max_size is not annotated: the origin's bytes go
+// out as they came (rewrite_size).
 func TestHandlerEncodedHTMLInflatingPastMaxSize(t *testing.T) {
 	page := strings.Replace(testPage, "</body>", strings.Repeat("<p>the same words again</p>", 10000)+"</body>", 1)
 	gz := encode(t, []byte(page), "gzip")
@@ -200,34 +267,36 @@ func TestHandlerEncodedHTMLInflatingPastMaxSize(t *testing.T) {
 	s := newStack(t, stackConfig{opts: Options{MaxSize: 64 << 10}, origin: htmlOrigin(string(gz), "Content-Encoding", "gzip")})
 	res := s.do(http.MethodGet, "/pricing", hdr("Accept", browserAccept, "Accept-Encoding", "gzip"))
 	res.wantStatus(t, 200)
-	res.wantHeader(t, "Content-Encoding", "")
-	res.wantHeader(t, "Content-Length", "")
-	res.wantBody(t, strings.Replace(page, "</head>", `<link rel="alternate" type="text/markdown" href="/pricing/md"></head>`, 1))
+	res.wantHeader(t, "Content-Encoding", "gzip")
+	res.wantBody(t, string(gz))
+	if ev := s.obs.list(); !slices.Contains(ev, "failopen:rewrite_size") {
+		t.Errorf("events %v, want failopen:rewrite_size", ev)
+	}
 }
 
-// TestHandlerStreamsEncodedHTML: decoding for the rewriter does not buffer
-// either: a gzip stream flushed after its first chunk reaches the client
-// decoded before the origin goes on.
-func TestHandlerStreamsEncodedHTML(t *testing.T) {
-	release := make(chan struct{})
+// TestHandlerHoldsEncodedHTML: a compressed page of unknown length is held
+// until it ends (at most maxPlannedPage bytes) and then goes out annotated
+// in its coding, with a length: never sent decoded.
+func TestHandlerHoldsEncodedHTML(t *testing.T) {
+	page := catalogPage(20 << 10)
 	s := newStack(t, stackConfig{origin: func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		w.Header().Set("Content-Encoding", "gzip")
-		zw := gzip.NewWriter(w)
-		io.WriteString(zw, "<html><head><title>x</title></head><body><p>first</p>")
+		zw, _ := gzip.NewWriterLevel(w, gzip.BestSpeed)
+		half := len(page) / 2
+		io.WriteString(zw, page[:half])
 		zw.Flush()
 		w.(http.Flusher).Flush()
-		select {
-		case <-release:
-		case <-r.Context().Done():
-			return
-		}
-		io.WriteString(zw, "<p>rest</p>")
+		io.WriteString(zw, page[half:])
 		zw.Close()
 	}})
-	all := readInTwoSteps(t, s, hdr("Accept", browserAccept, "Accept-Encoding", "gzip"), "<p>first</p>", release)
-	if want := `<html><head><title>x</title><link rel="alternate" type="text/markdown" href="/pricing/md"></head><body><p>first</p><p>rest</p>`; all != want {
-		t.Errorf("body = %q", all)
+	res := s.do(http.MethodGet, "/pricing", hdr("Accept", browserAccept, "Accept-Encoding", "gzip"))
+	res.wantStatus(t, 200)
+	res.wantHeader(t, "Content-Encoding", "gzip")
+	res.wantHeader(t, "Content-Length", strconv.Itoa(len(res.body)))
+	got, err := Decode(bytes.NewReader(res.body), "gzip", 1<<20)
+	if want := strings.Replace(page, "</head>", `<link rel="alternate" type="text/markdown" href="/pricing/md"></head>`, 1); err != nil || string(got) != want {
+		t.Errorf("decodes to %d bytes (%v), want the %d annotated", len(got), err, len(want))
 	}
 }
 

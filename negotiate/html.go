@@ -3,6 +3,7 @@ package negotiate
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"html"
 	"net/http"
 	"strconv"
@@ -18,11 +19,13 @@ import (
 // (failOpen).
 
 // startHTML commits a 200 HTML page: discovery headers, and the rewrite
-// when something is to be injected. A page its origin names (pageID) whose
-// last copy was rewritten streams through that copy's plan (startPlanned).
-// Otherwise a page whose Content-Length is at most maxPlannedPage is
-// collected and rewritten whole at the end (finishHTML); any other streams
-// through the rewriter, which records its plan when the page is named.
+// when something is to be injected. A page in a content coding is
+// annotated in that coding or not at all (startEncoded). A page its origin
+// names (pageID) whose last copy was rewritten streams through that copy's
+// plan (startPlanned). Otherwise a page whose Content-Length is at most
+// maxPlannedPage is collected and rewritten whole at the end (finishHTML);
+// any other streams through the rewriter, which records its plan when the
+// page is named.
 func (rw *responseWriter) startHTML() {
 	rw.htmlHeaders()
 	inj, coding := rw.injection()
@@ -42,16 +45,43 @@ func (rw *responseWriter) startHTML() {
 		}
 	}
 	switch {
+	case coding != "":
+		rw.startEncoded(inj, coding, length)
 	case rw.r.Method == http.MethodHead:
 		rw.rewriteHeaders()
 		rw.pass(http.StatusOK, "html")
 	case length >= 0 && length <= maxPlannedPage:
-		rw.inj, rw.coding, rw.mode = inj, coding, modeBufferHTML
+		rw.inj, rw.coding, rw.mode = inj, "", modeBufferHTML
 		rw.html = pageBufPool.Get().(*[]byte)
 	default:
-		rw.startRewrite(inj, coding)
+		rw.startRewrite(inj)
 	}
 }
+
+// startEncoded begins a 200 HTML page in a content coding. A browser never
+// gets more bytes on the wire than the origin sent it (issue 23, hole 10):
+// a page of at most maxPlannedPage encoded bytes (or of unknown length,
+// until it passes that) is held, then annotated in its coding or sent as
+// it came (finishEncoded); a larger one passes as the origin sent it.
+func (rw *responseWriter) startEncoded(inj *Injection, coding string, length int64) {
+	switch {
+	case rw.r.Method == http.MethodHead:
+		// The GET's body is in the same coding, annotated or not: its
+		// length is known only once it is encoded.
+		rw.rewriteEncodedHeaders()
+		rw.pass(http.StatusOK, "html")
+	case length > maxPlannedPage:
+		rw.h.Observer.FailOpen(rw.r, "rewrite_size", errEncodedSize)
+		rw.pass(http.StatusOK, "html")
+	default:
+		rw.inj, rw.coding, rw.mode = inj, coding, modeBufferHTML
+		rw.html = pageBufPool.Get().(*[]byte)
+	}
+}
+
+// errEncodedSize is why a compressed page over maxPlannedPage goes out
+// unannotated.
+var errEncodedSize = fmt.Errorf("compressed html over %d KiB is sent as the origin sent it", maxPlannedPage>>10)
 
 // pageID names the page's bytes for the rewrite plans by what its origin
 // promises about them (htmlrewrite.PageID): the page's address, its strong
@@ -81,139 +111,39 @@ func (rw *responseWriter) startPlanned(pl htmlrewrite.Plan) {
 	}
 	rw.planned.Reset(rw.w, pl) // in the pooled writer: one allocation less a request
 	rw.rewriter = &rw.planned
-	rw.mode, rw.sent = modeRewrite, true
+	rw.mode = modeRewrite
 	rw.w.WriteHeader(http.StatusOK)
 	rw.h.Observer.Served(rw.r, "html")
 	rw.h.Observer.Rewrote(rw.r, true)
 }
 
-// startRewrite begins a 200 HTML page that streams through the rewriter.
-// An identity page is committed at once. An encoded one is committed when
-// the rewriter writes its first bytes, or once maxPlannedPage bytes of
-// input gave none: until then the origin's bytes are held, so a page whose
-// start does not decode (a zstd window too large, a corrupt header) goes
-// out as the origin sent it; a decoding failure after the commit aborts
-// the response instead (abortIfCut).
-func (rw *responseWriter) startRewrite(inj *Injection, coding string) {
+// startRewrite commits a 200 identity HTML page that streams through the
+// rewriter.
+func (rw *responseWriter) startRewrite(inj *Injection) {
 	if rw.named {
-		rw.rewriter = htmlrewrite.NewRecording(rewriteSink{rw}, inj, rw.h.plans, rw.id)
+		rw.rewriter = htmlrewrite.NewRecording(rw.w, inj, rw.h.plans, rw.id)
 	} else {
-		rw.rewriter = newDecodingRewriter(rewriteSink{rw}, inj, coding, maxDecodedRatio*rw.h.Options.MaxSize)
+		rw.rewriter = htmlrewrite.New(rw.w, inj)
 	}
 	rw.mode = modeRewrite
 	rw.h.Observer.Served(rw.r, "html")
-	if coding == "" {
-		rw.commitRewrite()
-	}
-}
-
-// commitRewrite sends the headers of the rewritten page.
-func (rw *responseWriter) commitRewrite() {
-	rw.sent, rw.held = true, nil
 	rw.rewriteHeaders()
 	rw.w.WriteHeader(http.StatusOK)
 }
 
-// rewriteSink is where the rewriter writes: the client, the headers going
-// first. Once the response has left modeRewrite (the page went out as the
-// origin sent it, or next failed before anything was sent), what the
-// rewriter still writes is dropped.
-type rewriteSink struct{ rw *responseWriter }
-
-func (s rewriteSink) Write(p []byte) (int, error) {
-	rw := s.rw
-	if rw.mode != modeRewrite {
-		return len(p), nil
-	}
-	if !rw.sent {
-		rw.commitRewrite()
-	}
-	return rw.w.Write(p)
-}
-
-// writeRewrite passes p through the rewriter.
-func (rw *responseWriter) writeRewrite(p []byte) (int, error) {
-	if rw.cut != nil {
-		return 0, rw.cut
-	}
-	if !rw.sent {
-		rw.held = append(rw.held, p...)
-	}
-	n, err := rw.rewriter.Write(p)
-	if err != nil {
-		return rw.rewriteFailed(err, len(p))
-	}
-	if !rw.sent && len(rw.held) > maxPlannedPage {
-		// This much input and no output yet: stop holding it. From here
-		// a decoding failure can only abort the response.
-		rw.commitRewrite()
-	}
-	return n, nil
-}
-
 // closeRewrite ends the rewrite after the last byte of the page.
 func (rw *responseWriter) closeRewrite() {
-	if rw.cut != nil {
-		return // reported already
-	}
 	_, planned := rw.rewriter.(*htmlrewrite.PlanWriter)
 	if err := rw.rewriter.Close(); err != nil {
 		if errors.Is(err, htmlrewrite.ErrPlanMismatch) {
 			// The page passed whole, its length made up: said, not hidden.
 			rw.h.Observer.FailOpen(rw.r, "plan_mismatch", err)
-			return
 		}
-		_, _ = rw.rewriteFailed(err, 0)
-		return
-	}
-	if !rw.sent {
-		rw.commitRewrite() // a page that rewrote to nothing
+		return // otherwise writing to the client failed: it is gone
 	}
 	if !planned {
 		rw.h.Observer.Rewrote(rw.r, false)
 	}
-}
-
-// rewriteFailed handles an error of the rewriter. One writing to the client
-// (gone, say) is returned as it is. When the page stopped decoding: if
-// nothing of the rewritten page went out, the origin's bytes go out as
-// they came, with their headers, and what follows passes through (n is
-// reported written); otherwise the response is cut and must be aborted.
-// Both are reported to the Observer.
-func (rw *responseWriter) rewriteFailed(err error, n int) (int, error) {
-	if !isDecodeError(err) {
-		return 0, err
-	}
-	if rw.sent {
-		rw.h.Observer.FailOpen(rw.r, "rewrite_abort", err)
-		rw.cut = err
-		return 0, err
-	}
-	rw.h.Observer.FailOpen(rw.r, "rewrite_decode", err)
-	rw.mode = modePass
-	_ = rw.rewriter.Close()
-	rw.rewriter = nil
-	held := rw.held
-	rw.held = nil
-	rw.w.WriteHeader(http.StatusOK)
-	if _, werr := rw.w.Write(held); werr != nil {
-		return 0, werr
-	}
-	return n, nil
-}
-
-// abortIfCut ends a response whose rewritten page stopped decoding after
-// part of it went out: it flushes that part and panics with
-// http.ErrAbortHandler, so that net/http breaks the connection (HTTP/1.1:
-// no last chunk) or resets the stream (HTTP/2) and the client sees a
-// failed transfer, never a short page that looks complete. Caddy's
-// reverse_proxy ends a body its upstream breaks the same way.
-func (rw *responseWriter) abortIfCut() {
-	if rw.cut == nil {
-		return
-	}
-	_ = http.NewResponseController(rw.w).Flush()
-	panic(http.ErrAbortHandler)
 }
 
 // rewriteHeaders adapts the origin's headers to a rewritten page.
@@ -221,8 +151,7 @@ func (rw *responseWriter) rewriteHeaders() {
 	hdr := rw.Header()
 	// The body changes length: the origin's Content-Length is stale (RFC
 	// 9110 §8.6); the origin's byte ranges and digests no longer describe
-	// it. An encoded page is decoded on the way (a compressing middleware in
-	// front, such as Caddy's encode, encodes it again for the client).
+	// it. (An encoded page keeps its coding: rewriteEncodedHeaders.)
 	dropHeaders(hdr, representationHeaders)
 	// The page is semantically the origin's but not byte for byte: its
 	// entity tag becomes weak (RFC 9110 §8.8.1), which still validates
@@ -233,42 +162,100 @@ func (rw *responseWriter) rewriteHeaders() {
 	}
 }
 
+// rewriteEncodedHeaders is rewriteHeaders for a page annotated in its
+// content coding, which it keeps.
+func (rw *responseWriter) rewriteEncodedHeaders() {
+	hdr := rw.Header()
+	coding := hdr["Content-Encoding"]
+	rw.rewriteHeaders()
+	hdr["Content-Encoding"] = coding
+}
+
 // finishHTML rewrites the collected page and sends it with its exact
-// length. A page that does not decode is sent as the origin sent it, with
-// its headers. One that decodes to more than max_size is not held decoded:
-// it is decoded once to nowhere, and streams through the rewriter only if
-// that decode ends within the rewriter's bound, so a decompression bomb or
-// a stream corrupt past max_size goes out as the origin sent it too, never
-// cut short.
+// length.
 func (rw *responseWriter) finishHTML() {
 	defer rw.dropPage()
-	page := *rw.html
 	if rw.coding != "" {
-		decoded, err := Decode(bytes.NewReader(page), rw.coding, rw.h.Options.MaxSize)
-		if err == ErrTooLarge {
-			if _, err = decodedLen(page, rw.coding, maxDecodedRatio*rw.h.Options.MaxSize); err == nil {
-				rw.startRewrite(rw.inj, rw.coding)
-				if _, err := rw.writeRewrite(page); err == nil {
-					rw.closeRewrite()
-				}
-				return
-			}
-		}
-		if err != nil {
-			rw.h.Observer.FailOpen(rw.r, "rewrite_decode", err)
-			rw.pass(http.StatusOK, "html")
-			_, _ = rw.w.Write(page)
-			return
-		}
-		page = decoded
+		rw.finishEncoded(*rw.html)
+		return
 	}
-	out, fromPlan := rewritePage(pageBufPool.Get().(*[]byte), page, rw.inj, rw.h.plans, rw.id, rw.named)
+	out, fromPlan := rewritePage(pageBufPool.Get().(*[]byte), *rw.html, rw.inj, rw.h.plans, rw.id, rw.named)
 	rw.h.Observer.Rewrote(rw.r, fromPlan)
 	rw.rewriteHeaders()
 	rw.Header().Set("Content-Length", strconv.Itoa(len(*out)))
 	rw.pass(http.StatusOK, "html")
 	_, _ = rw.w.Write(*out)
 	putPageBuf(out)
+}
+
+// finishEncoded annotates the collected page in its content coding: it is
+// decoded (at most max_size bytes), rewritten, and encoded again in the
+// same coding; sent so only if that is not larger than the origin's
+// bytes, which otherwise go out as they came, with their headers: when
+// they do not decode ("rewrite_decode"), decode to more than max_size
+// ("rewrite_size"), or the annotated page encodes larger
+// ("rewrite_larger"). The outcome is kept for the same bytes
+// (encodedCache).
+func (rw *responseWriter) finishEncoded(page []byte) {
+	key, keep := rw.h.encoded.key(page, rw.coding, rw.inj)
+	if keep {
+		if got := rw.h.encoded.get(key); got != nil {
+			rw.sendEncoded(page, got, true)
+			return
+		}
+	}
+	enc := pageBufPool.Get().(*[]byte)
+	defer putPageBuf(enc)
+	got := rw.encodePage(page, enc)
+	if keep {
+		rw.h.encoded.put(key, got)
+	}
+	rw.sendEncoded(page, &got, false)
+}
+
+// encodePage decodes, rewrites and encodes again the compressed page, in
+// enc.
+func (rw *responseWriter) encodePage(page []byte, enc *[]byte) encodedPage {
+	decoded, err := Decode(bytes.NewReader(page), rw.coding, rw.h.Options.MaxSize)
+	if err != nil {
+		if err == ErrTooLarge {
+			return encodedPage{reason: "rewrite_size", err: err}
+		}
+		return encodedPage{reason: "rewrite_decode", err: err}
+	}
+	out, _ := rewritePage(pageBufPool.Get().(*[]byte), decoded, rw.inj, rw.h.plans, rw.id, false)
+	*enc, err = encodeAs((*enc)[:0], *out, rw.coding, len(page))
+	putPageBuf(out)
+	switch {
+	case errors.Is(err, errLarger):
+		return encodedPage{reason: "rewrite_larger", err: err}
+	case err != nil:
+		return encodedPage{reason: "rewrite_encode", err: err}
+	}
+	return encodedPage{out: *enc}
+}
+
+// sendEncoded sends what the compressed page became: annotated in its
+// coding, or the origin's bytes.
+func (rw *responseWriter) sendEncoded(page []byte, got *encodedPage, kept bool) {
+	if got.out == nil {
+		rw.sendOrigin(page, got.reason, got.err)
+		return
+	}
+	rw.h.Observer.Rewrote(rw.r, kept)
+	rw.rewriteEncodedHeaders()
+	rw.Header().Set("Content-Length", strconv.Itoa(len(got.out)))
+	rw.pass(http.StatusOK, "html")
+	_, _ = rw.w.Write(got.out)
+}
+
+// sendOrigin sends a collected page as the origin sent it, unannotated,
+// with its exact length, and reports why.
+func (rw *responseWriter) sendOrigin(page []byte, reason string, err error) {
+	rw.h.Observer.FailOpen(rw.r, reason, err)
+	rw.Header().Set("Content-Length", strconv.Itoa(len(page)))
+	rw.pass(http.StatusOK, "html")
+	_, _ = rw.w.Write(page)
 }
 
 // dropPage gives the page buffer of modeBufferHTML back.
@@ -295,13 +282,6 @@ func (rw *responseWriter) failOpen(reason string, err error) {
 	}
 	rw.buf = bytes.Buffer{}
 }
-
-// maxDecodedRatio × MaxSize bounds what decoding a compressed HTML page for
-// the head rewrite may produce (64 MiB by default): far above any real page,
-// far below what a decompression bomb inflates to. A page of known length
-// is checked against it before anything is sent and goes out untouched
-// past it; a streamed one is aborted there.
-const maxDecodedRatio = 32
 
 // htmlHeaders sets the headers of the HTML form.
 func (rw *responseWriter) htmlHeaders() { rw.commonHeaders() }

@@ -72,6 +72,18 @@ const markdownContentType = "text/markdown; charset=utf-8"
 
 // convert turns the buffered page into the Markdown form, or fails open.
 func (rw *responseWriter) convert() {
+	if rw.h.Run != nil {
+		done, err := rw.h.Run(rw.r.Context())
+		if err != nil {
+			if rw.r.Context().Err() != nil {
+				rw.abandon(err)
+			} else {
+				rw.failOpen("busy", err)
+			}
+			return
+		}
+		defer done()
+	}
 	hdr := rw.Header()
 	// The cache was asked before the body was buffered (startMarkdown).
 	decoded, err := Decode(bytes.NewReader(rw.buf.Bytes()), strings.Join(hdr["Content-Encoding"], ","), rw.h.Options.MaxSize)

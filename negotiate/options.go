@@ -40,7 +40,7 @@ type Options struct {
 	MaxSize int64 `json:"max_size,omitempty"`
 
 	// ConvertTimeout is the time budget of one conversion, counted from
-	// the moment the page has been read. A conversion past it stops and
+	// the moment the page has been read (and Handler.Run let it start). A conversion past it stops and
 	// the page is sent as HTML (logged, and counted with reason
 	// `budget_time`). It is a deadline on the request's context, so a
 	// conversion also stops when its client goes away (nothing is sent;
@@ -106,11 +106,16 @@ type Options struct {
 	// page as HTML again. A page its origin names (a strong ETag and a
 	// Content-Length, in no content coding) has its plan filed under its
 	// URL, tag and length, whatever its size: its next copy streams
-	// through the plan with its exact length, the 8 bytes before each
-	// insertion checked on the way. Any other page rewritten whole (a
+	// through the plan with its exact length, a hash of every byte before
+	// each insertion checked on the way (a page that differs passes
+	// unannotated from there: no insertion lands where a rewrite of its
+	// own bytes would not put it). Any other page rewritten whole (a
 	// Content-Length up to 256 KiB) has it filed under a hash of its bytes,
 	// checked against the page before use. Plans are per Injection Key
-	// (injections without a Key are never planned). -1 disables it.
+	// (injections without a Key are never planned). The same bound, kept
+	// apart, holds what compressed pages became (annotated and compressed
+	// again in their coding, or sent as they came), under a hash of the
+	// origin's compressed bytes. -1 disables both.
 	// Default: 8 MiB (DefaultRewriteCache).
 	RewriteCache int64 `json:"rewrite_cache,omitempty"`
 

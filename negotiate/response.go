@@ -40,13 +40,15 @@ type responseWriter struct {
 	r  *http.Request // the client's request
 	rc *http.ResponseController
 
-	wantMD      bool     // the client gets Markdown if the page allows
-	viaSuffix   bool     // asked through the Markdown suffix
-	noTransform bool     // request Cache-Control: no-transform (RFC 9111 §5.2.1.6)
-	pagePath    string   // escaped path of the page, suffix removed
-	mdTags      []string // If-None-Match members that validate the Markdown form
-	mdHref      string   // markdownTarget's answer, once asked
-	headGet     bool     // a HEAD for Markdown, asked of next as a GET (see originRequest)
+	wantMD      bool       // the client gets Markdown if the page allows
+	viaSuffix   bool       // asked through the Markdown suffix
+	mark        suffixMark // the page request Handler.Reenter was given: how far it came
+	reenter     string     // a suffix URL's page, escaped, to hand to Handler.Reenter
+	noTransform bool       // request Cache-Control: no-transform (RFC 9111 §5.2.1.6)
+	pagePath    string     // escaped path of the page, suffix removed
+	mdTags      []string   // If-None-Match members that validate the Markdown form
+	mdHref      string     // markdownTarget's answer, once asked
+	headGet     bool       // a HEAD for Markdown, asked of next as a GET (see originRequest)
 	// public is the page's path and query as the client asked for them
 	// (Handler.ClientURL; the suffix removed): what the page's address, its
 	// Markdown alternate and the front matter's canonical are built from.
@@ -79,15 +81,6 @@ type responseWriter struct {
 	id      htmlrewrite.PageID
 	named   bool
 	planned htmlrewrite.PlanWriter
-
-	// modeRewrite: whether the rewritten page's headers went out (an
-	// encoded page's go with its first decoded bytes); until then the
-	// origin's bytes so far, so that a page that does not decode goes out
-	// as it came; the decoder's error after they went out, which aborts
-	// the response (see abortIfCut).
-	sent bool
-	held []byte
-	cut  error
 }
 
 // writerPool keeps responseWriters between requests: a response that
@@ -103,22 +96,40 @@ func (h *Handler) newResponseWriter(w http.ResponseWriter, r *http.Request) *res
 	if rw.noTransform {
 		return rw // a transformation is what the client asked us not to do
 	}
-	if SuffixRequest(r) {
+	if rw.mark = markOf(r); rw.mark != 0 {
 		// Handed back by Reenter: the path is already the page's.
 		rw.viaSuffix, rw.wantMD = true, true
 		return rw
 	}
-	if page, ok := h.pagePath(rw.pagePath); ok {
-		rw.pagePath, rw.viaSuffix, rw.wantMD = page, true, true
-		if pub, ok := h.pagePath(rw.public.EscapedPath()); ok {
-			setEscapedPath(&rw.public, pub)
-		} else {
-			setEscapedPath(&rw.public, page)
+	if h.Reenter != nil {
+		// A suffix URL is one the client sent: its own path decides, and
+		// its page goes back to the top of the route chain from there.
+		if page, ok := h.pagePath(rw.public.EscapedPath()); ok {
+			rw.reenter = page
+			return rw
 		}
+		rw.wantMD = PrefersMarkdown(joinLines(r.Header["Accept"]))
 		return rw
 	}
-	rw.wantMD = PrefersMarkdown(joinLines(r.Header["Accept"]))
+	rw.fromPath()
 	return rw
+}
+
+// fromPath decides the form from the path next is given, for a handler
+// without Reenter (or whose Reenter could not serve): a suffix URL's page
+// is asked of next directly, else the Accept header decides.
+func (rw *responseWriter) fromPath() {
+	page, ok := rw.h.pagePath(rw.pagePath)
+	if !ok {
+		rw.wantMD = PrefersMarkdown(joinLines(rw.r.Header["Accept"]))
+		return
+	}
+	rw.pagePath, rw.viaSuffix, rw.wantMD = page, true, true
+	if pub, ok := rw.h.pagePath(rw.public.EscapedPath()); ok {
+		setEscapedPath(&rw.public, pub)
+	} else {
+		setEscapedPath(&rw.public, page)
+	}
 }
 
 // free gives rw back to writerPool once the response is complete: next

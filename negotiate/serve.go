@@ -24,14 +24,15 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next Next) e
 	if (r.Method != http.MethodGet && r.Method != http.MethodHead) || isUpgrade(r) {
 		return next(w, r)
 	}
-	if h.Reenter != nil && !hasToken(r.Header["Cache-Control"], "no-transform") {
-		// The path is looked at before the context: most requests are not
-		// for a suffix URL (a context lookup fewer, 135 instructions).
-		if page, ok := h.pagePath(r.URL.EscapedPath()); ok && !SuffixRequest(r) && h.Reenter(w, pageRequest(r, page)) {
+	rw := h.newResponseWriter(w, r)
+	if rw.reenter != "" {
+		if h.Reenter(w, reentry(r, markPage, rw.reenter, rw.public.RawQuery)) {
+			rw.free()
 			return nil
 		}
+		rw.reenter = ""
+		rw.fromPath()
 	}
-	rw := h.newResponseWriter(w, r)
 	originReq := rw.originRequest(r)
 	if rw.viaSuffix {
 		next = rw.followSlash(next)
@@ -46,7 +47,6 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next Next) e
 	returned = true
 	if err != nil {
 		rw.abort()
-		rw.abortIfCut() // not a short page that an error handler ends cleanly
 		rw.free()
 		return err
 	}

@@ -33,24 +33,43 @@ func (h *Handler) pagePath(path string) (string, bool) {
 }
 
 // suffixKey marks, in a request's context, a request for a page that a
-// client asked for through the Markdown suffix.
+// client asked for through the Markdown suffix. Its value is a suffixMark.
 type suffixKey struct{}
+
+// suffixMark says how far a suffix URL's page request has come: the
+// page's own request (Handler.Reenter's), or the one after the origin's
+// add-a-slash redirect was followed. Each is made once, so one client
+// request enters the route chain at most twice more and is answered once.
+type suffixMark uint8
+
+const (
+	markPage     suffixMark = iota + 1 // the page the suffix URL names
+	markFollowed                       // the page after its slash redirect
+)
 
 // SuffixRequest reports whether r is the page request that Handler.Reenter
 // was given for a suffix URL: it gets the Markdown form, and only a page's
 // HTML has one.
 func SuffixRequest(r *http.Request) bool {
-	v, _ := r.Context().Value(suffixKey{}).(bool)
-	return v
+	return markOf(r) != 0
 }
 
-// pageRequest is the request for the page a suffix URL names: the same
-// request with the page's path (and request URI, which front controllers
-// such as PHP's read instead of the path), asking for Markdown, marked so
-// that it is served as the suffix form.
-func pageRequest(r *http.Request, page string) *http.Request {
-	r2 := r.Clone(context.WithValue(r.Context(), suffixKey{}, true))
+func markOf(r *http.Request) suffixMark {
+	m, _ := r.Context().Value(suffixKey{}).(suffixMark)
+	return m
+}
+
+// reentry is r for the page at the escaped path page with the query
+// rawQuery (and the request URI of both, which front controllers such as
+// PHP's read instead of the path), asking for Markdown, marked m: the
+// client's other headers and credentials are kept. The page and query are
+// the client's own (Handler.ClientURL), never what a rewrite or
+// handle_path in front of this handler made of them: the request enters
+// the route chain from the top again, where those apply once more.
+func reentry(r *http.Request, m suffixMark, page, rawQuery string) *http.Request {
+	r2 := r.Clone(context.WithValue(r.Context(), suffixKey{}, m))
 	setEscapedPath(r2.URL, page)
+	r2.URL.RawQuery = rawQuery
 	r2.RequestURI = r2.URL.RequestURI()
 	r2.Header.Set("Accept", suffixAccept)
 	return r2

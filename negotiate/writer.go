@@ -25,7 +25,7 @@ func firstValue(hdr http.Header, key string) string {
 // must not wait) and decides the form on the final status.
 func (rw *responseWriter) WriteHeader(status int) {
 	if rw.mode != modeUndecided {
-		if rw.mode == modePass || rw.mode == modeRewrite && rw.sent {
+		if rw.mode == modePass || rw.mode == modeRewrite {
 			rw.w.WriteHeader(status) // superfluous: let net/http report it
 		}
 		return
@@ -53,7 +53,7 @@ func (rw *responseWriter) Write(p []byte) (int, error) {
 	}
 	switch rw.mode {
 	case modeRewrite:
-		return rw.writeRewrite(p)
+		return rw.rewriter.Write(p)
 	case modeDiscard:
 		return len(p), nil
 	case modeCached:
@@ -70,14 +70,26 @@ func (rw *responseWriter) Write(p []byte) (int, error) {
 			*rw.html = append(*rw.html, p...)
 			return len(p), nil
 		}
+		if rw.coding != "" {
+			// Over the bound of a compressed page (its length was not
+			// known): it goes out as the origin sent it.
+			rw.h.Observer.FailOpen(rw.r, "rewrite_size", errEncodedSize)
+			rw.pass(http.StatusOK, "html")
+			_, err := rw.w.Write(*rw.html)
+			rw.dropPage()
+			if err != nil {
+				return 0, err
+			}
+			return rw.Write(p)
+		}
 		// Longer than its Content-Length said: stream it after all.
-		rw.startRewrite(rw.inj, rw.coding)
-		_, err := rw.writeRewrite(*rw.html)
+		rw.startRewrite(rw.inj)
+		_, err := rw.rewriter.Write(*rw.html)
 		rw.dropPage()
 		if err != nil {
 			return 0, err
 		}
-		return rw.Write(p) // rewritten, or passed on if it did not decode
+		return rw.Write(p)
 	}
 	if rw.headGet {
 		return len(p), nil // the GET's body, which the HEAD does not get
@@ -100,7 +112,7 @@ func (rw *responseWriter) FlushError() error {
 		}
 		rw.decide(http.StatusOK)
 	}
-	if rw.mode != modePass && (rw.mode != modeRewrite || !rw.sent) {
+	if rw.mode != modePass && rw.mode != modeRewrite {
 		return nil // a flush would commit headers not yet decided on
 	}
 	if rw.rc == nil {
@@ -178,16 +190,11 @@ var notFoundDrops = append([]string{
 }, representationHeaders...)
 
 // abort drops the response after next returned an error: a buffered body is
-// discarded unwritten so an error handler can still answer, and so is an
-// encoded page the rewriter has not written any of yet.
+// discarded unwritten so an error handler can still answer.
 func (rw *responseWriter) abort() {
 	if rw.rewriter != nil {
-		if rw.mode == modeRewrite && !rw.sent {
-			rw.mode = modeDiscard
-		}
 		_ = rw.rewriter.Close()
 	}
-	rw.held = nil
 	rw.buf = bytes.Buffer{}
 	rw.cached = nil
 	rw.dropPage()
@@ -208,7 +215,6 @@ func (rw *responseWriter) finish() {
 		rw.finishHTML()
 	}
 	rw.releaseAdmission()
-	rw.abortIfCut()
 	// modeUndecided: next wrote neither status nor body; like Caddy's encode
 	// (issue #5059) we leave the default response to the server.
 }

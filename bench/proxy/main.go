@@ -10,6 +10,7 @@
 //	proxy ports N
 //	proxy soak -base http://127.0.0.1:PORT -pid PID [-rate 100] [-duration 10m]
 //	proxy memory -base http://127.0.0.1:PORT -pid PID [-concurrency 64]
+//	proxy starve -base http://127.0.0.1:PORT [-attackers 40] [-sources 1] [-rate 50] [-duration 15s]
 //	proxy overhead-report [-file overhead.tsv]
 package main
 
@@ -23,7 +24,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: proxy origin|ports|soak|memory|overhead-report [flags]")
+		fmt.Fprintln(os.Stderr, "usage: proxy origin|ports|soak|memory|starve|overhead-report [flags]")
 		os.Exit(2)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -38,6 +39,8 @@ func main() {
 		err = runSoak(ctx, os.Args[2:], os.Stdout)
 	case "memory":
 		err = runMemory(ctx, os.Args[2:], os.Stdout)
+	case "starve":
+		err = runStarve(ctx, os.Args[2:], os.Stdout)
 	case "overhead-report":
 		err = runOverheadReport(os.Args[2:], os.Stdin, os.Stdout)
 	default:

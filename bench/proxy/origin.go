@@ -40,6 +40,7 @@ var sizedPages = []struct {
 }{
 	{"/size/1k.html", 1 << 10},
 	{"/size/60k.html", 60 << 10},
+	{"/size/250k.html", 250 << 10}, // the page of the starve measurement
 	{"/size/1m.html", 1 << 20},
 }
 

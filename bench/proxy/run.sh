@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Proxy overhead, memory and soak measurements of agent_ready, on loopback.
 #
-#   bench/proxy/run.sh [throughput] [memory] [soak] [overhead]   # default: throughput memory
+#   bench/proxy/run.sh [throughput] [memory] [soak] [overhead] [starve]   # default: throughput memory
 #
 # Builds Caddy with the module once (or uses $CADDY), starts a static origin
 # (the Go origin in bench/proxy: examples/site, a 2 MB and a 50 MB page, a
@@ -28,6 +28,10 @@
 #               page. Pages of 1 KiB, 60 KiB and 1 MiB (SIZES). Prints the
 #               median of the per-round B/A ratios of req/s, p99 and CPU per
 #               request, their range, and the control beside them.
+#   starve      browsers' HTML latency (/pricing at STARVE_RATE/s), alone
+#               and while STARVE_ATTACKERS cold Markdown requests for
+#               distinct URLs of a 250 KB page are kept in flight, from one
+#               client and from many (STARVE_SOURCES), STARVE_RUNS rounds.
 #
 # Environment: DURATION (20, seconds per wrk run; 8 for overhead), CONNS
 # (32; 16 for overhead), THREADS (2; 1 for overhead), CONNS_2MB (2,
@@ -37,7 +41,9 @@
 # ("1k 60k 1m", overhead), WARMUP (2, seconds of each overhead pair's
 # unrecorded warm-up run), MEM_CACHE (64MiB, the memory
 # fronts' conversion cache), MEM_PHASES ("0 1 2": 2 MB pages, 50 MB page,
-# gzip bomb), PROFILE (1: CPU profiles of the agent_ready runs in
+# gzip bomb), STARVE_RUNS (3), STARVE_SOURCES ("1 40", loopback addresses
+# the attackers come from), STARVE_ATTACKERS (40), STARVE_RATE (50),
+# STARVE_DURATION (15, seconds per phase), PROFILE (1: CPU profiles of the agent_ready runs in
 # $WORK via the admin endpoint's /debug/pprof; for overhead, of every B run
 # of the first round, with their top entries in $WORK/top-*.txt), CADDY (a
 # prebuilt binary),
@@ -66,6 +72,11 @@ SOAK_DURATION=${SOAK_DURATION:-10m}
 SOAK_CACHE=${SOAK_CACHE:-64MiB}
 MEM_CACHE=${MEM_CACHE:-64MiB}
 MEM_PHASES=${MEM_PHASES:-0 1 2}
+STARVE_RUNS=${STARVE_RUNS:-3}
+STARVE_SOURCES=${STARVE_SOURCES:-1 40}
+STARVE_ATTACKERS=${STARVE_ATTACKERS:-40}
+STARVE_RATE=${STARVE_RATE:-50}
+STARVE_DURATION=${STARVE_DURATION:-15}
 MODES=("$@")
 [ ${#MODES[@]} -gt 0 ] || MODES=(throughput memory)
 
@@ -95,7 +106,7 @@ else
 fi
 go build -o "$WORK/proxy" ./bench/proxy
 
-mapfile -t PORTS < <("$WORK/proxy" ports 23)
+mapfile -t PORTS < <("$WORK/proxy" ports 25)
 ORIGIN_PORT=${PORTS[0]}
 
 wait_up() { # url [seconds, default 10]
@@ -232,6 +243,32 @@ soak() {
 	wait "$FRONT_PID" 2>/dev/null || true
 }
 
+# --- starve --------------------------------------------------------------
+# Browsers' HTML latency alone, then while STARVE_ATTACKERS cold Markdown
+# requests for distinct URLs of a 250 KB page are kept in flight, from one
+# client and from as many clients as there are attackers (STARVE_SOURCES:
+# loopback source addresses); STARVE_RUNS rounds on one front.
+starve() {
+	start_front starve agent.caddyfile "${PORTS[23]}" "${PORTS[24]}" 64MiB
+	echo
+	machine
+	echo "Command: STARVE_RUNS=$STARVE_RUNS STARVE_SOURCES=\"$STARVE_SOURCES\" STARVE_ATTACKERS=$STARVE_ATTACKERS STARVE_RATE=$STARVE_RATE STARVE_DURATION=$STARVE_DURATION bench/proxy/run.sh starve  (agent_ready + reverse_proxy, the demo's YAML, browsers GET /pricing at $STARVE_RATE/s for ${STARVE_DURATION}s per phase; load average at start: $(loadavg))"
+	echo
+	"$WORK/proxy" starve -header
+	local status=0
+	for _ in $(seq "$STARVE_RUNS"); do
+		for src in $STARVE_SOURCES; do
+			"$WORK/proxy" starve -base "http://127.0.0.1:${PORTS[23]}" -attackers "$STARVE_ATTACKERS" -sources "$src" \
+				-rate "$STARVE_RATE" -duration "${STARVE_DURATION}s" || status=1
+		done
+	done
+	echo
+	echo "Load average at end: $(loadavg)"
+	kill "$FRONT_PID"
+	wait "$FRONT_PID" 2>/dev/null || true
+	return $status
+}
+
 # --- overhead ------------------------------------------------------------
 # wrk_run name size case role port path accept: one recorded (or, with
 # round 0, warm-up) wrk run, appended to $WORK/overhead.tsv.
@@ -342,9 +379,9 @@ overhead() {
 STATUS=0
 for m in "${MODES[@]}"; do
 	case $m in
-	throughput | memory | soak | overhead) "$m" || STATUS=1 ;;
+	throughput | memory | soak | overhead | starve) "$m" || STATUS=1 ;;
 	*)
-		echo "unknown mode $m (throughput, memory, soak, overhead)" >&2
+		echo "unknown mode $m (throughput, memory, soak, overhead, starve)" >&2
 		exit 2
 		;;
 	esac

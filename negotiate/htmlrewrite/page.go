@@ -29,7 +29,7 @@ func rewritePage(dst, page []byte, inj *Injection, plans *PlanCache, id *PageID)
 		if id != nil {
 			key = idKey(*id, inj)
 		} else {
-			key = planKey{page: maphash.Bytes(planSeed, page), inj: maphash.String(planSeed, inj.Key)}
+			key = planKey{page: pageSum(page), inj: maphash.String(planSeed, inj.Key)}
 		}
 		if p := plans.get(key); p != nil {
 			if out, ok := p.apply(dst, page); ok {
@@ -41,7 +41,7 @@ func rewritePage(dst, page []byte, inj *Injection, plans *PlanCache, id *PageID)
 	w := bytes.NewBuffer(dst)
 	r := New(w, inj)
 	if planned {
-		r.plan = &plan{key: key}
+		r.recordPlan(&plan{key: key})
 	}
 	_, _ = r.Write(page)
 	_ = r.Close()      // a bytes.Buffer never fails

@@ -1,7 +1,6 @@
 package htmlrewrite
 
 import (
-	"encoding/binary"
 	"hash/maphash"
 	"sync"
 
@@ -38,28 +37,48 @@ type PageID struct {
 }
 
 // plan is the insertions the rewriter made into one page.
+//
+// A plan is replayed only where the replay is the rewrite: the rewriter
+// reads a page from its start and decides each insertion, and where it
+// stops looking, on the bytes it has read so far, so a page whose first
+// bytes are those of the page the plan was recorded on gets the same
+// insertions. Each edit carries a hash of every byte of the page before the
+// point where the rewriter decided it (check), and the plan one of the
+// bytes up to where the rewriter stopped deciding (done): the rest of the
+// page was copied. Applied to a page held whole, the plan checks done's
+// hash; streamed (PlanWriter), each edit's before making it. Only the
+// length and 8 bytes before each insertion were checked before, which let
+// an origin that reuses a strong ETag and length for other bytes (a
+// per-cookie variant, say) get markup inserted inside a script or an
+// attribute value (issue 23, hole 7).
 type plan struct {
 	key   planKey
 	n     int // the page's length
 	edits []edit
-	size  int64 // memory the plan holds, for the cache bound
+	done  int    // the rewriter decided nothing on the bytes from here on
+	sum   uint64 // pageSum of the page's bytes before done
+	size  int64  // memory the plan holds, for the cache bound
 }
 
-// edit inserts ins at offset off of the page. before holds the page bytes
-// just before off (up to 8, little endian): applying a plan checks them, so
-// a hash collision can never put markup in the wrong place.
+// edit inserts ins at offset off of the page. The rewriter decided it on
+// the bytes before check (at or after off: a tag it inserts into is read
+// to its end), whose pageSum is sum.
 type edit struct {
-	off    int
-	before uint64
-	ins    []byte
+	off, check int
+	sum        uint64
+	ins        []byte
 }
 
 // add records an insertion made at offset off of the page being recorded,
-// before being the page's bytes just before off (see tail8).
-func (p *plan) add(off int64, ins []byte, before uint64) {
-	p.edits = append(p.edits, edit{off: int(off), before: before, ins: append([]byte(nil), ins...)})
-	p.size += int64(len(ins)) + 48
+// decided on the bytes before check, whose hash is sum.
+func (p *plan) add(off, check int64, sum uint64, ins []byte) {
+	p.edits = append(p.edits, edit{off: int(off), check: int(check), sum: sum, ins: append([]byte(nil), ins...)})
+	p.size += int64(len(ins)) + 56
 }
+
+// finish records where the rewriter stopped deciding, and the hash of the
+// bytes before.
+func (p *plan) finish(done int64, sum uint64) { p.done, p.sum = int(done), sum }
 
 // seal finishes a recorded plan of a page of n bytes.
 func (p *plan) seal(n int64) {
@@ -76,50 +95,17 @@ func (p *plan) out() int64 {
 	return n
 }
 
-func beforeBytes(page []byte, off int) uint64 {
-	var b [8]byte
-	copy(b[:], page[max(0, off-8):off])
-	return binary.LittleEndian.Uint64(b[:])
-}
-
-// tail8 is the last 8 bytes of a stream (fewer at its start): pushed the
-// whole stream in pieces, its value is beforeBytes of the stream at its
-// end, so a plan's check bytes are recorded, and checked, without the
-// page held whole.
-type tail8 struct {
-	b [8]byte
-	n int
-}
-
-func (t *tail8) push(p []byte) {
-	if len(p) >= 8 {
-		copy(t.b[:], p[len(p)-8:])
-		t.n = 8
-		return
-	}
-	if keep := 8 - len(p); t.n > keep {
-		copy(t.b[:], t.b[t.n-keep:t.n])
-		t.n = keep
-	}
-	t.n += copy(t.b[t.n:], p)
-}
-
-func (t *tail8) value() uint64 {
-	var b [8]byte
-	copy(b[:], t.b[:t.n])
-	return binary.LittleEndian.Uint64(b[:])
-}
+// pageSum is the hash of a page's first bytes the plans check: maphash,
+// keyed by this process's secret seed, so an origin cannot choose bytes
+// that hash as another page's.
+func pageSum(b []byte) uint64 { return maphash.Bytes(planSeed, b) }
 
 // apply appends page with the plan's insertions to dst. ok is false, and
-// dst unchanged, when the page is not the one the plan was made for.
+// dst unchanged, when the page is not the one the plan was made for: of
+// another length, or other bytes before done.
 func (p *plan) apply(dst, page []byte) (out []byte, ok bool) {
-	if len(page) != p.n {
+	if len(page) != p.n || p.done > len(page) || pageSum(page[:p.done]) != p.sum {
 		return dst, false
-	}
-	for _, e := range p.edits {
-		if e.off > len(page) || beforeBytes(page, e.off) != e.before {
-			return dst, false
-		}
 	}
 	at := 0
 	for _, e := range p.edits {

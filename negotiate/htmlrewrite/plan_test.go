@@ -130,7 +130,7 @@ func TestPlanCacheBound(t *testing.T) {
 	c := NewPlanCache(10 << 10)
 	for i := range 100 {
 		p := &plan{key: planKey{page: uint64(i)}}
-		p.add(0, make([]byte, 1000), 0)
+		p.add(0, 0, 0, make([]byte, 1000))
 		p.seal(3)
 		c.put(p)
 		if c.plans.Cost() > c.plans.MaxCost() {
@@ -147,7 +147,7 @@ func TestPlanCacheBound(t *testing.T) {
 		t.Error("an old plan survived past the bound")
 	}
 	big := &plan{key: planKey{page: 1000}}
-	big.add(0, make([]byte, 20<<10), 0)
+	big.add(0, 0, 0, make([]byte, 20<<10))
 	c.put(big)
 	if c.get(big.key) != nil {
 		t.Error("a plan larger than the whole cache was kept")

@@ -50,29 +50,38 @@ func LookupPlan(plans *PlanCache, id PageID, inj *Injection) (Plan, bool) {
 func NewRecording(w io.Writer, inj *Injection, plans *PlanCache, id PageID) *Rewriter {
 	r := New(w, inj)
 	if plans != nil && inj != nil && inj.Key != "" && !r.pass {
-		r.plan, r.record = &plan{key: idKey(id, inj)}, plans
+		r.recordPlan(&plan{key: idKey(id, inj)})
+		r.record = plans
 	}
 	return r
 }
 
 // PlanWriter streams a page through the plan of its last copy: it copies
-// the page to its writer, inserting the plan's bytes where they go, and
-// holds nothing back. Before each insertion it checks the 8 bytes of the
-// page before it against the plan; the origin named the page the same, so
-// they match, but if one does not, the rest of the page passes untouched,
-// the plan is dropped, and Close makes up the length the plan promised
-// (Len) with spaces after the page's last byte (white space at the end of
-// a document changes nothing it shows) and reports ErrPlanMismatch.
+// the page to its writer, inserting the plan's bytes where they go. An
+// insertion is made only once the page's bytes up to the point where the
+// rewriter decided it (the end of the tag it goes into or before) hash as
+// the plan's: those bytes, a tag at most, are held until then. The origin
+// named the page the same, so they match; if they do not, the held bytes
+// and the rest of the page pass untouched, the plan is dropped, and Close
+// makes up the length the plan promised (Len) with spaces after the page's
+// last byte (white space at the end of a document changes nothing it shows)
+// and reports ErrPlanMismatch. The bytes after the last insertion are
+// hashed on to where the rewriter stopped deciding; there a mismatch (which
+// only a rewrite could tell: another insertion further on, say) drops the
+// plan and is reported too, the page having passed with the insertions the
+// checks allowed.
 type PlanWriter struct {
 	out    io.Writer
 	p      *plan
 	plans  *PlanCache
-	next   int   // the next edit to make
-	n      int   // the page's bytes so far
-	last   tail8 // the page's last bytes, for the next check
-	owed   int   // bytes of the insertions not made after a failed check
-	bad    error // the failed check, reported by Close
-	err    error // the first error writing to out
+	next   int          // the next edit to make
+	n      int          // the page's bytes so far
+	sum    maphash.Hash // of the page's bytes before n, while a check is left
+	hold   []byte       // the page's bytes [n-len(hold), n), for the next edit's check
+	owed   int          // bytes of the insertions not made after a failed check
+	bad    error        // the failed check, reported by Close
+	ended  bool         // the check at done is made
+	err    error        // the first error writing to out
 	closed bool
 }
 
@@ -86,7 +95,12 @@ func NewPlanWriter(w io.Writer, pl Plan) *PlanWriter {
 // Reset makes w a new PlanWriter of the page planned by pl to out, so
 // that a caller may keep one in a structure it reuses.
 func (w *PlanWriter) Reset(out io.Writer, pl Plan) {
-	*w = PlanWriter{out: out, p: pl.p, plans: pl.plans}
+	hold := w.hold[:0]
+	if cap(hold) > maxPooledBuf {
+		hold = nil
+	}
+	*w = PlanWriter{out: out, p: pl.p, plans: pl.plans, hold: hold}
+	w.sum.SetSeed(planSeed)
 }
 
 // Write copies p, with the insertions that fall in it.
@@ -95,49 +109,97 @@ func (w *PlanWriter) Write(p []byte) (int, error) {
 		return 0, ErrClosed
 	}
 	n := len(p)
-	for w.next < len(w.p.edits) && w.err == nil {
-		k := w.p.edits[w.next].off - w.n
-		if k > len(p) {
+	for len(p) > 0 && w.err == nil {
+		if w.next == len(w.p.edits) {
+			// No insertion left: hash to where the rewriter stopped.
+			k := min(len(p), max(0, w.p.done-w.n))
+			w.take(p[:k])
+			w.endCheck()
+			w.n += len(p) - k
+			w.write(p)
 			break
 		}
-		w.copy(p[:k])
+		e := &w.p.edits[w.next]
+		if len(w.hold) == 0 && w.n < e.off {
+			k := min(len(p), e.off-w.n)
+			w.take(p[:k])
+			w.write(p[:k])
+			p = p[k:]
+			continue
+		}
+		k := min(len(p), e.check-w.n)
+		w.take(p[:k])
+		w.hold = append(w.hold, p[:k]...)
 		p = p[k:]
-		w.insert()
+		if w.n == e.check {
+			w.verify()
+		}
 	}
-	w.copy(p)
 	if w.err != nil {
 		return 0, w.err
 	}
 	return n, nil
 }
 
-// copy writes bytes of the page.
-func (w *PlanWriter) copy(b []byte) {
-	if len(b) == 0 || w.err != nil {
-		return
+// take counts and hashes bytes of the page, while a check needs them.
+func (w *PlanWriter) take(b []byte) {
+	if w.n < w.p.done && w.bad == nil {
+		w.sum.Write(b)
 	}
 	w.n += len(b)
-	if w.next < len(w.p.edits) {
-		w.last.push(b)
-	}
-	w.write(b)
 }
 
-// insert makes the next edit, whose offset the page has reached, if the
-// bytes before it are the plan's; otherwise it gives up the rest.
-func (w *PlanWriter) insert() {
+// verify checks the next edit once the page has reached its check offset:
+// if the bytes before hash as the plan's, every edit decided on them is
+// made into the held bytes, which go out up to the next edit still to be
+// checked; otherwise the plan is given up.
+func (w *PlanWriter) verify() {
 	e := &w.p.edits[w.next]
-	if w.last.value() != e.before {
-		w.bad = fmt.Errorf("%w: the bytes before offset %d differ", ErrPlanMismatch, e.off)
-		for _, rest := range w.p.edits[w.next:] {
-			w.owed += len(rest.ins)
-		}
-		w.next = len(w.p.edits)
-		w.plans.drop(w.p)
+	if w.sum.Sum64() != e.sum {
+		w.giveUp(fmt.Errorf("%w: the bytes before offset %d differ", ErrPlanMismatch, e.check))
 		return
 	}
-	w.write(e.ins)
-	w.next++
+	from := w.n - len(w.hold) // the offset of hold[0]
+	at := from
+	for w.next < len(w.p.edits) && w.p.edits[w.next].check <= w.n {
+		e := &w.p.edits[w.next]
+		w.write(w.hold[at-from : e.off-from])
+		w.write(e.ins)
+		at = e.off
+		w.next++
+	}
+	stop := w.n
+	if w.next < len(w.p.edits) {
+		stop = min(stop, w.p.edits[w.next].off)
+	}
+	w.write(w.hold[at-from : stop-from])
+	w.hold = w.hold[:copy(w.hold, w.hold[stop-from:])]
+}
+
+// giveUp writes the held bytes as they are, owes the insertions not made,
+// and drops the plan: the rest of the page passes untouched.
+func (w *PlanWriter) giveUp(why error) {
+	w.bad = why
+	w.write(w.hold)
+	w.hold = w.hold[:0]
+	for _, rest := range w.p.edits[w.next:] {
+		w.owed += len(rest.ins)
+	}
+	w.next = len(w.p.edits)
+	w.plans.drop(w.p)
+}
+
+// endCheck compares the hash of the bytes before done, once there, with
+// the plan's, once.
+func (w *PlanWriter) endCheck() {
+	if w.n != w.p.done || w.bad != nil || w.ended {
+		return
+	}
+	w.ended = true
+	if w.sum.Sum64() != w.p.sum {
+		w.bad = fmt.Errorf("%w: the bytes before offset %d differ", ErrPlanMismatch, w.p.done)
+		w.plans.drop(w.p)
+	}
 }
 
 // Close makes the insertions at the page's end and, after a failed check,
@@ -155,9 +217,10 @@ func (w *PlanWriter) Close() error {
 		w.plans.drop(w.p)
 		return fmt.Errorf("%w: the page has %d bytes, its plan %d", ErrPlanMismatch, w.n, w.p.n)
 	}
-	for w.next < len(w.p.edits) && w.err == nil {
-		w.insert() // only edits at the page's end are left
+	if w.next < len(w.p.edits) {
+		w.verify() // only edits checked at the page's end are left
 	}
+	w.endCheck()
 	for w.owed > 0 && w.err == nil {
 		k := min(w.owed, len(spaces))
 		w.write(spaces[:k])

@@ -207,26 +207,3 @@ func TestPlanWriterWriteError(t *testing.T) {
 		t.Fatalf("Write = %v, Close = %v; want both to fail", werr, cerr)
 	}
 }
-
-// tail8 pushed a stream in any pieces holds what beforeBytes reads at the
-// stream's end.
-func FuzzTail8(f *testing.F) {
-	f.Add([]byte("<html><head></head>"), []byte{1, 3, 9, 0, 2})
-	f.Add([]byte("ab"), []byte{})
-	f.Fuzz(func(t *testing.T, s []byte, cuts []byte) {
-		var tl tail8
-		at := 0
-		for _, c := range cuts {
-			n := min(int(c%12), len(s)-at)
-			tl.push(s[at : at+n])
-			at += n
-			if tl.value() != beforeBytes(s, at) {
-				t.Fatalf("after %d bytes of %q: %x, want %x", at, s, tl.value(), beforeBytes(s, at))
-			}
-		}
-		tl.push(s[at:])
-		if tl.value() != beforeBytes(s, len(s)) {
-			t.Fatalf("at the end of %q: %x, want %x", s, tl.value(), beforeBytes(s, len(s)))
-		}
-	})
-}

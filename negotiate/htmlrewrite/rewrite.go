@@ -3,6 +3,7 @@ package htmlrewrite
 import (
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"sync"
 
@@ -98,8 +99,10 @@ type Rewriter struct {
 	tag     tagAttrs
 	bufs    *rewriteBufs // where the buffers above came from; nil once released
 	plan    *plan        // when set, the insertions are recorded in it
-	last    tail8        // with a plan: the input's last bytes written or batched
-	record  *PlanCache   // with a plan: where Close keeps it (NewRecording)
+	sum     maphash.Hash // with a plan: of the input before hashed (pageSum)
+	hashed  int64
+	record  *PlanCache // with a plan: where Close keeps it (NewRecording)
+	atEOF   bool       // Close reads the last token: every byte is read
 
 	pass   bool // nothing left to change: bytes are copied as they come
 	closed bool
@@ -136,9 +139,16 @@ func (r *Rewriter) Write(p []byte) (n int, err error) {
 		r.token(tt, s, e, p, base)
 		r.z.quiet = r.st.headDone && r.st.started // from here on only the tags needs wants
 		if r.st.finished() {
+			if r.plan != nil {
+				c := r.decided()
+				r.plan.finish(c, r.sumTo(c, p, base))
+			}
 			r.failOpen(p, base) // the rest goes out unchanged
 			return len(p), r.err
 		}
+	}
+	if r.plan != nil {
+		r.sumTo(r.n, p, base) // the next Write's hashes start where p ends
 	}
 	keep := max(r.z.holdFrom(!r.st.headDone, r.n), r.emitted)
 	if r.n-keep > maxTokenBuf {
@@ -160,11 +170,15 @@ func (r *Rewriter) Close() error {
 	}
 	r.closed = true
 	if !r.pass && r.err == nil {
+		r.atEOF = true
 		if tt, s, ok := r.z.eof(r.n); ok && tt != nethtml.ErrorToken {
 			r.token(tt, s, r.n, nil, r.n)
 		}
 		r.flushTo(r.n, nil, r.n)
 		r.release()
+		if r.plan != nil {
+			r.plan.finish(r.n, r.sumTo(r.n, nil, r.n)) // decided to the end
+		}
 	}
 	if r.record != nil && r.plan != nil && r.err == nil && r.n == r.plan.key.id.Length {
 		// The whole page, as long as its origin said: the plan is complete.
@@ -206,9 +220,39 @@ func (r *Rewriter) token(tt nethtml.TokenType, s, e int64, p []byte, base int64)
 		r.copyTo(s+int64(in.at), p, base)
 		r.batch = append(r.batch, in.b...)
 		if r.plan != nil {
-			r.plan.add(s+int64(in.at), in.b, r.last.value())
+			c := r.decided()
+			r.plan.add(s+int64(in.at), c, r.sumTo(c, p, base), in.b)
 		}
 	}
+}
+
+// recordPlan makes r record its insertions in p.
+func (r *Rewriter) recordPlan(p *plan) {
+	r.plan = p
+	r.sum.SetSeed(planSeed)
+	p.finish(0, r.sum.Sum64()) // nothing decided yet: pageSum(nil)
+}
+
+// decided is the offset of the input before which the rewriter read every
+// byte it has decided on so far: the tokenizer has looked at the bytes
+// before z.off and, for a token that a '<' and the letter after it end, at
+// that letter, the byte at z.off; at Close, at every byte.
+func (r *Rewriter) decided() int64 {
+	if r.atEOF {
+		return r.n
+	}
+	return min(r.z.off+1, r.n)
+}
+
+// sumTo hashes the input up to c (in p, whose first byte is at base: the
+// input before base is hashed at the end of each Write) and returns the
+// hash of the input before c.
+func (r *Rewriter) sumTo(c int64, p []byte, base int64) uint64 {
+	if c > r.hashed {
+		r.sum.Write(p[r.hashed-base : c-base])
+		r.hashed = c
+	}
+	return r.sum.Sum64()
 }
 
 // bytes returns the input [s, e), nil when part of it was already written
@@ -238,21 +282,11 @@ func (r *Rewriter) copyTo(x int64, p []byte, base int64) {
 		held := base - int64(len(r.hold))
 		to := min(x, base)
 		r.batch = append(r.batch, r.hold[r.emitted-held:to-held]...)
-		r.track(r.hold[r.emitted-held : to-held])
 		r.emitted = to
 	}
 	if x > r.emitted {
 		r.batch = append(r.batch, p[r.emitted-base:x-base]...)
-		r.track(p[r.emitted-base : x-base])
 		r.emitted = x
-	}
-}
-
-// track notes input bytes written or batched, when a plan is recorded:
-// the bytes before each insertion are its check bytes.
-func (r *Rewriter) track(b []byte) {
-	if r.plan != nil {
-		r.last.push(b)
 	}
 }
 
@@ -262,7 +296,6 @@ func (r *Rewriter) flushTo(x int64, p []byte, base int64) {
 	if len(r.batch) == 0 && r.emitted >= base {
 		if x > r.emitted {
 			r.write(p[r.emitted-base : x-base])
-			r.track(p[r.emitted-base : x-base])
 			r.emitted = x
 		}
 		return
