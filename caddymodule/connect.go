@@ -83,11 +83,7 @@ func (ar *AgentReady) provisionConnect(src connect.Source, origin string) error 
 		}
 	}
 	val, _, err := contentStores.LoadOrNew(origin, func() (caddy.Destructor, error) {
-		st, err := connect.NewStoreLanguage("", ar.site.Info.Language)
-		if err != nil {
-			return nil, err
-		}
-		return &contentStore{site: origin, store: st}, nil
+		return &contentStore{site: origin, store: connect.NewStore(ar.site.Info.Language)}, nil
 	})
 	if err != nil {
 		return fmt.Errorf("connect: %v", err)
@@ -157,6 +153,7 @@ type indexStatus struct {
 	State       string    `json:"state"`
 	Pages       int       `json:"pages"`
 	Bytes       int64     `json:"bytes"`
+	IndexBytes  int64     `json:"index_bytes"`
 	Refreshing  bool      `json:"refreshing"`
 	LastSuccess time.Time `json:"last_success,omitzero"`
 	LastAttempt time.Time `json:"last_attempt,omitzero"`
@@ -175,7 +172,7 @@ func indexStatuses() []indexStatus {
 		c := v.(*contentStore)
 		st := c.store.Stats()
 		is := indexStatus{
-			Site: c.site, State: st.State, Pages: st.Pages, Bytes: st.Bytes, Refreshing: st.Refreshing,
+			Site: c.site, State: st.State, Pages: st.Pages, Bytes: st.Bytes, IndexBytes: st.IndexBytes, Refreshing: st.Refreshing,
 			LastSuccess: st.LastSuccess, LastAttempt: st.LastStart, LastError: st.LastError,
 			Failures: st.Failures, NextAttempt: st.NextAttempt,
 		}

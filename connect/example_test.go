@@ -60,6 +60,6 @@ func Example() {
 	fmt.Println(srv.Stats().Pages, "pages")
 	// Output:
 	// 200 application/json
-	// {"@context":"https://schema.org","query":"pricing plans","results":[{"@type":"WebPage","name":"Pricing","url":"https://example.com/pricing","description":"Plans start at 9 EUR a month.","inLanguage":"en"},{"@type":"WebPage","name":"Home","url":"https://example.com/","description":"Plans start at 9 EUR a month.","inLanguage":"en"}]}
+	// {"@context":"https://schema.org","query":"pricing plans","results":[{"@type":"WebPage","name":"Pricing","url":"https://example.com/pricing","description":"Plans start at 9 EUR a month.","section":"Pricing","snippet":"Plans start at 9 EUR a month.","inLanguage":"en"},{"@type":"WebPage","name":"Home","url":"https://example.com/","description":"Plans start at 9 EUR a month.","section":"Home","snippet":"Plans start at 9 EUR a month.","inLanguage":"en"}]}
 	// 2 pages
 }

@@ -10,10 +10,14 @@ import (
 
 	"github.com/agentready/caddy-agentready/discover"
 	"github.com/agentready/caddy-agentready/frontmatter"
+	"github.com/agentready/caddy-agentready/fulltext"
 )
 
 // DefaultMaxPageMarkdown is the default HTTPSource.MaxPageMarkdown.
 const DefaultMaxPageMarkdown = 4 << 20
+
+// DefaultMaxPageHTML is the default HTTPSource.MaxPageHTML.
+const DefaultMaxPageHTML = 8 << 20
 
 // HTTPSource is the [Source] of a site read over HTTP, as an agent reads
 // it: its pages are the ones a [discover.Discoverer] finds (sitemaps or a
@@ -34,6 +38,10 @@ type HTTPSource struct {
 	// MaxPageMarkdown bounds the Markdown read of one page, in bytes; a
 	// larger page is not indexed. Default: DefaultMaxPageMarkdown (4 MiB).
 	MaxPageMarkdown int64
+	// MaxPageHTML bounds the HTML read of one page for its text, in bytes;
+	// the text of a larger page is cut there. Default: DefaultMaxPageHTML
+	// (8 MiB).
+	MaxPageHTML int64
 	// Found, when set, receives every successful discovery's result, so
 	// that what else lists the site's pages (the generated sitemap,
 	// llms.auto_list) stays in step with the index. Default: none.
@@ -97,7 +105,9 @@ func (s *HTTPSource) Fetch(ctx context.Context, pageURL string, prev Validators)
 	if err != nil {
 		return nil, fmt.Errorf("front matter: %v", err)
 	}
+	sections := s.text(ctx, pageURL)
 	return &Page{
+		Sections:    sections,
 		URL:         meta.Canonical,
 		Title:       meta.Title,
 		Description: meta.Description,
@@ -109,6 +119,36 @@ func (s *HTTPSource) Fetch(ctx context.Context, pageURL string, prev Validators)
 			LastModified: resp.Header.Get("Last-Modified"),
 		},
 	}, nil
+}
+
+// text fetches the page's HTML and returns its full text by section, what
+// the search reads: the Markdown an agent gets may leave out parts of the
+// page (option lists, tables, navigation) that a question names. It
+// returns nil, so that the search reads the Markdown instead, when the page
+// has no HTML form or cannot be read.
+func (s *HTTPSource) text(ctx context.Context, pageURL string) []fulltext.Section {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.at(pageURL), nil)
+	if err != nil {
+		return nil
+	}
+	req.Header.Set("Accept", "text/html")
+	resp, err := s.Client.Do(req)
+	if err != nil {
+		return nil
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") {
+		return nil
+	}
+	limit := s.MaxPageHTML
+	if limit <= 0 {
+		limit = DefaultMaxPageHTML
+	}
+	_, sections, err := fulltext.FromHTML(io.LimitReader(resp.Body, limit))
+	if err != nil {
+		return nil
+	}
+	return sections
 }
 
 // at is the URL a page is requested at: its path and query on s.Origin.

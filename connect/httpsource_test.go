@@ -6,12 +6,14 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/agentready/caddy-agentready/discover"
+	"github.com/agentready/caddy-agentready/fulltext"
 )
 
 // newHTTPSite serves a small site over HTTP: a sitemap on the public origin
@@ -55,7 +57,8 @@ func newHTTPSite(t *testing.T) (*httptest.Server, *asked) {
 			return
 		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		io.WriteString(w, "<html><head><title>"+title+"</title></head><body><h1>"+title+"</h1></body></html>")
+		io.WriteString(w, "<html><head><title>"+title+"</title></head><body><h1>"+title+"</h1>"+
+			"<dl><dt>--annual</dt><dd>billed once a year</dd></dl></body></html>")
 	}))
 	t.Cleanup(ts.Close)
 	return ts, &log
@@ -83,8 +86,9 @@ func (a *asked) take() []string {
 }
 
 // TestHTTPSource: the pages are discovery's, on the public origin; each is
-// fetched at its path on the origin it is served at, as Markdown, and a
-// page whose validators still hold is not modified.
+// fetched at its path on the origin it is served at, as Markdown, and as
+// HTML for the text the search reads (a definition list the Markdown lacks
+// included), and a page whose validators still hold is not modified.
 func TestHTTPSource(t *testing.T) {
 	ts, asked := newHTTPSite(t)
 	disc, err := discover.New(discover.Options{Origin: ts.URL, PublicOrigin: testOrigin, Client: ts.Client()})
@@ -108,12 +112,15 @@ func TestHTTPSource(t *testing.T) {
 		t.Fatal(err)
 	}
 	host := strings.TrimPrefix(ts.URL, "http://")
-	if got := asked.take(); !slices.Equal(got, []string{host + "/pricing"}) {
+	if got := asked.take(); !slices.Equal(got, []string{host + "/pricing", host + "/pricing"}) {
 		t.Errorf("asked for %v, want the page at the origin it is served at", got)
 	}
 	if p.Title != "Pricing" || p.URL != testOrigin+"/pricing" || p.Language != "en" ||
 		p.Validators.ETag != `"pricing-1"` || !strings.Contains(string(p.Markdown), "# Pricing") {
 		t.Errorf("page = %+v", p)
+	}
+	if want := []fulltext.Section{{Heading: "Pricing", Text: "--annual\nbilled once a year"}}; !reflect.DeepEqual(p.Sections, want) {
+		t.Errorf("sections = %q, want %q", p.Sections, want)
 	}
 	if _, err := src.Fetch(context.Background(), testOrigin+"/pricing", p.Validators); !errors.Is(err, ErrNotModified) {
 		t.Errorf("with current validators: %v, want ErrNotModified", err)

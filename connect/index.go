@@ -2,32 +2,16 @@ package connect
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"maps"
-	"os"
-	"path/filepath"
+	"net/url"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 
-	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/analysis/analyzer/standard"
-	"github.com/blevesearch/bleve/v2/analysis/lang/en"
-	"github.com/blevesearch/bleve/v2/index/scorch"
-	"github.com/blevesearch/bleve/v2/mapping"
-	"github.com/blevesearch/bleve/v2/search/query"
-)
-
-// Field names and boosts of the full-text index.
-const (
-	fieldTitle       = "title"
-	fieldDescription = "description"
-	fieldBody        = "body"
-	boostTitle       = 3
-	boostDescription = 2
-	indexDirName     = "connect.bleve"
+	"github.com/agentready/caddy-agentready/fulltext"
 )
 
 // doc is one indexed page as held in memory.
@@ -41,140 +25,61 @@ type doc struct {
 	markdown    []byte // as the Source returned it
 	bodyStart   int    // offset of the body after any front matter
 	validators  Validators
+	sections    []fulltext.Section // the text the search reads
+	textBytes   int64              // of sections
 }
 
-// size is what the page counts against the byte budget.
-func (d *doc) size() int64 { return int64(len(d.markdown)) }
-
-// fields are the document bleve indexes.
-func (d *doc) fields() map[string]any {
-	return map[string]any{fieldTitle: d.title, fieldDescription: d.description, fieldBody: string(d.body())}
-}
+// size is what the page counts against the byte budget: its Markdown and
+// the text the search reads.
+func (d *doc) size() int64 { return int64(len(d.markdown)) + d.textBytes }
 
 // body is the Markdown without its front matter.
 func (d *doc) body() []byte { return d.markdown[d.bodyStart:] }
 
+// document is the page as the full-text index reads it.
+func (d *doc) document() fulltext.Document {
+	path := d.url
+	if u, err := url.Parse(d.url); err == nil {
+		path = u.Path
+	}
+	return fulltext.Document{Title: d.title, Description: d.description, Path: path, Sections: d.sections}
+}
+
 // hit is one search result.
 type hit struct {
-	doc   *doc
-	score float64
+	doc     *doc
+	score   float64
+	heading string // of the best-matching section
+	snippet string // text around the best match
 }
 
 // index holds the pages (a map for lookups, a sorted key list for listing)
-// and the bleve full-text index over them.
+// and the full-text index over them, rebuilt from all pages after each
+// refresh that changed them and swapped in whole, so a search sees either
+// the last complete build or none.
 type index struct {
-	mu    sync.RWMutex
-	docs  map[string]*doc
-	keys  []string // sorted; rebuilt by finish
-	bytes int64
+	mu       sync.RWMutex
+	docs     map[string]*doc
+	keys     []string // sorted; rebuilt by rebuild
+	bytes    int64    // Markdown held
+	held     int64    // sizes held (Markdown and text), for the budget
+	dirty    bool     // pages changed since the last build
+	language string
 
-	fullMu   sync.RWMutex // held for reading during a search, for writing to swap full
-	full     bleve.Index
-	analyzer string // of every text field (see analyzerFor)
-	path     string // on-disk index directory, "" in memory
-	segments int    // batches applied to an in-memory index since it was built
+	full atomic.Pointer[built]
 }
 
-// In-memory scorch never merges segments (one per batch), so after
-// maxSegments batches the index is rebuilt in compactChunk-sized batches.
-const (
-	maxSegments  = 16
-	compactChunk = 2000
-)
-
-// openIndex creates an empty index in memory, or on disk under dir (which is
-// created when missing and must be writable; an index left there by an
-// earlier run is replaced).
-func openIndex(dir, analyzer string) (*index, error) {
-	x := &index{docs: make(map[string]*doc), analyzer: analyzer}
-	if dir == "" {
-		full, err := newMemIndex(analyzer)
-		if err != nil {
-			return nil, err
-		}
-		x.full = full
-		return x, nil
-	}
-	if err := checkWritableDir(dir); err != nil {
-		return nil, err
-	}
-	x.path = filepath.Join(dir, indexDirName)
-	if err := os.RemoveAll(x.path); err != nil {
-		return nil, fmt.Errorf("connect: removing old index %q: %v", x.path, err)
-	}
-	full, err := bleve.NewUsing(x.path, indexMapping(analyzer), scorch.Name, scorch.Name, nil)
-	if err != nil {
-		return nil, fmt.Errorf("connect: creating index in %q: %v", x.path, err)
-	}
-	x.full = full
-	return x, nil
+// built is one complete build of the full-text index.
+type built struct {
+	ft   *fulltext.Index
+	docs []*doc // by the full-text index's document numbers
+	at   time.Time
 }
 
-// newMemIndex creates an in-memory scorch index (scorch with no path keeps
-// its segments in memory; it is much faster and smaller than bleve's
-// MemOnly upsidedown store).
-func newMemIndex(analyzer string) (bleve.Index, error) {
-	full, err := bleve.NewUsing("", indexMapping(analyzer), scorch.Name, scorch.Name, nil)
-	if err != nil {
-		return nil, fmt.Errorf("connect: creating in-memory index: %v", err)
-	}
-	return full, nil
-}
-
-// checkWritableDir creates dir if needed and proves it writable with a probe
-// file, so a read-only directory fails at start with a clear error.
-func checkWritableDir(dir string) error {
-	if err := os.MkdirAll(dir, 0o750); err != nil {
-		return fmt.Errorf("connect: index directory %q: %v", dir, err)
-	}
-	f, err := os.CreateTemp(dir, ".connect-probe-*")
-	if err != nil {
-		return fmt.Errorf("connect: index directory %q is not writable: %v", dir, err)
-	}
-	name := f.Name()
-	f.Close()
-	return os.Remove(name)
-}
-
-// analyzerFor is the analyzer of a site in language (a BCP 47 tag, "" when
-// not configured). English, or a language not configured, gets bleve's
-// English analyzer: Unicode word segmentation, possessives dropped, lower
-// case, English stop words, Porter stemming. A question is worded with other
-// inflections than the page that answers it ("read and write CSV files" for
-// "CSV File Reading and Writing"), and the query goes through the same
-// analyzer as the pages, so stemming joins the forms of a word on both
-// sides; on a page in another language left unconfigured it only strips
-// English suffixes from both alike. Any other configured language gets the
-// standard analyzer (segmentation, lower case, English stop words, no
-// stemming).
-func analyzerFor(language string) string {
-	l := strings.ToLower(language)
-	if l == "" || l == "en" || strings.HasPrefix(l, "en-") {
-		return en.AnalyzerName
-	}
-	return standard.Name
-}
-
-// indexMapping indexes title, description and body as text with analyzer
-// (see analyzerFor). Nothing is stored: the documents live in the map.
-func indexMapping(analyzer string) mapping.IndexMapping {
-	text := bleve.NewTextFieldMapping()
-	text.Analyzer = analyzer
-	text.Store = false
-	text.IncludeInAll = false
-	text.IncludeTermVectors = false
-	text.DocValues = false
-	page := bleve.NewDocumentStaticMapping()
-	for _, f := range []string{fieldTitle, fieldDescription, fieldBody} {
-		page.AddFieldMappingsAt(f, text)
-	}
-	m := bleve.NewIndexMapping()
-	m.DefaultMapping = page
-	m.DefaultAnalyzer = analyzer
-	m.StoreDynamic = false
-	m.IndexDynamic = false
-	m.DocValuesDynamic = false
-	return m
+// newIndex creates an empty index for a site in language (a BCP 47 tag, ""
+// when not configured; see fulltext.Build).
+func newIndex(language string) *index {
+	return &index{docs: make(map[string]*doc), language: language}
 }
 
 // get returns the page stored under key, trying the other trailing-slash
@@ -202,11 +107,21 @@ func (x *index) validators(key string) (Validators, bool) {
 	return d.validators, true
 }
 
-// counts returns the number of pages and their bytes.
-func (x *index) counts() (int, int64) {
+// counts returns the number of pages, their Markdown bytes and the bytes
+// they count against the budget.
+func (x *index) counts() (pages int, markdown, held int64) {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
-	return len(x.docs), x.bytes
+	return len(x.docs), x.bytes, x.held
+}
+
+// builtAt is when the full-text index was last built (zero before the
+// first build) and the memory it holds besides the pages' text.
+func (x *index) builtAt() (time.Time, int64) {
+	if b := x.full.Load(); b != nil {
+		return b.at, b.ft.Size()
+	}
+	return time.Time{}, 0
 }
 
 // list returns up to n pages whose URL starts with prefix, in URL order,
@@ -234,151 +149,77 @@ func (x *index) list(prefix, after string, n int) ([]*doc, bool) {
 	return out, false
 }
 
-// search runs q over title, description and body and returns up to limit
+// search runs q over the last complete build and returns up to limit
 // pages, best first, one per canonical URL.
 func (x *index) search(ctx context.Context, q string, limit int) ([]hit, error) {
-	if strings.TrimSpace(q) == "" || limit <= 0 {
+	b := x.full.Load()
+	if b == nil || strings.TrimSpace(q) == "" || limit <= 0 {
 		return nil, nil
 	}
-	fields := []struct {
-		name  string
-		boost float64
-	}{{fieldTitle, boostTitle}, {fieldDescription, boostDescription}, {fieldBody, 1}}
-	var qs []query.Query
-	for _, f := range fields {
-		mq := bleve.NewMatchQuery(q)
-		mq.SetField(f.name)
-		mq.SetBoost(f.boost)
-		qs = append(qs, mq)
-	}
-	req := bleve.NewSearchRequestOptions(bleve.NewDisjunctionQuery(qs...), limit, 0, false)
-	x.fullMu.RLock()
-	res, err := x.full.SearchInContext(ctx, req)
-	x.fullMu.RUnlock()
-	if err != nil {
-		return nil, fmt.Errorf("searching index: %w", err)
-	}
-	x.mu.RLock()
-	defer x.mu.RUnlock()
-	hits := make([]hit, 0, len(res.Hits))
-	seen := make(map[string]bool, len(res.Hits))
-	for _, h := range res.Hits {
-		if d, ok := x.docs[h.ID]; ok && !seen[d.url] {
-			seen[d.url] = true
-			hits = append(hits, hit{doc: d, score: h.Score})
+	// Pages under two listed URLs with one canonical URL are one result:
+	// ask for a few more to fill limit.
+	res := b.ft.Search(q, limit+limit/2+2)
+	hits := make([]hit, 0, min(limit, len(res)))
+	seen := make(map[string]bool, len(res))
+	for _, h := range res {
+		d := b.docs[h.Doc]
+		if seen[d.url] || len(hits) == limit {
+			continue
 		}
+		seen[d.url] = true
+		hits = append(hits, hit{doc: d, score: h.Score, heading: h.Heading, snippet: h.Snippet})
 	}
-	return hits, nil
+	return hits, ctx.Err()
 }
-
-// batcher applies page changes to the map at once and to bleve in batches.
-type batcher struct {
-	x     *index
-	batch *bleve.Batch
-	err   error
-}
-
-// batchSize is how many changes go to bleve at once.
-const batchSize = 1000
-
-func (x *index) newBatcher() *batcher { return &batcher{x: x, batch: x.full.NewBatch()} }
 
 // put stores d, replacing any page under the same key.
-func (b *batcher) put(d *doc) {
-	b.x.mu.Lock()
-	if old, ok := b.x.docs[d.key]; ok {
-		b.x.bytes -= old.size()
+func (x *index) put(d *doc) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if old, ok := x.docs[d.key]; ok {
+		x.bytes -= int64(len(old.markdown))
+		x.held -= old.size()
 	}
-	b.x.docs[d.key] = d
-	b.x.bytes += d.size()
-	b.x.mu.Unlock()
-	err := b.batch.Index(d.key, d.fields())
-	b.keep(err)
-	b.maybeFlush()
+	x.docs[d.key] = d
+	x.bytes += int64(len(d.markdown))
+	x.held += d.size()
+	x.dirty = true
 }
 
 // remove drops the page under key.
-func (b *batcher) remove(key string) {
-	b.x.mu.Lock()
-	if old, ok := b.x.docs[key]; ok {
-		b.x.bytes -= old.size()
-		delete(b.x.docs, key)
-	}
-	b.x.mu.Unlock()
-	b.batch.Delete(key)
-	b.maybeFlush()
-}
-
-func (b *batcher) maybeFlush() {
-	if b.batch.Size() >= batchSize {
-		b.flush()
+func (x *index) remove(key string) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if old, ok := x.docs[key]; ok {
+		x.bytes -= int64(len(old.markdown))
+		x.held -= old.size()
+		delete(x.docs, key)
+		x.dirty = true
 	}
 }
 
-// flush sends pending changes to bleve and rebuilds the sorted key list.
-func (b *batcher) flush() {
-	if b.batch.Size() > 0 {
-		b.keep(b.x.full.Batch(b.batch))
-		// A fresh batch, not Reset: scorch's Batch may still be ranging
-		// over the old one's map in a goroutine after it returns (it does
-		// when deletions follow the last update).
-		b.batch = b.x.full.NewBatch()
-		b.x.segments++
+// rebuild builds the full-text index over the pages held, when they changed
+// since the last build (or none was made), and swaps it in; searches
+// meanwhile use the previous build. Only a refresh calls it, so the pages
+// do not change underneath.
+func (x *index) rebuild(now time.Time) {
+	x.mu.Lock()
+	if !x.dirty && x.full.Load() != nil {
+		x.mu.Unlock()
+		return
 	}
-	b.x.mu.Lock()
-	b.x.keys = slices.Sorted(maps.Keys(b.x.docs))
-	b.x.mu.Unlock()
-}
-
-func (b *batcher) keep(err error) {
-	if err != nil && b.err == nil {
-		b.err = fmt.Errorf("updating index: %w", err)
+	x.keys = slices.Sorted(maps.Keys(x.docs))
+	docs := make([]*doc, len(x.keys))
+	for i, k := range x.keys {
+		docs[i] = x.docs[k]
 	}
-}
-
-// compact rebuilds an in-memory index whose segments have piled up, and
-// swaps it in once built (searches meanwhile use the old one). Only the
-// refresh calls it, so the pages do not change underneath.
-func (x *index) compact() error {
-	if x.path != "" || x.segments < maxSegments {
-		return nil
-	}
-	fresh, err := newMemIndex(x.analyzer)
-	if err != nil {
-		return err
-	}
-	x.mu.RLock()
-	docs := slices.Collect(maps.Values(x.docs))
-	x.mu.RUnlock()
-	batch, segments := fresh.NewBatch(), 0
+	x.dirty = false
+	x.mu.Unlock()
+	in := make([]fulltext.Document, len(docs))
 	for i, d := range docs {
-		err = errors.Join(err, batch.Index(d.key, d.fields()))
-		if batch.Size() == compactChunk || i == len(docs)-1 {
-			err = errors.Join(err, fresh.Batch(batch))
-			batch = fresh.NewBatch() // not Reset: see batcher.flush
-			segments++
-		}
+		in[i] = d.document()
 	}
-	if err != nil {
-		fresh.Close()
-		return fmt.Errorf("compacting index: %w", err)
-	}
-	x.fullMu.Lock()
-	old := x.full
-	x.full, x.segments = fresh, segments
-	x.fullMu.Unlock()
-	return old.Close()
-}
-
-// close releases the bleve index and removes its directory.
-func (x *index) close() error {
-	x.fullMu.Lock() // waits for searches in flight
-	defer x.fullMu.Unlock()
-	err := x.full.Close()
-	if x.path != "" {
-		err = errors.Join(err, os.RemoveAll(x.path))
-	}
-	return err
+	x.full.Store(&built{ft: fulltext.Build(in, x.language), docs: docs, at: now})
 }
 
 // snapshotKeys returns the keys of the pages held now.

@@ -1,11 +1,11 @@
 package connect
 
 import (
-	"bytes"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/agentready/caddy-agentready/frontmatter"
+	"github.com/agentready/caddy-agentready/fulltext"
 )
 
 // bodyOffset returns the offset of md's body after a leading front matter
@@ -35,36 +35,6 @@ func pageMarkdown(d *doc) []byte {
 	return append(m.Marshal(), d.markdown...)
 }
 
-// snippet returns about n bytes of plain text from body around the first
-// occurrence of a query word, or from the start when none occurs.
-func snippet(body []byte, q string, n int) string {
-	// The title heading repeats the result's name: start after it.
-	if trimmed := bytes.TrimLeft(body, " \t\r\n"); bytes.HasPrefix(trimmed, []byte("# ")) {
-		if _, rest, ok := bytes.Cut(trimmed, []byte("\n")); ok && len(bytes.TrimSpace(rest)) > 0 {
-			body = rest
-		}
-	}
-	text := collapseSpace(body, 64*n)
-	lower := strings.ToLower(text)
-	at := -1
-	for w := range strings.FieldsSeq(strings.ToLower(q)) {
-		if len(w) < 2 {
-			continue
-		}
-		if i := strings.Index(lower, w); i >= 0 && (at < 0 || i < at) {
-			at = i
-		}
-	}
-	start := 0
-	if at > n/3 {
-		start = at - n/3
-	}
-	for start > 0 && start < len(text) && !utf8.RuneStart(text[start]) {
-		start--
-	}
-	return ellipsize(text, start, n)
-}
-
 // ellipsize cuts about n bytes of text from start on a rune boundary,
 // marking cuts with "…".
 func ellipsize(text string, start, n int) string {
@@ -82,25 +52,37 @@ func ellipsize(text string, start, n int) string {
 	return out
 }
 
-// collapseSpace returns up to limit bytes of md as one line: Markdown
-// markers (#, *, >, `, |, leading list dashes) dropped, runs of white space
-// collapsed.
-func collapseSpace(md []byte, limit int) string {
-	var b strings.Builder
-	space := false
-	for _, r := range string(md[:min(len(md), limit)]) {
-		switch {
-		case r == '#' || r == '*' || r == '>' || r == '`' || r == '|' || r == '_':
-			continue
-		case r == ' ' || r == '\t' || r == '\n' || r == '\r':
-			space = b.Len() > 0
-			continue
+// markdownSections cuts a Markdown body at its ATX headings ("## Usage"),
+// for a page whose Source gave no text of its own.
+func markdownSections(body []byte) []fulltext.Section {
+	var out []fulltext.Section
+	cur := fulltext.Section{}
+	var text strings.Builder
+	flush := func() {
+		cur.Text = strings.TrimSpace(text.String())
+		if cur.Heading != "" || cur.Text != "" {
+			out = append(out, cur)
 		}
-		if space {
-			b.WriteByte(' ')
-			space = false
-		}
-		b.WriteRune(r)
+		text.Reset()
 	}
-	return b.String()
+	for line := range strings.Lines(string(body)) {
+		if h, ok := atxHeading(line); ok {
+			flush()
+			cur = fulltext.Section{Heading: h}
+			continue
+		}
+		text.WriteString(line)
+	}
+	flush()
+	return out
+}
+
+// atxHeading is the text of an ATX heading line ("### Title ###").
+func atxHeading(line string) (string, bool) {
+	t := strings.TrimLeft(line, " ")
+	n := len(t) - len(strings.TrimLeft(t, "#"))
+	if n == 0 || n > 6 || len(t) > n && t[n] != ' ' && t[n] != '\t' && t[n] != '\n' {
+		return "", false
+	}
+	return strings.TrimSpace(strings.TrimRight(strings.TrimSpace(t[n:]), "#")), true
 }

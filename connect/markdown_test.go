@@ -1,11 +1,12 @@
 package connect
 
 import (
+	"reflect"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/agentready/caddy-agentready/frontmatter"
+	"github.com/agentready/caddy-agentready/fulltext"
 	"gopkg.in/yaml.v3"
 )
 
@@ -69,32 +70,21 @@ func inOrder(s string, subs []string) bool {
 	return true
 }
 
-func TestSnippet(t *testing.T) {
-	body := []byte("# Title\n\n" + strings.Repeat("filler words here. ", 40) + "The **kiln** reaches 1280 °C.\n\n" + strings.Repeat("more text. ", 40))
-	got := snippet(body, "kiln", 120)
-	if !strings.Contains(got, "kiln reaches 1280 °C") || !strings.HasPrefix(got, "…") || !strings.HasSuffix(got, "…") {
-		t.Errorf("snippet = %q", got)
+func TestMarkdownSections(t *testing.T) {
+	for name, c := range map[string]struct {
+		md   string
+		want []fulltext.Section
+	}{
+		"none":          {"", nil},
+		"text only":     {"Just text.\n", []fulltext.Section{{Text: "Just text."}}},
+		"lead and two":  {"Lead.\n# One\nA.\n\n## Two ##\nB.\n", []fulltext.Section{{Text: "Lead."}, {Heading: "One", Text: "A."}, {Heading: "Two", Text: "B."}}},
+		"not a heading": {"#hashtag and ####### seven\n", []fulltext.Section{{Text: "#hashtag and ####### seven"}}},
+		"empty heading": {"#\ntext\n", []fulltext.Section{{Text: "text"}}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			if got := markdownSections([]byte(c.md)); !reflect.DeepEqual(got, c.want) {
+				t.Errorf("markdownSections(%q) = %q, want %q", c.md, got, c.want)
+			}
+		})
 	}
-	if got := snippet([]byte("# Short page"), "absent", 120); got != "Short page" {
-		t.Errorf("snippet without a match = %q", got)
-	}
-}
-
-func FuzzSnippet(f *testing.F) {
-	f.Add([]byte("# A\n\nsome **text** é"), "text", 40)
-	f.Add([]byte("---\na: b\n---\n"), "é", 3)
-	f.Fuzz(func(t *testing.T, body []byte, q string, n int) {
-		n = n%500 + 1
-		if n < 1 {
-			n = -n + 1
-		}
-		got := snippet(body, q, n)
-		if utf8.Valid(body) && !utf8.ValidString(got) {
-			t.Fatalf("snippet cut a rune: %q", got)
-		}
-		if len(got) > n+2*len("…")+utf8.UTFMax {
-			t.Fatalf("snippet of %d bytes for n=%d", len(got), n)
-		}
-		bodyOffset(body)
-	})
 }

@@ -92,19 +92,16 @@ type Options struct {
 	FetchTimeout time.Duration
 	// RequestTimeout bounds the handling of one request. Default 15s.
 	RequestTimeout time.Duration
-	// IndexDir, when set, keeps the full-text index on disk in a
-	// "connect.bleve" directory under it (rebuilt on start); it must be
-	// writable. Default: in memory. Leave it empty when Store is set.
-	IndexDir string
 	// Language is the site's language, a BCP 47 tag: English, or "" (not
-	// configured), indexes and searches with English stemming; any other
-	// language without stemming (see NewStoreLanguage). Leave it empty when
+	// configured), indexes and searches with English stop words and
+	// stemming; another language with its Snowball stemmer where Snowball
+	// has one, else unstemmed (see fulltext.Build). Leave it empty when
 	// Store is set (the Store's own applies). Default: "".
 	Language string
 	// Store, when set, is the index the server answers from and refreshes,
 	// created with [NewStore] and typically taken over from the Server this
 	// one replaces; the caller closes it. Default: a Store of the server's
-	// own, under IndexDir, closed by [Server.Close].
+	// own, closed by [Server.Close].
 	Store *Store
 	// ServerName is the MCP implementation name. Default "site-content".
 	ServerName string
@@ -184,9 +181,6 @@ func (o Options) withDefaults() (Options, error) {
 	if o.MaxPages < 0 || o.MaxBytes < 0 || o.MaxQueryLength < 0 || o.MaxResults < 0 || o.MaxRequestBytes < 0 ||
 		o.RetryMin < 0 || o.RetryMax < 0 {
 		return o, fmt.Errorf("connect: negative limit in options")
-	}
-	if o.Store != nil && o.IndexDir != "" {
-		return o, fmt.Errorf("connect: IndexDir and Store are both set; pass the directory to NewStore")
 	}
 	if o.Auth != nil {
 		if err := o.Auth.validate(); err != nil {

@@ -99,41 +99,39 @@ func (s *Server) refresh(ctx context.Context) error {
 	keys, dropped := s.siteKeys(raw)
 	s.store.progress.update(func(st *Stats) { st.Listed, st.Skipped = len(keys), dropped })
 
-	b := s.index.newBatcher()
 	listed := make(map[string]bool, len(keys))
 	for _, k := range keys {
 		listed[k] = true
 	}
 	for _, d := range s.index.snapshotKeys() {
 		if !listed[d] {
-			b.remove(d)
+			s.index.remove(d)
 			s.store.progress.update(func(st *Stats) { st.Removed++ })
 		}
 	}
 	done := 0
 	for r := range s.fetchAll(ctx, keys) {
-		s.apply(b, r)
+		s.apply(r)
 		done++
 		s.store.progress.update(func(st *Stats) { st.Done = done })
 		if done%progressEvery == 0 {
 			s.log.Info("connect: indexing", "done", done, "listed", len(keys))
 		}
 	}
-	b.flush()
-	if err := s.index.compact(); err != nil {
-		b.keep(err)
+	err = ctx.Err()
+	if err != nil {
+		err = fmt.Errorf("connect: refresh interrupted: %w", err)
+	} else if st := s.store.progress.snapshot(); st.Failed > 0 && st.Fetched+st.NotModified == 0 {
+		err = fmt.Errorf("connect: every page fetch failed (%d of %d listed); the origin may be down", st.Failed, len(keys))
+	}
+	// A failed first refresh builds nothing, so the index stays not ready
+	// rather than answering from what it half read; once built, the index
+	// follows every change.
+	if at, _ := s.index.builtAt(); err == nil || !at.IsZero() {
+		s.index.rebuild(s.clock.Now())
 	}
 	s.refreshLLMsTxt(ctx)
-	if err := ctx.Err(); err != nil {
-		return errors.Join(fmt.Errorf("connect: refresh interrupted: %w", err), b.err)
-	}
-	if b.err != nil {
-		return b.err
-	}
-	if st := s.store.progress.snapshot(); st.Failed > 0 && st.Fetched+st.NotModified == 0 {
-		return fmt.Errorf("connect: every page fetch failed (%d of %d listed); the origin may be down", st.Failed, len(keys))
-	}
-	return nil
+	return err
 }
 
 // siteKeys normalises the listed URLs, drops foreign, malformed and
@@ -209,7 +207,7 @@ func (s *Server) fetchOne(ctx context.Context, key string, prev Validators) fetc
 }
 
 // apply folds one fetch outcome into the index.
-func (s *Server) apply(b *batcher, r fetched) {
+func (s *Server) apply(r fetched) {
 	switch {
 	case errors.Is(r.err, ErrNotModified):
 		s.store.progress.update(func(st *Stats) { st.NotModified++ })
@@ -228,7 +226,7 @@ func (s *Server) apply(b *batcher, r fetched) {
 		s.store.progress.update(func(st *Stats) { st.Skipped++ })
 		return
 	}
-	b.put(d)
+	s.index.put(d)
 	s.store.progress.update(func(st *Stats) { st.Fetched++ })
 }
 
@@ -241,7 +239,7 @@ func (s *Server) overBudget(d *doc) string {
 	if old := s.index.get(d.key); old != nil && old.key == d.key {
 		held = old.size()
 	}
-	if _, total := s.index.counts(); total-held+d.size() > s.opts.MaxBytes {
+	if _, _, total := s.index.counts(); total-held+d.size() > s.opts.MaxBytes {
 		return fmt.Sprintf("index byte budget of %d reached", s.opts.MaxBytes)
 	}
 	return ""
@@ -256,12 +254,20 @@ func (s *Server) newDoc(key string, p *Page) *doc {
 		}
 	}
 	md := p.Markdown
-	return &doc{
+	d := &doc{
 		key: key, url: canonical,
 		title: oneLine(p.Title), description: oneLine(p.Description),
 		language: oneLine(p.Language), updated: oneLine(p.Updated),
 		markdown: md, bodyStart: bodyOffset(md), validators: p.Validators,
+		sections: p.Sections,
 	}
+	if d.sections == nil {
+		d.sections = markdownSections(d.body())
+	}
+	for _, sec := range d.sections {
+		d.textBytes += int64(len(sec.Heading) + len(sec.Text))
+	}
+	return d
 }
 
 // Start indexes the site in the background, then again every

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -189,40 +187,6 @@ func TestStartSchedulesAndCloseStops(t *testing.T) {
 	}
 }
 
-func TestIndexDir(t *testing.T) {
-	dir := t.TempDir()
-	s, _ := newTestServer(t, Options{IndexDir: dir}, nil)
-	if _, err := os.Stat(filepath.Join(dir, indexDirName)); err != nil {
-		t.Fatalf("no on-disk index: %v", err)
-	}
-	if hits, err := s.index.search(context.Background(), "kiln", 5); err != nil || len(hits) == 0 {
-		t.Fatalf("search on disk index = %v, %v", hits, err)
-	}
-}
-
-func TestIndexDirNotWritable(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "plain-file")
-	if err := os.WriteFile(file, nil, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	readOnly := filepath.Join(t.TempDir(), "ro")
-	if err := os.Mkdir(readOnly, 0o500); err != nil {
-		t.Fatal(err)
-	}
-	cases := map[string]string{"under a file": filepath.Join(file, "index")}
-	if os.Geteuid() != 0 { // root writes through permission bits
-		cases["read-only directory"] = readOnly
-	}
-	for name, dir := range cases {
-		t.Run(name, func(t *testing.T) {
-			_, err := New(Options{Origin: testOrigin, IndexDir: dir}, newFakeSource(), nil)
-			if err == nil || !strings.Contains(err.Error(), dir) {
-				t.Fatalf("New = %v, want an error naming %s", err, dir)
-			}
-		})
-	}
-}
-
 func TestNewRejectsBadOptions(t *testing.T) {
 	for name, o := range map[string]Options{
 		"no origin":      {},
@@ -245,26 +209,31 @@ func TestNewRejectsBadOptions(t *testing.T) {
 	}
 }
 
-// TestCompaction: every refresh that changes a page adds an in-memory
-// segment; past maxSegments the index is rebuilt and still answers.
-func TestCompaction(t *testing.T) {
+// TestRebuildFollowsChanges: every refresh that changes a page swaps in a
+// full-text index built anew, which finds the new text and still every
+// other page; a refresh that changes nothing keeps the build it has.
+func TestRebuildFollowsChanges(t *testing.T) {
 	src := newFakeSource()
 	s, _ := newTestServer(t, Options{}, src)
-	for i := range maxSegments + 2 {
+	for i := range 3 {
 		src.set("/news", &Page{Title: "News", Markdown: []byte(fmtPath("# News\n\nEdition %d of the stoneware letter.", i)),
 			Validators: Validators{ETag: fmtPath(`"n%d"`, i)}})
 		if err := s.Refresh(context.Background()); err != nil {
 			t.Fatal(err)
 		}
-		if s.index.segments > maxSegments {
-			t.Fatalf("%d segments after refresh %d", s.index.segments, i)
+		hits, err := s.index.search(context.Background(), "stoneware letter", 5)
+		if err != nil || len(hits) != 1 || !strings.Contains(hits[0].snippet, fmtPath("Edition %d", i)) {
+			t.Fatalf("refresh %d: %+v, %v", i, hits, err)
 		}
 	}
-	hits, err := s.index.search(context.Background(), "stoneware letter", 5)
-	if err != nil || len(hits) != 1 || !strings.Contains(string(hits[0].doc.body()), fmtPath("Edition %d", maxSegments+1)) {
-		t.Fatalf("after compaction: %v, %v", hits, err)
-	}
 	if hits, _ := s.index.search(context.Background(), "kiln", 5); len(hits) == 0 {
-		t.Error("compaction lost pages")
+		t.Error("the rebuild lost pages")
+	}
+	before := s.index.full.Load()
+	if err := s.Refresh(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if s.index.full.Load() != before {
+		t.Error("a refresh that changed nothing rebuilt the index")
 	}
 }

@@ -10,9 +10,6 @@ import (
 	"unicode/utf8"
 )
 
-// snippetLength is the length of a search snippet, in bytes.
-const snippetLength = 240
-
 // errEmptyQuery refuses a blank query.
 var errEmptyQuery = errors.New("query is empty")
 
@@ -102,12 +99,13 @@ func (d *doc) displayTitle() string {
 	return d.url
 }
 
-// summary is the page's description, or a snippet for q.
-func (d *doc) summary(q string) string {
-	if d.description != "" {
-		return d.description
+// excerpt is the text around the hit's best match, or the page's
+// description when nothing in the text matched (a title-only match).
+func (h hit) excerpt() string {
+	if h.snippet != "" {
+		return h.snippet
 	}
-	return snippet(d.body(), q, snippetLength)
+	return h.doc.description
 }
 
 // AskResponse is the NLWeb answer of /ask and the ask tool: the query and
@@ -131,6 +129,11 @@ type AskItem struct {
 	URL string `json:"url" jsonschema:"the page's canonical URL"`
 	// Description is the page's description, or a text excerpt matching the query.
 	Description string `json:"description" jsonschema:"the page description, or an excerpt matching the query"`
+	// Section is the heading of the page's section that matches best, when
+	// the match is under one.
+	Section string `json:"section,omitempty" jsonschema:"the heading of the best-matching section of the page"`
+	// Snippet is the text around the best match, about 240 bytes on one line.
+	Snippet string `json:"snippet,omitempty" jsonschema:"the text around the best match in the page"`
 	// InLanguage is the page's language tag, when known.
 	InLanguage string `json:"inLanguage,omitempty" jsonschema:"the page's BCP 47 language tag"`
 	// DateModified is the page's last-modified date, when known.
@@ -145,9 +148,13 @@ func (s *Server) ask(ctx context.Context, q string, limit int) (AskResponse, err
 	}
 	out := AskResponse{Context: "https://schema.org", Query: q, Results: make([]AskItem, 0, len(hits))}
 	for _, h := range hits {
+		desc := h.doc.description
+		if desc == "" {
+			desc = h.excerpt()
+		}
 		out.Results = append(out.Results, AskItem{
-			Type: "WebPage", Name: h.doc.displayTitle(), URL: h.doc.url,
-			Description: h.doc.summary(q), InLanguage: h.doc.language, DateModified: h.doc.updated,
+			Type: "WebPage", Name: h.doc.displayTitle(), URL: h.doc.url, Description: desc,
+			Section: h.heading, Snippet: h.snippet, InLanguage: h.doc.language, DateModified: h.doc.updated,
 		})
 	}
 	return out, nil

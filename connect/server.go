@@ -44,9 +44,9 @@ type Server struct {
 	closeErr  error
 }
 
-// New validates opts, fills in defaults, and creates the index (in memory or
-// under opts.IndexDir, which must be writable). logger may be nil. Call
-// Start to index the site.
+// New validates opts, fills in defaults, and creates the index in memory
+// unless opts.Store hands one over. logger may be nil. Call Start to index
+// the site.
 func New(opts Options, src Source, logger *slog.Logger) (*Server, error) {
 	if src == nil {
 		return nil, errors.New("connect: source is required")
@@ -60,10 +60,7 @@ func New(opts Options, src Source, logger *slog.Logger) (*Server, error) {
 	}
 	store, owned := opts.Store, false
 	if store == nil {
-		if store, err = NewStoreLanguage(opts.IndexDir, opts.Language); err != nil {
-			return nil, err
-		}
-		owned = true
+		store, owned = NewStore(opts.Language), true
 	}
 	s := &Server{
 		opts: opts, src: src, log: logger, store: store, owned: owned, index: store.x,

@@ -3,6 +3,8 @@ package connect
 import (
 	"context"
 	"errors"
+
+	"github.com/agentready/caddy-agentready/fulltext"
 )
 
 // ErrNotModified is returned by [Source.Fetch] when the validators the index
@@ -52,4 +54,9 @@ type Page struct {
 	Validators Validators
 	// Updated is the page's last-modified date (ISO 8601), when known.
 	Updated string
+	// Sections are the page's full text cut at its headings, what the
+	// search reads (HTTPSource reads them from the page's HTML, definition
+	// lists, tables and code included). When nil, the search reads the
+	// Markdown's sections instead.
+	Sections []fulltext.Section
 }

@@ -11,6 +11,12 @@ type Stats struct {
 	Pages int `json:"pages"`
 	// Bytes is the Markdown the index holds, in bytes.
 	Bytes int64 `json:"bytes"`
+	// IndexBytes is the memory of the full-text index besides the pages'
+	// Markdown and text (postings, terms, counts), in bytes, approximately.
+	IndexBytes int64 `json:"index_bytes"`
+	// Indexed is when the full-text index was last built; zero until the
+	// first refresh completes, and searches answer 503 until then.
+	Indexed time.Time `json:"indexed,omitzero"`
 	// State is ok, stale, empty or refreshing (see [StateOK] and the
 	// following constants).
 	State string `json:"state"`

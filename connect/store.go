@@ -2,7 +2,6 @@ package connect
 
 import (
 	"errors"
-	"fmt"
 	"sync"
 	"time"
 )
@@ -33,34 +32,15 @@ type Store struct {
 // errClosed refuses a refresh of a closed Server or Store.
 var errClosed = errors.New("connect: refresh after close")
 
-// NewStore creates an empty Store, in memory or on disk under dir (see
-// [Options.IndexDir]), for a site in English or in a language not
-// configured (see NewStoreLanguage).
-func NewStore(dir string) (*Store, error) { return NewStoreLanguage(dir, "") }
+// NewStore creates an empty Store for a site in language (a BCP 47 tag, ""
+// when not configured; see [Options.Language]).
+func NewStore(language string) *Store { return &Store{x: newIndex(language)} }
 
-// NewStoreLanguage creates an empty Store for a site in language (a BCP 47
-// tag, "" when not configured): English or "" index with English stemming,
-// any other language without stemming (see [Options.Language]).
-func NewStoreLanguage(dir, language string) (*Store, error) {
-	x, err := openIndex(dir, analyzerFor(language))
-	if err != nil {
-		return nil, err
-	}
-	return &Store{x: x}, nil
-}
-
-// Close waits for a running refresh to end and releases the index (removing
-// its on-disk copy). Servers still using the Store fail their requests.
+// Close waits for a running refresh to end; no refresh runs after it.
 func (st *Store) Close() error {
 	st.refreshMu.Lock()
 	defer st.refreshMu.Unlock()
-	if st.closed {
-		return nil
-	}
 	st.closed = true
-	if err := st.x.close(); err != nil {
-		return fmt.Errorf("connect: closing index: %v", err)
-	}
 	return nil
 }
 
@@ -68,7 +48,8 @@ func (st *Store) Close() error {
 // or last refresh.
 func (st *Store) Stats() Stats {
 	s := st.progress.snapshot()
-	s.Pages, s.Bytes = st.x.counts()
+	s.Pages, s.Bytes, _ = st.x.counts()
+	s.Indexed, s.IndexBytes = st.x.builtAt()
 	s.State = s.state()
 	return s
 }
@@ -107,10 +88,11 @@ func (s *Stats) state() string {
 	return StateOK
 }
 
-// Ready reports whether the index can answer: a refresh has succeeded (even
-// one that found no page) or pages are held. Until then search_site, ask and
-// /ask say that the index is not ready rather than that nothing matches.
-func (s *Stats) Ready() bool { return !s.LastSuccess.IsZero() || s.Pages > 0 }
+// Ready reports whether the index can answer: its full-text index has been
+// built once, after a refresh that succeeded (even one that found no page).
+// Until then search_site, ask and /ask say that the index is not ready
+// rather than answer from pages half read.
+func (s *Stats) Ready() bool { return !s.Indexed.IsZero() }
 
 // clock is the time source of refreshes and their schedule; tests replace it
 // so that no test sleeps through a backoff.

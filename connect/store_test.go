@@ -269,10 +269,7 @@ func TestReadyWhenSiteIsEmpty(t *testing.T) {
 // and does not close the Store; the failure count carries over.
 func TestStoreOutlivesServer(t *testing.T) {
 	src := newFakeSource()
-	store, err := NewStore("")
-	if err != nil {
-		t.Fatal(err)
-	}
+	store := NewStore("")
 	t.Cleanup(func() { store.Close() })
 	old, _ := newTestServer(t, Options{Store: store}, src)
 
@@ -315,9 +312,6 @@ func TestStoreOutlivesServer(t *testing.T) {
 	}
 	if st := store.Stats(); st.Pages != len(testPages) {
 		t.Fatalf("closing a server emptied the store it was handed: %+v", st)
-	}
-	if _, err := New(Options{Origin: testOrigin, Store: store, IndexDir: t.TempDir()}, src, nil); err == nil {
-		t.Error("accepted both Store and IndexDir")
 	}
 }
 
@@ -397,4 +391,54 @@ func TestFailureCarriesItsRetry(t *testing.T) {
 		}
 	}
 	clk.next(t)
+}
+
+// TestNotReadyWhileFirstBuildRuns: pages fetched by a first refresh still
+// running do not make the index ready: /ask answers 503 with Retry-After
+// and search_site a tool error, never an empty or partial 200, until the
+// refresh completes and the full-text index is built.
+func TestNotReadyWhileFirstBuildRuns(t *testing.T) {
+	src := newFakeSource()
+	release := make(chan struct{})
+	var once sync.Once
+	unblock := func() { once.Do(func() { close(release) }) }
+	t.Cleanup(unblock) // a failing test does not wait out the fetch timeout
+	first := testOrigin + testPages[0].path
+	src.fetchFn = func(ctx context.Context, u string) (*Page, error) {
+		if u != first {
+			select { // every page but the first waits
+			case <-release:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		}
+		src.mu.Lock()
+		defer src.mu.Unlock()
+		cp := *src.pages[u]
+		return &cp, nil
+	}
+	s, ts := newUnindexedServer(t, Options{}, src)
+	done := make(chan error, 1)
+	go func() { done <- s.Refresh(context.Background()) }()
+	for s.Stats().Fetched == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	if st := s.Stats(); st.Pages == 0 || st.Ready() {
+		t.Fatalf("stats while the first refresh runs: %+v", st)
+	}
+	resp, body := getBody(t, ts.URL+"/ask?query=kiln")
+	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
+		t.Fatalf("/ask while half built: %d Retry-After %q %s", resp.StatusCode, resp.Header.Get("Retry-After"), body)
+	}
+	cs := connectClient(t, ts, nil)
+	if res := callTool(t, cs, toolSearch, map[string]any{"query": "kiln"}, nil); !res.IsError {
+		t.Fatalf("search_site while half built: %q", toolText(res))
+	}
+	unblock()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if resp, body := getBody(t, ts.URL+"/ask?query=kiln"); resp.StatusCode != 200 || !strings.Contains(body, "/blog/kiln-day") {
+		t.Fatalf("/ask once built: %d %s", resp.StatusCode, body)
+	}
 }

@@ -30,7 +30,8 @@ type searchOutput struct {
 type searchResult struct {
 	Title   string  `json:"title" jsonschema:"the page title"`
 	URL     string  `json:"url" jsonschema:"the page's canonical URL"`
-	Snippet string  `json:"snippet" jsonschema:"the page description, or an excerpt matching the query"`
+	Section string  `json:"section,omitempty" jsonschema:"the heading of the best-matching section of the page"`
+	Snippet string  `json:"snippet" jsonschema:"the text around the best match, or the page description when only the title matched"`
 	Score   float64 `json:"score" jsonschema:"relevance score, higher is better"`
 }
 
@@ -82,7 +83,7 @@ func (s *Server) searchSite(ctx context.Context, req *mcp.CallToolRequest, in se
 	out := searchOutput{Query: in.Query, Results: make([]searchResult, 0, len(hits))}
 	for _, h := range hits {
 		out.Results = append(out.Results, searchResult{
-			Title: h.doc.displayTitle(), URL: h.doc.url, Snippet: h.doc.summary(in.Query), Score: h.score,
+			Title: h.doc.displayTitle(), URL: h.doc.url, Section: h.heading, Snippet: h.excerpt(), Score: h.score,
 		})
 	}
 	return nil, out, nil

@@ -95,7 +95,7 @@ func (s score) String() string {
 type result struct {
 	site              site
 	pages             int
-	markdown          int64
+	markdown, index   int64
 	ready             time.Duration
 	heap, rss         uint64
 	base, ask, search score
@@ -134,11 +134,11 @@ func printTable(rs []result) {
 	fmt.Println()
 	fmt.Println("recall@5 / MRR@10 per site; baseline: plain BM25 over each HTML file's full text")
 	fmt.Println()
-	fmt.Println("| site | pages | Markdown MB | index ready | heap after − before | RSS | baseline | `/ask` | `search_site` | `/ask` p50 / p99 at 50 concurrent |")
-	fmt.Println("|---|---:|---:|---:|---:|---:|---|---|---|---|")
+	fmt.Println("| site | pages | Markdown MB | full-text index MB | index ready | heap after − before | RSS | baseline | `/ask` | `search_site` | `/ask` p50 / p99 at 50 concurrent |")
+	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---|---|---|---|")
 	for _, r := range rs {
-		fmt.Printf("| %s | %d | %.1f | %.1f s | %.0f MiB | %.0f MiB | %s | %s | %s | %.1f / %.1f ms |\n",
-			r.site.title, r.pages, float64(r.markdown)/1e6, r.ready.Seconds(), mib(r.heap), mib(r.rss),
+		fmt.Printf("| %s | %d | %.1f | %.1f | %.1f s | %.0f MiB | %.0f MiB | %s | %s | %s | %.1f / %.1f ms |\n",
+			r.site.title, r.pages, float64(r.markdown)/1e6, float64(r.index)/1e6, r.ready.Seconds(), mib(r.heap), mib(r.rss),
 			r.base, r.ask, r.search, ms(r.p50), ms(r.p99))
 	}
 }
@@ -211,9 +211,9 @@ func run(s site, docs, qfile, logLevel string, verbose bool, concurrency int) (r
 	res.rss = rss()
 	heapAfter := heapInUse()
 	res.heap = heapAfter - min(heapBefore, heapAfter)
-	res.pages, res.markdown = st.Pages, st.Bytes
+	res.pages, res.markdown, res.index = st.Pages, st.Bytes, st.IndexBytes
 	fmt.Printf("== %s: %s (%d HTML files), served by file_server, no sitemap\n", s.name, docs, countHTML(docs))
-	fmt.Printf("discovered and indexed: %d pages, %d bytes of Markdown, in %.1fs\n", st.Pages, st.Bytes, res.ready.Seconds())
+	fmt.Printf("discovered and indexed: %d pages, %d bytes of Markdown, full-text index %d bytes, in %.1fs\n", st.Pages, st.Bytes, st.IndexBytes, res.ready.Seconds())
 	fmt.Printf("Go heap in use: %.1f MiB before, %.1f MiB after (+%.1f MiB, %.1f per MB of Markdown); RSS %.1f MiB\n",
 		mib(heapBefore), mib(heapAfter), mib(res.heap), mib(res.heap)/(float64(st.Bytes)/1e6), mib(res.rss))
 
@@ -358,6 +358,7 @@ func readQuestions(name string) ([]question, error) {
 type indexStatus struct {
 	Pages       int       `json:"pages"`
 	Bytes       int64     `json:"bytes"`
+	IndexBytes  int64     `json:"index_bytes"`
 	Refreshing  bool      `json:"refreshing"`
 	LastSuccess time.Time `json:"last_success"`
 	LastError   string    `json:"last_error"`
