@@ -147,3 +147,49 @@ func TestReenterFromClientURL(t *testing.T) {
 		})
 	}
 }
+
+// countingWriter counts the status lines a response gets.
+type countingWriter struct {
+	*httptest.ResponseRecorder
+	statuses int
+}
+
+func (c *countingWriter) WriteHeader(status int) {
+	c.statuses++
+	c.ResponseRecorder.WriteHeader(status)
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	if c.statuses == 0 {
+		c.WriteHeader(http.StatusOK)
+	}
+	return c.ResponseRecorder.Write(p)
+}
+
+// FuzzReenter: whatever path a client sends, its request enters the chain
+// at most three times (its own, the page's, the page's with the slash),
+// gets one status line and at most one Markdown document.
+func FuzzReenter(f *testing.F) {
+	for _, s := range []string{"/md/md", "/dir/md", "/private/md", "/md", "/md/", "/%2e%2e/md", "/a%2fmd", "/dir/md/md?x=1", "/tried/md", "/alias"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, target string) {
+		u, err := url.ParseRequestURI(target)
+		if err != nil || u.Host != "" || !strings.HasPrefix(target, "/") {
+			return
+		}
+		s := newMiniServer(t)
+		w := &countingWriter{ResponseRecorder: httptest.NewRecorder()}
+		req := (&http.Request{Method: http.MethodGet, URL: u, RequestURI: target, Host: "site.test", Header: http.Header{}, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1}).WithContext(context.Background())
+		s.ServeHTTP(w, req)
+		if len(s.entered) > 3 {
+			t.Errorf("%q entered the chain %d times: %q", target, len(s.entered), s.entered)
+		}
+		if w.statuses != 1 {
+			t.Errorf("%q got %d status lines", target, w.statuses)
+		}
+		if n := strings.Count(w.Body.String(), "# page "); n > 1 {
+			t.Errorf("%q got %d Markdown documents:\n%s", target, n, w.Body)
+		}
+	})
+}
