@@ -358,7 +358,7 @@ func (ar *AgentReady) pageMarkdown(ctx context.Context, u string) (*connect.Page
 	}
 	ctx, cancel := context.WithTimeout(ctx, backgroundConvertTimeout)
 	defer cancel()
-	return ar.pages.src.Fetch(ctx, u, connect.Validators{})
+	return ar.pages.src.FetchMarkdown(ctx, u, connect.Validators{})
 }
 
 // fullURLs are the pages of llms-full.txt, each once, in order: the home

@@ -63,9 +63,22 @@ func (s *HTTPSource) Pages(ctx context.Context) ([]string, error) {
 }
 
 // Fetch gets one page as Markdown, conditionally on the validators of the
-// indexed copy (RFC 9110 §13.1). A page that answers without a Markdown
-// form (over the proxy's size cap, or failing to convert) is an error.
+// indexed copy (RFC 9110 §13.1), and its HTML for the search text. A page
+// that answers without a Markdown form (over the proxy's size cap, or
+// failing to convert) is an error.
 func (s *HTTPSource) Fetch(ctx context.Context, pageURL string, prev Validators) (*Page, error) {
+	p, err := s.FetchMarkdown(ctx, pageURL, prev)
+	if err != nil {
+		return nil, err
+	}
+	p.Sections = s.text(ctx, pageURL)
+	return p, nil
+}
+
+// FetchMarkdown is Fetch without the HTML: the page's Markdown and what its
+// front matter says, for a reader that does not search it (llms-full.txt),
+// so the origin is asked for the page once, not twice.
+func (s *HTTPSource) FetchMarkdown(ctx context.Context, pageURL string, prev Validators) (*Page, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.at(pageURL), nil)
 	if err != nil {
 		return nil, err
@@ -105,9 +118,7 @@ func (s *HTTPSource) Fetch(ctx context.Context, pageURL string, prev Validators)
 	if err != nil {
 		return nil, fmt.Errorf("front matter: %v", err)
 	}
-	sections := s.text(ctx, pageURL)
 	return &Page{
-		Sections:    sections,
 		URL:         meta.Canonical,
 		Title:       meta.Title,
 		Description: meta.Description,
