@@ -326,7 +326,7 @@ func exampleWordPressCaddyfile(t *testing.T, wp *wordpressSite) string {
 	text := strings.NewReplacer(
 		"example.com {", "http://127.0.0.1:{port} {",
 		"/usr/share/wordpress", wp.root,
-		"/etc/caddy/site.yaml", yaml+"\n\t\tself_scan off",
+		"config site.yaml", "config "+yaml+"\n\t\tself_scan off",
 		"unix//run/php/php8.2-fpm.sock", "unix/"+wp.fpm,
 	).Replace(string(raw))
 	for _, s := range []string{"example.com", "/etc/caddy", "/run/php"} {
