@@ -55,13 +55,15 @@ if [[ -z "$caddy" ]]; then
 fi
 
 # The root Caddyfile uses 8080 (site), 8081 (origin), 2019 (admin) and 2020
-# (report): move each to a free port.
+# (report): move each to a free port. Its relative config path is the
+# Caddyfile's directory's, so the copy names the repository's file.
 site=$(free_port) origin=$(free_port) admin=$(free_port) report=$(free_port)
 sed -E \
 	-e "s/\\b8080\\b/$site/g" \
 	-e "s/\\b8081\\b/$origin/g" \
 	-e "s/\\b2019\\b/$admin/g" \
 	-e "s/\\b2020\\b/$report/g" \
+	-e "s#config examples/#config $root/examples/#" \
 	"$root/Caddyfile" >"$tmp/Caddyfile"
 grep -q ":$site {" "$tmp/Caddyfile" || fail "the root Caddyfile no longer has a :8080 site"
 
