@@ -134,28 +134,8 @@ func (s *siteScan) run(ctx context.Context) error {
 		}
 		t.Stop()
 	}
-	ctx, cancel := context.WithTimeout(ctx, sc.timeout)
-	defer cancel()
 	start := time.Now()
-	opts := sc.opts
-	home := &homeAnswer{rt: inProcessTransport{handler: sc.handler, site: sc.site}}
-	home.target, _ = url.Parse(sc.target)
-	opts.Transport = home
-	rep, err := selfcheck.Scan(ctx, sc.target, opts)
-	missed := home.problem()
-
-	rendered := map[string][]byte{}
-	if err == nil {
-		rep.TargetNote = sc.note
-		var jerr error
-		rendered["json"], jerr = rep.JSON()
-		if jerr != nil {
-			err = jerr
-		} else {
-			rendered["md"] = rep.Markdown()
-			rendered["html"] = rep.HTML()
-		}
-	}
+	rep, rendered, missed, err := sc.scan(ctx)
 
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -180,19 +160,12 @@ func (s *siteScan) run(ctx context.Context) error {
 	}
 	s.lastErr = ""
 	s.report, s.rendered, s.finished, s.answered = rep, rendered, time.Now(), missed == nil
-	var failed []string
-	for _, c := range rep.Checks {
-		if c.Verdict == selfcheck.Fail || c.Verdict == selfcheck.CouldNotCheck {
-			failed = append(failed, c.ID)
-		}
-	}
-	sort.Strings(failed)
 	sc.logger.Info("self-scan complete",
 		zap.String("site", s.key),
 		zap.String("target", sc.target),
 		zap.Float64("score", rep.Score),
 		zap.Duration("duration", time.Since(start)),
-		zap.Strings("checks_failed", failed))
+		zap.Strings("checks_failed", failedChecks(rep)))
 	selfScoreGauge(s.key, rep.Score)
 	if missed != nil {
 		s.lastErr = fmt.Sprintf("the site did not answer the scan (%v): the report judges that answer", missed)
@@ -200,6 +173,42 @@ func (s *siteScan) run(ctx context.Context) error {
 		return fmt.Errorf("%w: %v", errNotAnswered, missed)
 	}
 	return nil
+}
+
+// scan runs one scan of the site in process, within the scan's timeout,
+// and renders its report; missed says why the site's home page did not
+// answer (nil when it did).
+func (sc *scanner) scan(ctx context.Context) (rep *selfcheck.Report, rendered map[string][]byte, missed, err error) {
+	ctx, cancel := context.WithTimeout(ctx, sc.timeout)
+	defer cancel()
+	opts := sc.opts
+	home := &homeAnswer{rt: inProcessTransport{handler: sc.handler, site: sc.site}}
+	home.target, _ = url.Parse(sc.target)
+	opts.Transport = home
+	rep, err = selfcheck.Scan(ctx, sc.target, opts)
+	missed = home.problem()
+	if err != nil {
+		return nil, nil, missed, err
+	}
+	rep.TargetNote = sc.note
+	js, err := rep.JSON()
+	if err != nil {
+		return nil, nil, missed, err
+	}
+	return rep, map[string][]byte{"json": js, "md": rep.Markdown(), "html": rep.HTML()}, missed, nil
+}
+
+// failedChecks are the ids of the checks a report FAILs or could not
+// check, sorted.
+func failedChecks(rep *selfcheck.Report) []string {
+	var failed []string
+	for _, c := range rep.Checks {
+		if c.Verdict == selfcheck.Fail || c.Verdict == selfcheck.CouldNotCheck {
+			failed = append(failed, c.ID)
+		}
+	}
+	sort.Strings(failed)
+	return failed
 }
 
 // errNotAnswered is returned by a scan that met a site that did not

@@ -80,30 +80,8 @@ func needs(sel string) requirement {
 	if strings.ContainsAny(sel, `\|`) {
 		return requirement{}
 	}
-	// The rightmost compound: after the last combinator outside brackets,
-	// parentheses and quotes.
-	start, depth, quote := 0, 0, byte(0)
-	for i := 0; i < len(sel); i++ {
-		c := sel[i]
-		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			}
-		case c == '"' || c == '\'':
-			quote = c
-		case c == '(' || c == '[':
-			depth++
-		case c == ')' || c == ']':
-			depth--
-		case depth > 0:
-		case c == ',':
-			return requirement{} // a selector list: any of its parts
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '>' || c == '+' || c == '~':
-			start = i + 1
-		}
-	}
-	if quote != 0 || depth != 0 {
+	start, ok := rightmostCompound(sel)
+	if !ok {
 		return requirement{}
 	}
 	comp := sel[start:]
@@ -158,6 +136,34 @@ func needs(sel string) requirement {
 		i++
 	}
 	return r
+}
+
+// rightmostCompound is where the rightmost compound selector of sel
+// starts: after the last combinator outside brackets, parentheses and
+// quotes. It is not ok for a selector list or an unbalanced selector.
+func rightmostCompound(sel string) (start int, ok bool) {
+	depth, quote := 0, byte(0)
+	for i := 0; i < len(sel); i++ {
+		c := sel[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '(' || c == '[':
+			depth++
+		case c == ')' || c == ']':
+			depth--
+		case depth > 0:
+		case c == ',':
+			return 0, false // a selector list: any of its parts
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '>' || c == '+' || c == '~':
+			start = i + 1
+		}
+	}
+	return start, quote == 0 && depth == 0
 }
 
 // attrValue returns the value an attribute selector ([key op value], op at
