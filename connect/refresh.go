@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/agentready/caddy-agentready/internal/answered"
 )
 
 // Refresh re-reads the page list from the Source and fetches every page,
@@ -325,11 +327,7 @@ func (s *Server) backoff(n int) time.Duration {
 	if s.opts.Refresh > 0 {
 		limit = min(limit, s.opts.Refresh)
 	}
-	d := min(s.opts.RetryMin, limit)
-	for i := 1; i < n && d < limit; i++ {
-		d *= 2
-	}
-	d = min(d, limit)
+	d := answered.Backoff(n, min(s.opts.RetryMin, limit), limit)
 	half := d / 2
 	return half + time.Duration(s.jitter()*float64(d-half))
 }

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/agentready/caddy-agentready/manifest"
 )
 
 // listingNames are the last path segments (without extension) of pages that
@@ -33,21 +35,6 @@ func isListingURL(raw string) bool {
 	return last != "" && listingNames.MatchString(last)
 }
 
-// depth is the number of non-empty segments of raw's path ("/" is 0).
-func depth(raw string) int {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return 1 << 20
-	}
-	n := 0
-	for _, seg := range strings.Split(u.Path, "/") {
-		if seg != "" && seg != "index.html" {
-			n++
-		}
-	}
-	return n
-}
-
 // FullOrder returns the URLs llms-full.txt reads, in the order it reads
 // them: index, search and listing pages (isListingURL) left out, the rest
 // shallowest path first, the given order kept among pages of one depth, so
@@ -59,7 +46,7 @@ func FullOrder(urls []string) []string {
 			out = append(out, u)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b string) int { return depth(a) - depth(b) })
+	slices.SortStableFunc(out, func(a, b string) int { return manifest.PathDepth(a) - manifest.PathDepth(b) })
 	return out
 }
 

@@ -3,6 +3,7 @@ package manifest
 import (
 	"cmp"
 	"fmt"
+	"net/url"
 	"slices"
 	"strings"
 )
@@ -187,17 +188,28 @@ func (r *resolved) rankedPages() []PageInfo {
 			pages = append(pages, PageInfo{URL: u})
 		}
 	}
-	depth := func(u string) int {
-		p := strings.Trim(strings.TrimPrefix(u, r.origin), "/")
-		if p == "" {
-			return 0
-		}
-		return strings.Count(p, "/") + 1
-	}
 	slices.SortStableFunc(pages, func(a, b PageInfo) int {
-		return cmp.Compare(depth(a.URL), depth(b.URL))
+		return cmp.Compare(PathDepth(a.URL), PathDepth(b.URL))
 	})
 	return pages
+}
+
+// PathDepth is the number of non-empty segments of the path of the URL
+// raw, an index.html not counted ("/" and "/index.html" are 0); a URL that
+// does not parse is deeper than any. llms.txt's page list and
+// llms-full.txt's reading order put the shallowest pages first by it.
+func PathDepth(raw string) int {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return 1 << 20
+	}
+	n := 0
+	for _, seg := range strings.Split(u.Path, "/") {
+		if seg != "" && seg != "index.html" {
+			n++
+		}
+	}
+	return n
 }
 
 // ifaceInstruction is one sentence on how to use an interface.

@@ -72,7 +72,9 @@ func Discovery(res *discover.Result) error {
 }
 
 // Backoff is the wait before retry n (1 for the first): min doubled per
-// retry, at most max.
+// retry, at most max. Every retry of the module's own requests doubles
+// through it (the page list, the self-scan, and connect's index refresh,
+// which adds its jitter on top).
 func Backoff(n int, min, max time.Duration) time.Duration {
 	d := min
 	for i := 1; i < n && d < max; i++ {
