@@ -1,6 +1,7 @@
 package selfcheck
 
 import (
+	"cmp"
 	"fmt"
 	"net/url"
 	"slices"
@@ -165,13 +166,13 @@ func webmcpSnippet(forms []parse.Form) string {
 		if len(fields) > 0 {
 			named := make([]string, len(fields))
 			for i, fld := range fields {
-				named[i] = orText(labels[fld], fld)
+				named[i] = cmp.Or(labels[fld], fld)
 			}
 			what = strings.Join(named, ", ")
 		}
-		desc := fmt.Sprintf("Sends %s to %s (%s).", orText(what, "the form"), orText(path, "this page"), strings.ToUpper(f.Method))
+		desc := fmt.Sprintf("Sends %s to %s (%s).", cmp.Or(what, "the form"), cmp.Or(path, "this page"), strings.ToUpper(f.Method))
 		if f.Heading != "" {
-			desc = fmt.Sprintf("%s: sends %s to %s.", strings.TrimRight(f.Heading, ".:"), orText(what, "the form"), orText(path, "this page"))
+			desc = fmt.Sprintf("%s: sends %s to %s.", strings.TrimRight(f.Heading, ".:"), cmp.Or(what, "the form"), cmp.Or(path, "this page"))
 		}
 		if n == 0 {
 			b.WriteString("webmcp:\n  forms:\n")
@@ -181,7 +182,7 @@ func webmcpSnippet(forms []parse.Form) string {
 		if len(fields) > 0 {
 			b.WriteString("      params:\n")
 			for _, fld := range fields {
-				fmt.Fprintf(&b, "        %s: %q\n", yamlKey(fld), orText(labels[fld], "The "+strings.ReplaceAll(fld, "_", " ")+" to send."))
+				fmt.Fprintf(&b, "        %s: %q\n", yamlKey(fld), cmp.Or(labels[fld], "The "+strings.ReplaceAll(fld, "_", " ")+" to send."))
 			}
 		}
 	}
@@ -236,14 +237,6 @@ func yamlKey(s string) string {
 		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
 			return fmt.Sprintf("%q", s)
 		}
-	}
-	return s
-}
-
-// orText returns s, or def when s is empty.
-func orText(s, def string) string {
-	if s == "" {
-		return def
 	}
 	return s
 }
