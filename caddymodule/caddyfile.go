@@ -169,14 +169,13 @@ func configPath(d *caddyfile.Dispenser) string {
 	return filepath.Join(filepath.Dir(d.File()), p)
 }
 
+// parseConfig reads `config <file>` (configPath: a relative file is the
+// Caddyfile's directory's).
 func (ar *AgentReady) parseConfig(d *caddyfile.Dispenser) error {
-	if !d.NextArg() {
-		return d.ArgErr()
+	if _, err := oneArg(d); err != nil {
+		return err
 	}
-	ar.Config = configPath(d)
-	if d.NextArg() {
-		return d.ArgErr()
-	}
+	ar.Config = configPath(d) // oneArg leaves the file as the current token
 	return nil
 }
 
