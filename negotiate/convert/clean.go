@@ -3,6 +3,7 @@ package convert
 import (
 	"strings"
 
+	"github.com/andybalholm/cascadia"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -162,12 +163,52 @@ type cleaner struct {
 	keep     map[*html.Node]bool // elements Keep matched
 	keepList []*html.Node        // the same, in document order
 	keepPath map[*html.Node]bool // their ancestors
-	opts     *Options
+	// thread are the comment threads that are the page (see
+	// threadIsPage): the prune rules do not remove them.
+	thread map[*html.Node]bool
+	opts   *Options
 }
+
+// pruned reports whether the prune rules remove n (kept elements aside).
+func (cl *cleaner) pruned(n *html.Node) bool {
+	return cl.prune != nil && cl.prune.Match(n) && !cl.thread[n]
+}
+
+// threadSel matches the comment threads the default prune rules remove.
+var threadSel = cascadia.MustCompile("#comments, .comments-area, .comment-list, .commentlist, #disqus_thread, .wp-block-comments, .wp-block-post-comments")
+
+// threadIsPage finds the comment threads under body that are the page
+// rather than its appendix: a forum topic (Invision, phpBB themes) holds
+// its posts, the first one included, in a #comments block, where a blog
+// holds its article outside the thread. A thread holding more than
+// threadShare times the body's other text (outside the prune rules) is
+// the page: it stays.
+func (cl *cleaner) threadIsPage(body *html.Node) {
+	if cl.prune == nil || body == nil {
+		return
+	}
+	for _, m := range topMatches(body, threadSel) {
+		if !cl.prune.Match(m) {
+			continue
+		}
+		inside := textLen(textOf(m))
+		if outside := textBeside(body, map[*html.Node]bool{m: true}, cl); float64(inside) > threadShare*float64(outside) {
+			if cl.thread == nil {
+				cl.thread = make(map[*html.Node]bool)
+			}
+			cl.thread[m] = true
+		}
+	}
+}
+
+// threadShare is how many times the text outside it a comment thread must
+// hold to be the page.
+const threadShare = 2
 
 // newCleaner matches the Keep selectors over doc once.
 func (c *Converter) newCleaner(doc *html.Node) *cleaner {
 	cl := &cleaner{prune: c.pruneGroup, opts: &c.opts}
+	defer cl.threadIsPage(findFirst(doc, atom.Body))
 	if len(c.keepGroup) == 0 {
 		return cl
 	}
@@ -204,7 +245,7 @@ func (cl *cleaner) visibleAfterPrune(n *html.Node) bool {
 			if c.DataAtom == atom.Img && attr(c, "alt") != "" {
 				return true
 			}
-			if cl.prune != nil && cl.prune.Match(c) && !cl.keepPath[c] {
+			if cl.pruned(c) && !cl.keepPath[c] {
 				continue
 			}
 			if cl.visibleAfterPrune(c) {
@@ -223,7 +264,7 @@ func (cl *cleaner) clean(n *html.Node, inKeep bool) {
 		if c.Type == html.ElementNode {
 			kept := inKeep || cl.keep[c]
 			switch {
-			case !kept && cl.prune != nil && cl.prune.Match(c):
+			case !kept && cl.pruned(c):
 				if cl.keepPath[c] {
 					cl.hollow(c)
 				} else {

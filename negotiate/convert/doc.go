@@ -10,7 +10,12 @@
 //     matches wins ("selector:<selector>");
 //  2. the landmarks: the first visible <main> ("landmark:main"), an element
 //     with role="main" ("landmark:role-main"), or the page's only top-level
-//     <article> ("landmark:article"). A landmark is a candidate: when it
+//     <article> ("landmark:article"), none of them inside a <header>,
+//     <footer>, <nav> or <aside> (HTML's "hierarchically correct" main).
+//     A landmark holding less than a fifth of the body's text (a role="main"
+//     around the breadcrumbs, one teaser <article>) is taken only when
+//     go-readability's article does not lie mostly outside it; else the
+//     steps below choose. A landmark is a candidate: when it
 //     holds chrome (a block of mostly link text, a form control) and
 //     go-readability judges it to hold an article, or it is mostly link text
 //     and go-readability's article inside it is not, go-readability runs on
@@ -42,7 +47,9 @@
 // Prune selectors then remove chrome inside the chosen content; Keep selectors
 // protect what must survive (a kept element outside the chosen content is
 // appended after it). A prune rule never empties a page: when nothing would
-// be left, none is applied.
+// be left, none is applied. A comment thread the default rules remove
+// (#comments, .comment-list, ...) stays when it holds more than twice the
+// text of the rest of the body: a forum topic keeps its posts there.
 //
 // Nothing is lost in conversion: a data table whose cells hold code, lists
 // or quotes becomes a list (one item per row, "**Header**: content"), code

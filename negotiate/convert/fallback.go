@@ -70,7 +70,7 @@ func textBeside(n *html.Node, gone map[*html.Node]bool, cl *cleaner) int {
 		switch {
 		case c.Type == html.TextNode:
 			l += textLen(c.Data)
-		case c.Type != html.ElementNode, gone[c], cl.prune != nil && cl.prune.Match(c) && !cl.keepPath[c] && !cl.keep[c]:
+		case c.Type != html.ElementNode, gone[c], cl.pruned(c) && !cl.keepPath[c] && !cl.keep[c]:
 		default:
 			l += textBeside(c, gone, cl)
 		}
@@ -96,7 +96,7 @@ type droppedStructure struct {
 func structureDropped(n *html.Node, kept map[string]bool, cl *cleaner) droppedStructure {
 	var d droppedStructure
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		if c.Type != html.ElementNode || cl.prune != nil && cl.prune.Match(c) {
+		if c.Type != html.ElementNode || cl.pruned(c) {
 			continue
 		}
 		isHeading, isBlock := headingLevel(c) > 0, c.DataAtom == atom.Pre || c.DataAtom == atom.Dl

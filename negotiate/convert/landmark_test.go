@@ -1,0 +1,84 @@
+package convert
+
+import (
+	"strings"
+	"testing"
+)
+
+// prose returns n paragraphs of article text, each starting with word.
+func prose(word string, n int) string {
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		b.WriteString("<p>" + word + " is a sentence of the story, long enough to count as prose, with commas, clauses and more words, so that readability scores it as the article it is and keeps it whole.</p>")
+	}
+	return b.String()
+}
+
+// TestLandmarkSecondOpinion checks the landmarks that do not stand for the
+// page: a <main> inside the page's <header> (not a hierarchically correct
+// main element), a role="main" that wraps only the breadcrumbs (readability
+// finds the article elsewhere), and a comment thread that is a forum topic
+// (its posts are the page) beside one that is a blog's appendix.
+func TestLandmarkSecondOpinion(t *testing.T) {
+	menu := `<ul><li><a href="/a">Home</a></li><li><a href="/b">News</a></li><li><a href="/c">Contact</a></li></ul>`
+	tests := []struct {
+		name          string
+		html          string
+		want, notWant []string
+		extract       string
+	}{
+		{
+			name:    "main in the header is not the landmark",
+			html:    `<header><main><a href="/">Logo</a></main></header><article><h1>Story</h1>` + prose("Alpha", 4) + `</article>`,
+			want:    []string{"# Story", "Alpha is a sentence"},
+			extract: "landmark:article",
+		},
+		{
+			name:    "a role=main around the breadcrumbs gives way to readability",
+			html:    `<body><div role="main"><ol><li><a href="/">Home</a></li><li>Tutoring</li></ol></div><div class="content"><h1>What to expect</h1>` + prose("Bravo", 6) + `</div>` + menu + `</body>`,
+			want:    []string{"Bravo is a sentence"},
+			extract: "readability",
+		},
+		{
+			name:    "a landmark that holds the article stays",
+			html:    `<body><main><h1>Story</h1>` + prose("Charlie", 6) + `</main><div class="other">` + prose("Delta", 2) + `</div></body>`,
+			want:    []string{"Charlie is a sentence"},
+			notWant: []string{"Delta"},
+			extract: "landmark:main",
+		},
+		{
+			name:    "a forum topic's #comments is the page",
+			html:    `<main><h1>If the forum ends</h1><div id="comments"><article><p>First post: ` + strings.Repeat("thank you all ", 40) + `</p></article><article><p>A reply: ` + strings.Repeat("same here ", 30) + `</p></article></div></main>`,
+			want:    []string{"First post: thank you", "A reply: same here"},
+			extract: "landmark:main",
+		},
+		{
+			name:    "a blog's #comments is pruned",
+			html:    `<main><article><h1>Post</h1>` + prose("Echo", 6) + `</article><div id="comments"><p>Nice post!</p></div></main>`,
+			want:    []string{"Echo is a sentence"},
+			notWant: []string{"Nice post"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := mustNew(t, Options{}).Convert([]byte(tt.html), testURL, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			md := string(res.Markdown)
+			for _, w := range tt.want {
+				if !strings.Contains(md, w) {
+					t.Errorf("Markdown lacks %q:\n%s", w, md)
+				}
+			}
+			for _, w := range tt.notWant {
+				if strings.Contains(md, w) {
+					t.Errorf("Markdown holds %q:\n%s", w, md)
+				}
+			}
+			if tt.extract != "" && res.Extraction != tt.extract {
+				t.Errorf("Extraction = %q, want %q", res.Extraction, tt.extract)
+			}
+		})
+	}
+}
