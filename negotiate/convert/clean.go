@@ -32,16 +32,21 @@ func strip(doc *html.Node) (scripts bool) {
 }
 
 // promoteNoscript replaces each <noscript> under body by the markup it
-// holds, parsed, when body holds no text outside its scripts, styles and
-// <noscript> elements (an application shell).
+// holds, parsed, when body is an application shell: it holds no text
+// outside its scripts, styles and <noscript> elements but a notice
+// ("Loading...", "Something went wrong while trying to load the full
+// version of this site", as Flarum serves a discussion), less than a
+// noscriptShare of the markup's text.
 // The parser reads a <noscript>'s content as raw text (scripting on, as a
 // browser does); a fragment that would nest deeper than MaxDepth is left
 // out.
 func promoteNoscript(body *html.Node) {
 	var found []*html.Node
-	if !shellOnly(body, &found) || len(found) == 0 {
+	collectNoscript(body, &found)
+	if len(found) == 0 {
 		return
 	}
+	visible := textLen(visibleText(body))
 	ctx := element(atom.Div)
 	type fragment struct {
 		at    *html.Node
@@ -75,7 +80,7 @@ func promoteNoscript(body *html.Node) {
 	// A sentence asking for JavaScript ("You need to enable JavaScript to
 	// run this app.") is not the page's content: the markup must hold a
 	// heading or more than a short notice.
-	if !heading && text < minNoscriptText {
+	if !heading && text < minNoscriptText || float64(visible) > noscriptShare*float64(text) {
 		return
 	}
 	for _, f := range frags {
@@ -93,31 +98,22 @@ const minNoscriptText = 200
 // visibleText is the text under n outside scripts, styles and <noscript>.
 func visibleText(n *html.Node) string { return textUnder(n, true) }
 
-// shellOnly reports whether n holds no text outside <script>, <style>,
-// <template> and <noscript> elements, and appends the <noscript> elements
-// to found.
-func shellOnly(n *html.Node, found *[]*html.Node) bool {
+// noscriptShare is the most text a shell may show outside its <noscript>
+// elements, as a share of the text of their markup: its notices.
+const noscriptShare = 0.2
+
+// collectNoscript appends the <noscript> elements under n to found.
+func collectNoscript(n *html.Node, found *[]*html.Node) {
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		switch c.Type {
-		case html.TextNode:
-			if strings.TrimSpace(c.Data) != "" {
-				return false
-			}
-		case html.ElementNode:
-			switch {
-			case c.DataAtom == atom.Noscript && c.Namespace == "":
-				*found = append(*found, c)
-			case c.DataAtom == atom.Script, c.DataAtom == atom.Style, c.DataAtom == atom.Template:
-			case c.DataAtom == atom.Img && attr(c, "alt") != "":
-				return false
-			default:
-				if !shellOnly(c, found) {
-					return false
-				}
-			}
+		if c.Type != html.ElementNode {
+			continue
 		}
+		if c.DataAtom == atom.Noscript && c.Namespace == "" {
+			*found = append(*found, c)
+			continue
+		}
+		collectNoscript(c, found)
 	}
-	return true
 }
 
 // depthOf returns how many ancestors n has.

@@ -53,6 +53,18 @@ func TestLandmarkSecondOpinion(t *testing.T) {
 			extract: "landmark:main",
 		},
 		{
+			name:    "a shell's notices do not hide its noscript content",
+			html:    `<body><div id="app"><main><p>Loading...</p><p>Something went wrong while trying to load the full version of this site.</p><noscript id="content"><article><h1>Types of threads</h1>` + prose("Foxtrot", 3) + `</article></noscript></main></div><script>app()</script></body>`,
+			want:    []string{"# Types of threads", "Foxtrot is a sentence"},
+			extract: "landmark:main",
+		},
+		{
+			name:    "noscript beside real content stays out",
+			html:    `<body><main><h1>Story</h1>` + prose("Golf", 3) + `<noscript><p>` + strings.Repeat("Enable JavaScript to see the comments. ", 8) + `</p></noscript></main></body>`,
+			want:    []string{"Golf is a sentence"},
+			notWant: []string{"Enable JavaScript"},
+		},
+		{
 			name:    "a blog's #comments is pruned",
 			html:    `<main><article><h1>Post</h1>` + prose("Echo", 6) + `</article><div id="comments"><p>Nice post!</p></div></main>`,
 			want:    []string{"Echo is a sentence"},
