@@ -18,13 +18,16 @@ var dropped = map[atom.Atom]bool{
 	atom.Embed: true, atom.Link: true, atom.Meta: true, atom.Select: true, atom.Head: true,
 }
 
-// strip removes the dropped elements and the comments from the document.
+// strip removes the dropped elements and the comments from the document,
+// once the segments a streaming server sent late are in place
+// (revealStreamed).
 // It reports whether the page had a <script>: a page that has no text of
 // its own but has scripts is an application shell. When the body is such a
 // shell and its <noscript> elements hold markup (a Discourse forum serves
 // its whole topic that way), that markup is the page's content: it takes
 // the place of its <noscript> (see promoteNoscript).
 func strip(doc *html.Node) (scripts bool) {
+	revealStreamed(doc)
 	if body := findFirst(doc, atom.Body); body != nil {
 		promoteNoscript(body)
 	}

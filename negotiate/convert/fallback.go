@@ -29,6 +29,11 @@ func readabilityBody(doc, body *html.Node, base *url.URL, cl *cleaner) (picked c
 	if err != nil || art.Node == nil || !hasText([]*html.Node{art.Node}) {
 		return content{}, false
 	}
+	if artLen := textLen(textOf(art.Node)); artLen < minArticle && float64(textBeside(body, nil, cl)) > maxBodyToArticle*float64(artLen) {
+		// A line (the title, a caption) out of a page of text: readability
+		// found no article; the cleaned body is the better guess.
+		return content{}, false
+	}
 	kept := map[string]bool{}
 	collectTexts(art.Node, kept)
 	if d := structureDropped(body, kept, cl); d.blocks > 0 || d.headings >= minDroppedHeadings {
@@ -48,6 +53,15 @@ func readabilityBody(doc, body *html.Node, base *url.URL, cl *cleaner) (picked c
 	fixAtoms(art.Node)
 	return content{[]*html.Node{art.Node}, "readability"}, true
 }
+
+// minArticle and maxBodyToArticle bound what readability may return as
+// the article: less than minArticle non-space bytes of text, out of a body
+// (outside the prune rules) holding maxBodyToArticle times as much, is not
+// an article but a line readability mistook for one.
+const (
+	minArticle       = 500
+	maxBodyToArticle = 10
+)
 
 // minDroppedHeadings is the fewest headings readability must leave out
 // before its article is taken for a cut of a reference page: a news page's

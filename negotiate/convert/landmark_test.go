@@ -65,6 +65,20 @@ func TestLandmarkSecondOpinion(t *testing.T) {
 			notWant: []string{"Enable JavaScript"},
 		},
 		{
+			name: "segments React streamed late take their placeholders' place",
+			html: `<body><main><h1>Post</h1><!--$?--><template id="B:1"></template><p>Loading...</p><!--/$--></main><footer>f</footer>` +
+				`<div hidden id="S:1"><div class="postContent"><template id="P:2"></template></div></div>` +
+				`<div hidden id="S:2">` + prose("Hotel", 3) + `</div><script>$RC("B:1","S:1")</script></body>`,
+			want:    []string{"# Post", "Hotel is a sentence"},
+			notWant: []string{"Loading"},
+			extract: "landmark:main",
+		},
+		{
+			name:    "a hidden div that no placeholder names stays hidden",
+			html:    `<body><main><h1>Post</h1>` + prose("India", 3) + `</main><div hidden id="S:9"><p>Juliet secret</p></div></body>`,
+			notWant: []string{"Juliet"},
+		},
+		{
 			name:    "a blog's #comments is pruned",
 			html:    `<main><article><h1>Post</h1>` + prose("Echo", 6) + `</article><div id="comments"><p>Nice post!</p></div></main>`,
 			want:    []string{"Echo is a sentence"},
