@@ -27,7 +27,12 @@
 //     list, an admonition or a DocBook box (sidebar, note, tip), nor a link list
 //     mistaken for the article's header, so pages that are not articles keep
 //     all their content;
-//  3. go-readability, for pages without landmarks that it judges to be
+//  3. the whole <body> ("body"), when it holds no chrome at all: no block
+//     of mostly link text outside a paragraph (a man page's "See also
+//     git-rm(1), git-mv(1)" is a sentence) and no form control. A man page
+//     or a manual's chapter is then converted whole, where readability
+//     would keep only its best-scoring section;
+//  4. go-readability, for pages without landmarks that it judges to be
 //     articles ("readability"), run on a copy of the page. When its article
 //     leaves out a code block or a definition list of the page (outside the
 //     chrome the prune rules remove), or three headings where the rest holds
@@ -36,7 +41,7 @@
 //     with go-readability as an oracle instead, as a landmark is
 //     ("body+oracle"), so the synopsis, the examples and a chapter's table
 //     of contents stay (fallback.go);
-//  4. the whole <body>, cleaned ("body+cleaned"): a site <header> that does
+//  5. the whole <body>, cleaned ("body+cleaned"): a site <header> that does
 //     not hold the page's <h1>, widget forms (search, newsletter) and blocks
 //     of mostly link text (menus, lists of other articles) are removed,
 //     unless that would leave less than a third of the text (a listing's

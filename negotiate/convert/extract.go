@@ -70,6 +70,13 @@ func (c *Converter) selectContent(doc *html.Node, base *url.URL, cl *cleaner) co
 	if r.roots != nil && !(landmarkTooSmall(r.roots[0], body, cl) && readabilityElsewhere(doc, r.roots[0], base)) {
 		return refine(r, base, cl)
 	}
+	if !measureWith(body, false).chrome && !hasFormControl(body) {
+		// A page with no landmark and no chrome at all (a man page, a
+		// chapter of a manual: headings, prose, code, a "See also"
+		// paragraph) is its content whole: readability would keep its
+		// best-scoring section.
+		return content{[]*html.Node{body}, "body"}
+	}
 	parser := newReadability()
 	if readabilityAffordable(doc) && parser.CheckDocument(doc) {
 		if picked, ok := readabilityBody(doc, body, base, cl); ok {
@@ -156,6 +163,18 @@ func readabilityElsewhere(doc, lm *html.Node, base *url.URL) bool {
 	collectTexts(art.Node, kept)
 	in, _ := textKept(lm, kept)
 	return 2*in < textLen(textOf(art.Node))
+}
+
+// hasFormControl reports whether a form control lies under n, inside a
+// table or a quote too (measure does not look there: a layout table holds
+// the whole of an old blog, its comment form included).
+func hasFormControl(n *html.Node) bool {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && (formControls[c.DataAtom] || hasFormControl(c)) {
+			return true
+		}
+	}
+	return false
 }
 
 // landmarkChrome are the elements no main landmark may sit in.
