@@ -106,7 +106,7 @@ type droppedStructure struct {
 
 // structureDropped counts the headings, <pre> blocks and outermost
 // definition lists under n, outside the elements the prune rules remove,
-// that hold none of the kept text.
+// of whose text less than half was kept.
 func structureDropped(n *html.Node, kept map[string]bool, cl *cleaner) droppedStructure {
 	var d droppedStructure
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
@@ -119,7 +119,9 @@ func structureDropped(n *html.Node, kept map[string]bool, cl *cleaner) droppedSt
 			d.headings, d.blocks = d.headings+sub.headings, d.blocks+sub.blocks
 			continue
 		}
-		if k, t := textKept(c, kept); k == 0 && t > 0 {
+		// Less than half kept is left out: a shell session's prompt ("#",
+		// "$") is a text of its own, kept wherever another session is.
+		if k, t := textKept(c, kept); 2*k < t {
 			switch {
 			case isHeading:
 				d.headings++

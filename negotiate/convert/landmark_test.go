@@ -108,3 +108,18 @@ func TestLandmarkSecondOpinion(t *testing.T) {
 		})
 	}
 }
+
+// TestStructureDroppedShellPrompt: a code block counts as left out by
+// readability when less than half its text was kept, though a text of it
+// (a shell prompt, "#") is kept in another block.
+func TestStructureDroppedShellPrompt(t *testing.T) {
+	doc, err := parse([]byte(`<div><pre><code># </code><code>apt install x</code></pre>` +
+		`<div class="sidebar"><pre><code># </code><code>apt full-upgrade</code></pre></div></div>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := map[string]bool{"#": true, "apt install x": true}
+	if d := structureDropped(doc, kept, &cleaner{}); d.blocks != 1 {
+		t.Errorf("blocks left out = %d, want 1 (the sidebar's session)", d.blocks)
+	}
+}
