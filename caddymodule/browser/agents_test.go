@@ -1,6 +1,9 @@
-package caddymodule
+package browser
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"math/rand/v2"
 	"net/url"
@@ -16,6 +19,74 @@ import (
 
 	"github.com/agentready/caddy-agentready/traffic"
 )
+
+// The User-Agents of the clients of the synthetic traffic.
+const (
+	uaBrowser    = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36"
+	uaGPTBot     = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)"
+	uaChatGPT    = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot"
+	uaClaudeBot  = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)"
+	uaAmazonbot  = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Amazonbot/0.1; +https://developer.amazon.com/support/amazonbot) Chrome/119.0 Safari/537.36"
+	uaSearchBot  = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; OAI-SearchBot/1.0; +https://openai.com/searchbot"
+	uaPerplexity = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; PerplexityBot/1.0; +https://perplexity.ai/perplexitybot)"
+)
+
+// savedTraffic writes, under a fresh Caddy data directory ($XDG_DATA_HOME),
+// the counts the site at base would have saved after fillTraffic: the
+// handler reads them back when the site starts (docs/configuration.md,
+// Traffic). The site's key is its listener's address, the file named by
+// the first 8 bytes of its SHA-256.
+func savedTraffic(t *testing.T, base string) {
+	t.Helper()
+	data := t.TempDir()
+	t.Setenv("XDG_DATA_HOME", data)
+	dir := filepath.Join(data, "caddy", "agent_ready")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s := traffic.NewStore(traffic.StoreConfig{})
+	fillTraffic(s, time.Now())
+	var buf bytes.Buffer
+	if err := s.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256([]byte(base))
+	if err := os.WriteFile(filepath.Join(dir, "traffic-"+hex.EncodeToString(sum[:8])+".json"), buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// trafficSites is a site counting its traffic in front of origin, the
+// client address taken from X-Forwarded-For of the local test client (a
+// trusted proxy, globals), GPTBot's ranges from a local file.
+func trafficSites(t *testing.T, originURL string) (globals, sites string) {
+	t.Helper()
+	dir := t.TempDir()
+	yamlPath := filepath.Join(dir, "site.yaml")
+	rangesPath := filepath.Join(dir, "gptbot.json")
+	if err := os.WriteFile(yamlPath, []byte("site:\n  name: Acme Widgets\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(rangesPath, []byte(`{"prefixes":[{"ipv4Prefix":"203.0.113.0/24"}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return `	servers {
+		trusted_proxies static 127.0.0.1/32
+		client_ip_headers X-Forwarded-For
+	}`, `
+:{port} {
+	bind 127.0.0.1
+	agent_ready {
+		config ` + yamlPath + `
+		self_scan off
+		traffic {
+			ranges https://openai.com/gptbot.json ` + rangesPath + `
+			save_interval off
+		}
+	}
+	reverse_proxy ` + strings.TrimPrefix(originURL, "http://") + `
+}`
+}
 
 // fillTraffic records a day and a half of synthetic traffic into a store,
 // so that the charts of the Agents view have something to draw: browsers,
@@ -93,26 +164,15 @@ func TestBrowserAgentsView(t *testing.T) {
 	}
 	browser := chromiumPath(t)
 	origin := newOrigin(t)
-	reportPort := freePort(t)
-	base, _ := runCaddy(t, trafficCaddyfile(t, origin.URL, "site:\n  name: Acme Widgets\n", "save_interval off")+fmt.Sprintf(`
-
-http://127.0.0.1:%d {
-	bind 127.0.0.1
-	agent_ready_report
-}`, reportPort))
-	get(t, "GET", base+"/pricing", "User-Agent", uaGPTBot, "Accept", "text/markdown", "X-Forwarded-For", "203.0.113.9")
-	get(t, "GET", base+"/llms.txt", "User-Agent", uaClaudeBot)
-	var site *trafficSite
-	for _, s := range trafficSitesSnapshot() {
-		if s.key == base {
-			site = s
-		}
-	}
-	if site == nil {
-		t.Fatalf("no traffic state for %s", base)
-	}
-	fillTraffic(site.store, time.Now())
-	viewURL := fmt.Sprintf("http://127.0.0.1:%d/agent-ready/agents?site=%s", reportPort, url.QueryEscape(base))
+	port := freePort(t)
+	base := fmt.Sprintf("http://127.0.0.1:%d", port)
+	savedTraffic(t, base)
+	globals, sites := trafficSites(t, origin.URL)
+	sites, reportURL := withReport(t, sites)
+	runCaddy(t, port, globals, sites)
+	get(t, base+"/pricing", "User-Agent", uaGPTBot, "Accept", "text/markdown", "X-Forwarded-For", "203.0.113.9")
+	get(t, base+"/llms.txt", "User-Agent", uaClaudeBot)
+	viewURL := reportURL + "agents?site=" + url.QueryEscape(base)
 
 	ctx, consoleErrors := headless(t, browser, 1100, 1400)
 	visible := func(sel string) string {
@@ -168,7 +228,7 @@ http://127.0.0.1:%d {
 	}
 	shot := saveScreenshot(t, "agents-view.png", screenshot)
 	if *update {
-		if err := os.WriteFile(filepath.Join("..", "docs", "agents-view.png"), screenshot, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(root, "docs", "agents-view.png"), screenshot, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}

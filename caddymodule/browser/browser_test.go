@@ -1,8 +1,7 @@
-package caddymodule
+package browser
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -87,7 +86,7 @@ func headless(t *testing.T, browser string, w, h int) (ctx context.Context, errs
 // saveScreenshot writes png to testoutput/name and returns its path.
 func saveScreenshot(t *testing.T, name string, png []byte) string {
 	t.Helper()
-	out := filepath.Join("..", "testoutput")
+	out := filepath.Join(root, "testoutput")
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -109,15 +108,22 @@ func TestBrowserSelfScoreReport(t *testing.T) {
 	}
 	browser := chromiumPath(t)
 	origin := newOrigin(t)
-	reportPort := freePort(t)
-	_, admin := runCaddy(t, demoCaddyfile(origin.URL)+fmt.Sprintf(`
-
-http://127.0.0.1:%d {
+	// The bundled demo, the self-scan soon after start.
+	sites, reportURL := withReport(t, `
+:{port} {
 	bind 127.0.0.1
-	agent_ready_report
-}`, reportPort))
-	waitReport(t, admin)
-	reportURL := fmt.Sprintf("http://127.0.0.1:%d/agent-ready/", reportPort)
+	encode gzip
+	agent_ready {
+		config `+filepath.Join(root, "examples", "site.yaml")+`
+		self_scan {
+			delay 50ms
+			timeout 30s
+		}
+	}
+	reverse_proxy `+strings.TrimPrefix(origin.URL, "http://")+`
+}`)
+	_, admin := runCaddy(t, freePort(t), "", sites)
+	waitScanned(t, admin)
 
 	ctx, consoleErrors := headless(t, browser, 1280, 1600)
 
