@@ -15,6 +15,7 @@ import (
 	"github.com/agentready/caddy-agentready/selfcheck/internal/parse"
 	"github.com/agentready/caddy-agentready/selfcheck/mcpprobe"
 	"github.com/tiktoken-go/tokenizer"
+	"github.com/tiktoken-go/tokenizer/codec"
 )
 
 func init() {
@@ -239,8 +240,10 @@ func checkContentSignals(ctx context.Context, s *site) outcome {
 // tokenCountLimit is the largest Markdown body the scanner counts itself.
 const tokenCountLimit = 1 << 20
 
-// o200k loads the o200k_base tokenizer once.
-var o200k = sync.OnceValues(func() (tokenizer.Codec, error) { return tokenizer.Get(tokenizer.O200kBase) })
+// o200k loads the o200k_base tokenizer once: codec.NewO200kBase is what
+// tokenizer.Get(tokenizer.O200kBase) returns, without the reference to
+// Get that links every vocabulary into the binary.
+var o200k = sync.OnceValues(func() (tokenizer.Codec, error) { return codec.NewO200kBase(), nil })
 
 // checkMarkdownTokens: x-markdown-tokens on the Markdown response, and how
 // far it is from the scanner's own o200k_base count.
