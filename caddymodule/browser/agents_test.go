@@ -17,18 +17,8 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
+	"github.com/agentready/caddy-agentready/caddymodule/internal/caddytest"
 	"github.com/agentready/caddy-agentready/traffic"
-)
-
-// The User-Agents of the clients of the synthetic traffic.
-const (
-	uaBrowser    = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36"
-	uaGPTBot     = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)"
-	uaChatGPT    = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot"
-	uaClaudeBot  = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)"
-	uaAmazonbot  = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Amazonbot/0.1; +https://developer.amazon.com/support/amazonbot) Chrome/119.0 Safari/537.36"
-	uaSearchBot  = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; OAI-SearchBot/1.0; +https://openai.com/searchbot"
-	uaPerplexity = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; PerplexityBot/1.0; +https://perplexity.ai/perplexitybot)"
 )
 
 // savedTraffic writes, under a fresh Caddy data directory ($XDG_DATA_HOME),
@@ -56,38 +46,6 @@ func savedTraffic(t *testing.T, base string) {
 	}
 }
 
-// trafficSites is a site counting its traffic in front of origin, the
-// client address taken from X-Forwarded-For of the local test client (a
-// trusted proxy, globals), GPTBot's ranges from a local file.
-func trafficSites(t *testing.T, originURL string) (globals, sites string) {
-	t.Helper()
-	dir := t.TempDir()
-	yamlPath := filepath.Join(dir, "site.yaml")
-	rangesPath := filepath.Join(dir, "gptbot.json")
-	if err := os.WriteFile(yamlPath, []byte("site:\n  name: Acme Widgets\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(rangesPath, []byte(`{"prefixes":[{"ipv4Prefix":"203.0.113.0/24"}]}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return `	servers {
-		trusted_proxies static 127.0.0.1/32
-		client_ip_headers X-Forwarded-For
-	}`, `
-:{port} {
-	bind 127.0.0.1
-	agent_ready {
-		config ` + yamlPath + `
-		self_scan off
-		traffic {
-			ranges https://openai.com/gptbot.json ` + rangesPath + `
-			save_interval off
-		}
-	}
-	reverse_proxy ` + strings.TrimPrefix(originURL, "http://") + `
-}`
-}
-
 // fillTraffic records a day and a half of synthetic traffic into a store,
 // so that the charts of the Agents view have something to draw: browsers,
 // crawlers of each purpose, a few fetchers that take the Markdown, and a
@@ -101,14 +59,14 @@ func fillTraffic(s *traffic.Store, now time.Time) {
 		weight   int
 	}
 	clients := []client{
-		{uaBrowser, traffic.Unverified, 0, 40},
-		{uaGPTBot, traffic.Verified, 0.1, 8},
-		{uaGPTBot, traffic.Failed, 0, 1},
-		{uaClaudeBot, traffic.Unverified, 0.6, 6},
-		{uaSearchBot, traffic.Verified, 0.3, 5},
-		{uaPerplexity, traffic.Verified, 0.5, 4},
-		{uaChatGPT, traffic.Verified, 0.8, 5},
-		{uaAmazonbot, traffic.Verified, 0, 2},
+		{caddytest.UABrowser, traffic.Unverified, 0, 40},
+		{caddytest.UAGPTBot, traffic.Verified, 0.1, 8},
+		{caddytest.UAGPTBot, traffic.Failed, 0, 1},
+		{caddytest.UAClaudeBot, traffic.Unverified, 0.6, 6},
+		{caddytest.UASearchBot, traffic.Verified, 0.3, 5},
+		{caddytest.UAPerplexity, traffic.Verified, 0.5, 4},
+		{caddytest.UAChatGPT, traffic.Verified, 0.8, 5},
+		{caddytest.UAAmazonbot, traffic.Verified, 0, 2},
 		{"curl/8.5.0", traffic.Unverified, 0.9, 2},
 	}
 	pages := []string{"/", "/pricing", "/docs/", "/docs/api", "/blog/launch", "/contact", "/docs/widgets", "/privacy"}
@@ -167,11 +125,10 @@ func TestBrowserAgentsView(t *testing.T) {
 	port := freePort(t)
 	base := fmt.Sprintf("http://127.0.0.1:%d", port)
 	savedTraffic(t, base)
-	globals, sites := trafficSites(t, origin.URL)
-	sites, reportURL := withReport(t, sites)
-	runCaddy(t, port, globals, sites)
-	get(t, base+"/pricing", "User-Agent", uaGPTBot, "Accept", "text/markdown", "X-Forwarded-For", "203.0.113.9")
-	get(t, base+"/llms.txt", "User-Agent", uaClaudeBot)
+	sites, reportURL := withReport(t, caddytest.TrafficCaddyfile(t, origin.URL, "site:\n  name: Acme Widgets\n", "save_interval off"))
+	runCaddy(t, port, sites)
+	get(t, base+"/pricing", "User-Agent", caddytest.UAGPTBot, "Accept", "text/markdown", "X-Forwarded-For", "203.0.113.9")
+	get(t, base+"/llms.txt", "User-Agent", caddytest.UAClaudeBot)
 	viewURL := reportURL + "agents?site=" + url.QueryEscape(base)
 
 	ctx, consoleErrors := headless(t, browser, 1100, 1400)

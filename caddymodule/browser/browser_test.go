@@ -15,6 +15,8 @@ import (
 	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"github.com/agentready/caddy-agentready/caddymodule/internal/caddytest"
 )
 
 // chromiumPath finds Debian's chromium. .ci/run installs it; elsewhere the
@@ -108,21 +110,8 @@ func TestBrowserSelfScoreReport(t *testing.T) {
 	}
 	browser := chromiumPath(t)
 	origin := newOrigin(t)
-	// The bundled demo, the self-scan soon after start.
-	sites, reportURL := withReport(t, `
-:{port} {
-	bind 127.0.0.1
-	encode gzip
-	agent_ready {
-		config `+filepath.Join(root, "examples", "site.yaml")+`
-		self_scan {
-			delay 50ms
-			timeout 30s
-		}
-	}
-	reverse_proxy `+strings.TrimPrefix(origin.URL, "http://")+`
-}`)
-	_, admin := runCaddy(t, freePort(t), "", sites)
+	sites, reportURL := withReport(t, caddytest.DemoCaddyfile(origin.URL, filepath.Join(root, "examples", "site.yaml")))
+	_, admin := runCaddy(t, freePort(t), sites)
 	waitScanned(t, admin)
 
 	ctx, consoleErrors := headless(t, browser, 1280, 1600)

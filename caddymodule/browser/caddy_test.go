@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -14,11 +13,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/caddyserver/caddy/v2"
-	"github.com/caddyserver/caddy/v2/caddyconfig"
 	_ "github.com/caddyserver/caddy/v2/modules/standard"
 
 	_ "github.com/agentready/caddy-agentready/caddymodule"
+	"github.com/agentready/caddy-agentready/caddymodule/internal/caddytest"
 )
 
 var update = flag.Bool("update", false, "rewrite docs/agents-view.png")
@@ -26,38 +24,24 @@ var update = flag.Bool("update", false, "rewrite docs/agents-view.png")
 // root is the repository root, from this package's directory.
 var root = filepath.Join("..", "..")
 
-// freePort returns a TCP port on 127.0.0.1 that was free a moment ago.
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
+// TestMain gives Caddy a data directory of its own, so that what the sites
+// save (traffic counts) stays out of the user's.
+func TestMain(m *testing.M) { caddytest.Main(m) }
 
-// runCaddy adapts the Caddyfile (globals are lines for its global options
-// block; {port} in sites is replaced by port), puts Caddy's admin endpoint
-// on a free port, and runs it in this process until the test ends. It
-// returns the site's and the admin endpoint's base URLs.
-func runCaddy(t *testing.T, port int, globals, sites string) (base, admin string) {
+var freePort = caddytest.FreePort
+
+// runCaddy runs the Caddyfile text in this process until the test ends:
+// {port} is replaced by port, {admin} by a free port for the admin
+// endpoint, which a global options block is added for unless text has
+// one. It returns the site's and the admin endpoint's base URLs.
+func runCaddy(t *testing.T, port int, text string) (base, admin string) {
 	t.Helper()
 	adminPort := freePort(t)
-	text := fmt.Sprintf("{\n\tadmin 127.0.0.1:%d\n\tpersist_config off\n%s\n}\n", adminPort, globals) +
-		strings.ReplaceAll(sites, "{port}", fmt.Sprint(port))
-	cfg, _, err := caddyconfig.GetAdapter("caddyfile").Adapt([]byte(text), map[string]any{"filename": "Caddyfile"})
-	if err != nil {
-		t.Fatalf("adapting Caddyfile: %v\n%s", err, text)
+	if !strings.Contains(text, "admin ") {
+		text = "{\n\tadmin 127.0.0.1:{admin}\n\tpersist_config off\n}\n" + text
 	}
-	if err := caddy.Load(cfg, true); err != nil {
-		t.Fatalf("loading config: %v", err)
-	}
-	t.Cleanup(func() {
-		if err := caddy.Stop(); err != nil {
-			t.Logf("stopping caddy: %v", err)
-		}
-	})
+	caddytest.Load(t, strings.NewReplacer("{port}", fmt.Sprint(port), "{admin}", fmt.Sprint(adminPort)).Replace(text), "Caddyfile")
+	caddytest.WaitListening(t, fmt.Sprintf("127.0.0.1:%d", port))
 	return fmt.Sprintf("http://127.0.0.1:%d", port), fmt.Sprintf("http://127.0.0.1:%d", adminPort)
 }
 
