@@ -1,8 +1,7 @@
-package caddymodule
+package browser
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +15,8 @@ import (
 	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"github.com/agentready/caddy-agentready/caddymodule/internal/caddytest"
 )
 
 // chromiumPath finds Debian's chromium. .ci/run installs it; elsewhere the
@@ -87,7 +88,7 @@ func headless(t *testing.T, browser string, w, h int) (ctx context.Context, errs
 // saveScreenshot writes png to testoutput/name and returns its path.
 func saveScreenshot(t *testing.T, name string, png []byte) string {
 	t.Helper()
-	out := filepath.Join("..", "testoutput")
+	out := filepath.Join(root, "testoutput")
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -109,15 +110,9 @@ func TestBrowserSelfScoreReport(t *testing.T) {
 	}
 	browser := chromiumPath(t)
 	origin := newOrigin(t)
-	reportPort := freePort(t)
-	_, admin := runCaddy(t, demoCaddyfile(origin.URL)+fmt.Sprintf(`
-
-http://127.0.0.1:%d {
-	bind 127.0.0.1
-	agent_ready_report
-}`, reportPort))
-	waitReport(t, admin)
-	reportURL := fmt.Sprintf("http://127.0.0.1:%d/agent-ready/", reportPort)
+	sites, reportURL := withReport(t, caddytest.DemoCaddyfile(origin.URL, filepath.Join(root, "examples", "site.yaml")))
+	_, admin := runCaddy(t, freePort(t), sites)
+	waitScanned(t, admin)
 
 	ctx, consoleErrors := headless(t, browser, 1280, 1600)
 

@@ -1,6 +1,9 @@
-package caddymodule
+package browser
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"math/rand/v2"
 	"net/url"
@@ -14,8 +17,34 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
+	"github.com/agentready/caddy-agentready/caddymodule/internal/caddytest"
 	"github.com/agentready/caddy-agentready/traffic"
 )
+
+// savedTraffic writes, under a fresh Caddy data directory ($XDG_DATA_HOME),
+// the counts the site at base would have saved after fillTraffic: the
+// handler reads them back when the site starts (docs/configuration.md,
+// Traffic). The site's key is its listener's address, the file named by
+// the first 8 bytes of its SHA-256.
+func savedTraffic(t *testing.T, base string) {
+	t.Helper()
+	data := t.TempDir()
+	t.Setenv("XDG_DATA_HOME", data)
+	dir := filepath.Join(data, "caddy", "agent_ready")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s := traffic.NewStore(traffic.StoreConfig{})
+	fillTraffic(s, time.Now())
+	var buf bytes.Buffer
+	if err := s.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256([]byte(base))
+	if err := os.WriteFile(filepath.Join(dir, "traffic-"+hex.EncodeToString(sum[:8])+".json"), buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
 
 // fillTraffic records a day and a half of synthetic traffic into a store,
 // so that the charts of the Agents view have something to draw: browsers,
@@ -30,14 +59,14 @@ func fillTraffic(s *traffic.Store, now time.Time) {
 		weight   int
 	}
 	clients := []client{
-		{uaBrowser, traffic.Unverified, 0, 40},
-		{uaGPTBot, traffic.Verified, 0.1, 8},
-		{uaGPTBot, traffic.Failed, 0, 1},
-		{uaClaudeBot, traffic.Unverified, 0.6, 6},
-		{uaSearchBot, traffic.Verified, 0.3, 5},
-		{uaPerplexity, traffic.Verified, 0.5, 4},
-		{uaChatGPT, traffic.Verified, 0.8, 5},
-		{uaAmazonbot, traffic.Verified, 0, 2},
+		{caddytest.UABrowser, traffic.Unverified, 0, 40},
+		{caddytest.UAGPTBot, traffic.Verified, 0.1, 8},
+		{caddytest.UAGPTBot, traffic.Failed, 0, 1},
+		{caddytest.UAClaudeBot, traffic.Unverified, 0.6, 6},
+		{caddytest.UASearchBot, traffic.Verified, 0.3, 5},
+		{caddytest.UAPerplexity, traffic.Verified, 0.5, 4},
+		{caddytest.UAChatGPT, traffic.Verified, 0.8, 5},
+		{caddytest.UAAmazonbot, traffic.Verified, 0, 2},
 		{"curl/8.5.0", traffic.Unverified, 0.9, 2},
 	}
 	pages := []string{"/", "/pricing", "/docs/", "/docs/api", "/blog/launch", "/contact", "/docs/widgets", "/privacy"}
@@ -93,26 +122,14 @@ func TestBrowserAgentsView(t *testing.T) {
 	}
 	browser := chromiumPath(t)
 	origin := newOrigin(t)
-	reportPort := freePort(t)
-	base, _ := runCaddy(t, trafficCaddyfile(t, origin.URL, "site:\n  name: Acme Widgets\n", "save_interval off")+fmt.Sprintf(`
-
-http://127.0.0.1:%d {
-	bind 127.0.0.1
-	agent_ready_report
-}`, reportPort))
-	get(t, "GET", base+"/pricing", "User-Agent", uaGPTBot, "Accept", "text/markdown", "X-Forwarded-For", "203.0.113.9")
-	get(t, "GET", base+"/llms.txt", "User-Agent", uaClaudeBot)
-	var site *trafficSite
-	for _, s := range trafficSitesSnapshot() {
-		if s.key == base {
-			site = s
-		}
-	}
-	if site == nil {
-		t.Fatalf("no traffic state for %s", base)
-	}
-	fillTraffic(site.store, time.Now())
-	viewURL := fmt.Sprintf("http://127.0.0.1:%d/agent-ready/agents?site=%s", reportPort, url.QueryEscape(base))
+	port := freePort(t)
+	base := fmt.Sprintf("http://127.0.0.1:%d", port)
+	savedTraffic(t, base)
+	sites, reportURL := withReport(t, caddytest.TrafficCaddyfile(t, origin.URL, "site:\n  name: Acme Widgets\n", "save_interval off"))
+	runCaddy(t, port, sites)
+	get(t, base+"/pricing", "User-Agent", caddytest.UAGPTBot, "Accept", "text/markdown", "X-Forwarded-For", "203.0.113.9")
+	get(t, base+"/llms.txt", "User-Agent", caddytest.UAClaudeBot)
+	viewURL := reportURL + "agents?site=" + url.QueryEscape(base)
 
 	ctx, consoleErrors := headless(t, browser, 1100, 1400)
 	visible := func(sel string) string {
@@ -168,7 +185,7 @@ http://127.0.0.1:%d {
 	}
 	shot := saveScreenshot(t, "agents-view.png", screenshot)
 	if *update {
-		if err := os.WriteFile(filepath.Join("..", "docs", "agents-view.png"), screenshot, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(root, "docs", "agents-view.png"), screenshot, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -2,9 +2,115 @@ package selfcheck
 
 import (
 	"net/http"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/agentready/caddy-agentready/selfcheck/internal/golden"
 )
+
+// scored builds a report from (id, verdict, fraction) rows and scores it.
+func scored(rows ...CheckResult) *Report {
+	r := &Report{}
+	for _, row := range rows {
+		c := checkInfo(row.ID)
+		row.Section, row.Weight = c.Section, c.Weight
+		r.Checks = append(r.Checks, row)
+	}
+	r.score()
+	return r
+}
+
+// TestScoring asserts STANDARD.md §1 and §3: N/A leaves the denominator,
+// COULD_NOT_CHECK keeps its weight and is listed, OPTIONAL and UNVERIFIED
+// never score, PARTIAL earns its fraction.
+func TestScoring(t *testing.T) {
+	tests := []struct {
+		name       string
+		rows       []CheckResult
+		score      float64
+		applicable float64
+		cnc        int
+	}{
+		{"all pass", []CheckResult{{ID: "sitemap", Verdict: Pass}, {ID: "llms_txt", Verdict: Pass}}, 100, 8, 0},
+		{"fail halves", []CheckResult{{ID: "sitemap", Verdict: Pass}, {ID: "llms_txt", Verdict: Fail}}, 50, 8, 0},
+		{"n/a leaves the denominator", []CheckResult{{ID: "sitemap", Verdict: Pass}, {ID: "mcp_transport", Verdict: NotApplicable}}, 100, 4, 0},
+		{"could-not-check keeps its weight", []CheckResult{{ID: "sitemap", Verdict: Pass}, {ID: "llms_txt", Verdict: CouldNotCheck}}, 50, 8, 1},
+		{"optional never scores", []CheckResult{{ID: "sitemap", Verdict: Fail}, {ID: "nlweb_ask", Verdict: Optional}}, 0, 4, 0},
+		{"partial earns its fraction", []CheckResult{{ID: "sitemap", Verdict: Partial, Fraction: 0.5}}, 50, 4, 0},
+		{"fraction ignored unless partial", []CheckResult{{ID: "sitemap", Verdict: Fail, Fraction: 0.9}}, 0, 4, 0},
+		{"nothing applies", []CheckResult{{ID: "mcp_transport", Verdict: NotApplicable}}, 0, 0, 0},
+		{"one decimal", []CheckResult{{ID: "sitemap", Verdict: Pass}, {ID: "llms_txt", Verdict: Fail}, {ID: "capability_manifest", Verdict: Fail}}, 30.8, 13, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := scored(tc.rows...)
+			if r.Score != tc.score || r.Applicable != tc.applicable || len(r.CouldNotCheck) != tc.cnc {
+				t.Errorf("score %v applicable %v cnc %v; want %v %v %v", r.Score, r.Applicable, r.CouldNotCheck, tc.score, tc.applicable, tc.cnc)
+			}
+			var earned float64
+			for _, s := range r.Sections {
+				earned += s.Earned
+			}
+			if round2(earned) != r.Earned {
+				t.Errorf("sections earn %v, report %v", earned, r.Earned)
+			}
+		})
+	}
+}
+
+func TestFromFraction(t *testing.T) {
+	tests := []struct {
+		in   float64
+		v    Verdict
+		frac float64
+	}{{1, Pass, 1}, {1.5, Pass, 1}, {0, Fail, 0}, {-1, Fail, 0}, {0.5, Partial, 0.5}, {0.999, Partial, 0.99}, {0.001, Partial, 0.01}}
+	for _, tc := range tests {
+		o := fromFraction(tc.in, "x")
+		if o.verdict != tc.v || o.fraction != tc.frac {
+			t.Errorf("fromFraction(%v) = %s %v, want %s %v", tc.in, o.verdict, o.fraction, tc.v, tc.frac)
+		}
+	}
+}
+
+// TestPlan: the plan opens with the scored fixes, ranked by points per
+// effort, numbered from 1, each with a change and a --check command; every
+// site.yaml snippet is a valid YAML mapping.
+func TestPlan(t *testing.T) {
+	r, _ := goldenScan(t)
+	if len(r.Plan) == 0 {
+		t.Fatal("no plan")
+	}
+	prev := 1e9
+	scoreDone := false
+	for i, p := range r.Plan {
+		if p.Rank != i+1 || p.Change == "" || !strings.Contains(p.Verify, "--check "+p.ID) {
+			t.Errorf("item %d: %+v", i, p)
+		}
+		if p.Lens == "score" {
+			if scoreDone {
+				t.Errorf("score fix %s after other lenses", p.ID)
+			}
+			per := p.Points / float64(p.Effort)
+			if per > prev+1e-9 {
+				t.Errorf("%s (%.2f per effort) ranked after a smaller one (%.2f)", p.ID, per, prev)
+			}
+			prev = per
+		} else {
+			scoreDone = true
+		}
+	}
+	for id, snippet := range FixSnippets() {
+		var v map[string]any
+		if err := yaml.Unmarshal([]byte(snippet), &v); err != nil || len(v) == 0 {
+			t.Errorf("%s: snippet is not a YAML mapping: %v\n%s", id, err, snippet)
+		}
+		checkInfo(id)
+	}
+}
 
 // adviceCase is one row of TestAdviceRescansToPass: an origin that fails a
 // check for one cause, the cause the receipt must record, words the plan's
@@ -146,4 +252,106 @@ func TestAdviceRescansToPass(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestCatalogueTotals: 35 checks, 27 scored and 8 optional; weights add up
+// to each section's points and the sections to 100.
+func TestCatalogueTotals(t *testing.T) {
+	cat := Catalogue()
+	if len(cat) != 35 {
+		t.Fatalf("%d checks, want 35", len(cat))
+	}
+	scored, optional := 0, 0
+	sum := map[Section]float64{}
+	ids := map[string]bool{}
+	idRe := regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+	for _, c := range cat {
+		if ids[c.ID] {
+			t.Errorf("duplicate id %s", c.ID)
+		}
+		ids[c.ID] = true
+		if !idRe.MatchString(c.ID) {
+			t.Errorf("id %q is not snake_case", c.ID)
+		}
+		if checkFuncs[c.ID] == nil {
+			t.Errorf("check %s has no implementation", c.ID)
+		}
+		if c.Optional {
+			optional++
+			if c.Weight != 0 || c.Section != SectionOptional {
+				t.Errorf("optional %s has weight %v in section %s", c.ID, c.Weight, c.Section)
+			}
+			continue
+		}
+		scored++
+		if c.Weight <= 0 {
+			t.Errorf("scored %s has weight %v", c.ID, c.Weight)
+		}
+		sum[c.Section] += c.Weight
+	}
+	if scored != 27 || optional != 8 {
+		t.Errorf("%d scored and %d optional, want 27 and 8", scored, optional)
+	}
+	total := 0.0
+	for _, s := range Sections() {
+		if sum[s.ID] != s.Points {
+			t.Errorf("section %s weights add up to %v, want %v", s.ID, sum[s.ID], s.Points)
+		}
+		total += s.Points
+	}
+	if total != 100 {
+		t.Errorf("sections add up to %v, want 100", total)
+	}
+	if len(checkFuncs) != len(cat) {
+		t.Errorf("%d implementations for %d checks", len(checkFuncs), len(cat))
+	}
+	// Each requirement R1..R10 is proven by at least one check.
+	reqs := map[string]bool{}
+	for _, c := range cat {
+		reqs[c.Requirement] = true
+	}
+	for _, r := range []string{"R1", "R2", "R3", "R4", "R5", "R6", "R7", "R8", "R9", "R10"} {
+		if !reqs[r] {
+			t.Errorf("requirement %s has no check", r)
+		}
+	}
+}
+
+// TestCatalogueIsACopy: callers cannot change the catalogue.
+func TestCatalogueIsACopy(t *testing.T) {
+	c := Catalogue()
+	c[0].Weight = 99
+	if Catalogue()[0].Weight == 99 {
+		t.Error("Catalogue returned the package's own slice")
+	}
+}
+
+// TestStandardDoc: docs/standard.md is what StandardDoc renders from the
+// catalogues (so ids, weights, causes and advice cannot drift), every
+// check has its verdict rule, and every cause a check names has advice of
+// its own or the check's.
+func TestStandardDoc(t *testing.T) {
+	for _, c := range catalogue {
+		if checkRules[c.ID] == "" {
+			t.Errorf("%s has no verdict rule in checkRules", c.ID)
+		}
+	}
+	for id := range checkCauses {
+		checkInfo(id)
+	}
+	for key := range causeFixes {
+		found := false
+		for id, causes := range checkCauses {
+			for _, c := range causes {
+				found = found || id+"/"+c == key
+			}
+		}
+		if !found {
+			t.Errorf("advice for %s, a cause no check lists", key)
+		}
+	}
+	if len(sortedCauses()) < 40 {
+		t.Errorf("only %d causes listed", len(sortedCauses()))
+	}
+	golden.Check(t, filepath.Join("..", "docs", "standard.md"), []byte(StandardDoc()))
 }
