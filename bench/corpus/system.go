@@ -7,7 +7,7 @@ import (
 	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/base"
 	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/commonmark"
 	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/table"
-	"github.com/tiktoken-go/tokenizer"
+	"github.com/agentready/caddy-agentready/internal/o200k"
 )
 
 // converterFunc turns one page's HTML into Markdown (or text) in process.
@@ -54,15 +54,9 @@ func newMarkdownConverter() *converter.Converter {
 // newTokenCounter returns an o200k_base token counter, the encoding the
 // module's x-markdown-tokens uses.
 func newTokenCounter() (func([]byte) int, error) {
-	codec, err := tokenizer.Get(tokenizer.O200kBase)
+	tk, err := o200k.Tokenizer()
 	if err != nil {
 		return nil, err
 	}
-	return func(b []byte) int {
-		n, err := codec.Count(string(b))
-		if err != nil {
-			return 0
-		}
-		return n
-	}, nil
+	return func(b []byte) int { return len(tk.EncodeOrdinary(string(b))) }, nil
 }

@@ -6,15 +6,32 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/tiktoken-go/tokenizer"
-	"github.com/tiktoken-go/tokenizer/codec"
+	vocab "github.com/agentready/caddy-agentready/internal/o200k"
+	"github.com/pkoukk/tiktoken-go"
 )
 
-// o200k is the o200k_base codec, loaded from the vocabulary compiled into
-// the binary on first use (no network). It is made by codec.NewO200kBase,
-// as tokenizer.Get(tokenizer.O200kBase) makes it, but without a reference
-// to Get, whose switch links all five vocabularies into the binary.
-var o200k = sync.OnceValue(func() tokenizer.Codec { return codec.NewO200kBase() })
+// bpe is the o200k_base tokenizer of github.com/pkoukk/tiktoken-go, made
+// on first use from the vocabulary internal/o200k embeds (no network), or
+// the error that kept it from being made.
+type bpe struct {
+	t   *tiktoken.Tiktoken
+	err error
+}
+
+// o200k returns the tokenizer; the first call decodes the vocabulary.
+func o200k() bpe {
+	t, err := vocab.Tokenizer()
+	return bpe{t, err}
+}
+
+// Count returns the number of tokens of s, special-token names counted as
+// plain text.
+func (c bpe) Count(s string) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	return len(c.t.EncodeOrdinary(s)), nil
+}
 
 // CountTokens returns the number of o200k_base tokens in s, the count the
 // x-markdown-tokens header reports. Invalid UTF-8 is counted as U+FFFD.

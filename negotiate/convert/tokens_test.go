@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -43,8 +44,8 @@ func TestCountTokensMatchesLibrary(t *testing.T) {
 			t.Errorf("CountTokens(%.60q) = %d, library says %d", s, got, want)
 			var pieces []string
 			splitO200k(s, func(p string) { pieces = append(pieces, p) })
-			_, ref, _ := o200k().Encode(s)
-			t.Logf("pieces %q\ntokens %q", pieces, ref)
+			ref := o200k().t.EncodeOrdinary(s)
+			t.Logf("pieces %q\ntoken ids %v", pieces, ref)
 		}
 	}
 }
@@ -117,5 +118,49 @@ func TestCountTokensHugePieces(t *testing.T) {
 		if len(k) > maxMemoPiece {
 			t.Fatalf("memo holds a %d-byte piece", len(k))
 		}
+	}
+}
+
+// TestCountTokensMatchesTiktoken holds CountTokens to OpenAI's tiktoken on
+// the texts of internal/o200k/testdata/counts.json and on the golden
+// conversions (testdata/golden_tokens.json); both files are written by
+// internal/o200k/testdata/reference.js. Texts with a piece longer than
+// maxPiece are counted in chunks: TestCountTokensHugePieces covers them.
+func TestCountTokensMatchesTiktoken(t *testing.T) {
+	var entries []tiktokenCount
+	readJSON(t, "../../internal/o200k/testdata/counts.json", &entries)
+	var golden map[string]int
+	readJSON(t, "testdata/golden_tokens.json", &golden)
+	for name, n := range golden {
+		b, err := os.ReadFile(filepath.Join("testdata/golden", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		entries = append(entries, tiktokenCount{name, string(b), n})
+	}
+	for _, e := range entries {
+		long := false
+		splitO200k(e.Text, func(p string) { long = long || len(p) > maxPiece })
+		if got := CountTokens([]byte(e.Text)); got != e.Tiktoken && !long {
+			t.Errorf("%s: CountTokens = %d, tiktoken counts %d in %.80q", e.Name, got, e.Tiktoken, e.Text)
+		}
+	}
+}
+
+// tiktokenCount is a text and its o200k_base token count by tiktoken.
+type tiktokenCount struct {
+	Name     string `json:"name"`
+	Text     string `json:"text"`
+	Tiktoken int    `json:"tiktoken"`
+}
+
+func readJSON(t *testing.T, name string, v any) {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatalf("%s: %v", name, err)
 	}
 }

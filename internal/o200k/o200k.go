@@ -1,0 +1,96 @@
+// Package o200k is data: OpenAI's o200k_base vocabulary file, embedded
+// gzip-compressed, served to the tokenizer github.com/pkoukk/tiktoken-go
+// instead of its download. It holds no logic of the converter's or the
+// scanner's, which both count tokens with that library (PRODUCT.md lets
+// them share a third-party library, not each other's code), the way
+// traffic/agents is the data file both manifest and traffic read.
+//
+// o200k_base.tiktoken.gz is `gzip -9 -n` of o200k_base.tiktoken as
+// github.com/pkoukk/tiktoken-go-loader v0.0.2 ships it, the file OpenAI
+// publishes (its SHA-256, which the tests check, is the one tiktoken
+// expects). It is 1.7 MB in the binary; nothing of it is decoded until
+// the first token count (sync.Once): a program that never counts pays
+// nothing at start-up.
+package o200k
+
+import (
+	"bytes"
+	"compress/gzip"
+	_ "embed"
+	"encoding/base64"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/pkoukk/tiktoken-go"
+)
+
+// Name is the encoding's name in tiktoken.
+const Name = "o200k_base"
+
+// fileURL is where tiktoken-go fetches o200k_base from; its loader is asked
+// for this name.
+const fileURL = "https://openaipublic.blob.core.windows.net/encodings/o200k_base.tiktoken"
+
+//go:embed o200k_base.tiktoken.gz
+var compressed []byte
+
+func init() {
+	// Only an assignment: the vocabulary is decoded on first use.
+	tiktoken.SetBpeLoader(loader{fallback: tiktoken.NewDefaultBpeLoader()})
+}
+
+// Tokenizer returns the o200k_base tokenizer, made on the first call from
+// the embedded vocabulary (no network) and shared afterwards; it is safe
+// for concurrent use.
+var Tokenizer = sync.OnceValues(func() (*tiktoken.Tiktoken, error) {
+	return tiktoken.GetEncoding(Name)
+})
+
+// loader answers tiktoken-go's request for the o200k_base file from the
+// embedded copy, and any other file as the library does by default.
+type loader struct{ fallback tiktoken.BpeLoader }
+
+func (l loader) LoadTiktokenBpe(file string) (map[string]int, error) {
+	if file != fileURL {
+		return l.fallback.LoadTiktokenBpe(file)
+	}
+	return ranks()
+}
+
+// ranks decodes the embedded file: one token a line, base64, then its rank.
+func ranks() (map[string]int, error) {
+	text, err := decompress()
+	if err != nil {
+		return nil, err
+	}
+	m := make(map[string]int, 200_000)
+	for n, line := range strings.Split(text, "\n") {
+		if line == "" {
+			continue
+		}
+		tok, rank, ok := strings.Cut(line, " ")
+		b, err := base64.StdEncoding.DecodeString(tok)
+		r, err2 := strconv.Atoi(rank)
+		if !ok || err != nil || err2 != nil {
+			return nil, fmt.Errorf("o200k: embedded vocabulary line %d is not \"base64 rank\": %q", n+1, line)
+		}
+		m[string(b)] = r
+	}
+	return m, nil
+}
+
+// decompress returns the embedded o200k_base.tiktoken file.
+func decompress() (string, error) {
+	z, err := gzip.NewReader(bytes.NewReader(compressed))
+	if err != nil {
+		return "", fmt.Errorf("o200k: embedded vocabulary: %w", err)
+	}
+	b, err := io.ReadAll(z)
+	if err != nil {
+		return "", fmt.Errorf("o200k: embedded vocabulary: %w", err)
+	}
+	return string(b), nil
+}
