@@ -21,7 +21,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/pkoukk/tiktoken-go"
@@ -60,37 +59,49 @@ func (l loader) LoadTiktokenBpe(file string) (map[string]int, error) {
 	return ranks()
 }
 
-// ranks decodes the embedded file: one token a line, base64, then its rank.
+// ranks decodes the embedded file: one token a line, base64, then its
+// rank. The tokens' bytes are decoded into one buffer and each key is a
+// slice of it, so the map costs no allocation per token.
 func ranks() (map[string]int, error) {
 	text, err := decompress()
 	if err != nil {
 		return nil, err
 	}
-	m := make(map[string]int, 200_000)
-	for n, line := range strings.Split(text, "\n") {
-		if line == "" {
+	type entry struct{ start, end, rank int }
+	entries := make([]entry, 0, 200_000)
+	buf := make([]byte, 0, 2<<20)
+	for n := 1; len(text) > 0; n++ {
+		line, rest, _ := bytes.Cut(text, []byte("\n"))
+		text = rest
+		if len(line) == 0 {
 			continue
 		}
-		tok, rank, ok := strings.Cut(line, " ")
-		b, err := base64.StdEncoding.DecodeString(tok)
-		r, err2 := strconv.Atoi(rank)
+		tok, rank, ok := bytes.Cut(line, []byte(" "))
+		start := len(buf)
+		buf, err = base64.StdEncoding.AppendDecode(buf, tok)
+		r, err2 := strconv.Atoi(string(rank))
 		if !ok || err != nil || err2 != nil {
-			return nil, fmt.Errorf("o200k: embedded vocabulary line %d is not \"base64 rank\": %q", n+1, line)
+			return nil, fmt.Errorf("o200k: embedded vocabulary line %d is not \"base64 rank\": %q", n, line)
 		}
-		m[string(b)] = r
+		entries = append(entries, entry{start, len(buf), r})
+	}
+	all := string(buf)
+	m := make(map[string]int, len(entries))
+	for _, e := range entries {
+		m[all[e.start:e.end]] = e.rank
 	}
 	return m, nil
 }
 
 // decompress returns the embedded o200k_base.tiktoken file.
-func decompress() (string, error) {
+func decompress() ([]byte, error) {
 	z, err := gzip.NewReader(bytes.NewReader(compressed))
 	if err != nil {
-		return "", fmt.Errorf("o200k: embedded vocabulary: %w", err)
+		return nil, fmt.Errorf("o200k: embedded vocabulary: %w", err)
 	}
 	b, err := io.ReadAll(z)
 	if err != nil {
-		return "", fmt.Errorf("o200k: embedded vocabulary: %w", err)
+		return nil, fmt.Errorf("o200k: embedded vocabulary: %w", err)
 	}
-	return string(b), nil
+	return b, nil
 }

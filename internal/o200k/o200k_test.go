@@ -17,7 +17,7 @@ func TestEmbeddedFileIsOpenAIs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sum := sha256.Sum256([]byte(text))
+	sum := sha256.Sum256(text)
 	if got := hex.EncodeToString(sum[:]); got != openAISHA256 {
 		t.Fatalf("embedded o200k_base.tiktoken has SHA-256 %s, OpenAI's is %s", got, openAISHA256)
 	}
