@@ -1057,9 +1057,9 @@ const tokenCountLimit = 1 << 20
 // tokenCountMaxRun bounds the longest run of white space, or of anything
 // else, in a body the scanner counts: the tokenizer's byte-pair merge of a
 // piece takes time in the square of its length, and a piece lies within
-// one such run (and one white-space character before it). 64 KB of one
-// piece takes seconds; 16 KB a fraction of one.
-const tokenCountMaxRun = 16 << 10
+// one such run (and one white-space character before it): 4 KB of one
+// piece takes about 20 ms, 16 KB a third of a second, 1 MB half an hour.
+const tokenCountMaxRun = 4 << 10
 
 // longestRun returns the length in bytes of s's longest run of white space
 // or of characters other than white space.

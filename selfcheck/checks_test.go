@@ -354,6 +354,11 @@ func TestOptionalChecks(t *testing.T) {
 		{"no tokens", func(t testing.TB) func(s *testSite) {
 			return func(s *testSite) { s.edit("/", func(d *doc) { d.header.Del("X-Markdown-Tokens") }) }
 		}, "markdown_tokens", false, "no x-markdown-tokens"},
+		{"tokens, a run too long to count", func(t testing.TB) func(s *testSite) {
+			return func(s *testSite) {
+				s.edit("/", func(d *doc) { d.markdown += "\n\n" + strings.Repeat("ab", tokenCountMaxRun) + "\n" })
+			}
+		}, "markdown_tokens", true, "not counted: one run of 8192 bytes"},
 		{"nlweb", nil, "nlweb_ask", true, "1 result"},
 		{"nlweb html", func(t testing.TB) func(s *testSite) { return replace("/ask", htmlDoc("<html></html>")) }, "nlweb_ask", false, "does not answer JSON"},
 		{"ard clean", nil, "ard_manifest", true, "audit score 1"},
@@ -658,4 +663,23 @@ func TestCheckStructuredFreshness(t *testing.T) {
 		{name: "undated article", site: bare(replace("/", ld(`{"@type":"https://schema.org/BlogPosting","headline":"x"}`))), verdict: Fail},
 		{name: "home 500", site: ready(serverError("/"), without("/sitemap.xml")), verdict: CouldNotCheck},
 	})
+}
+
+func TestLongestRun(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want int
+	}{
+		{"", 0},
+		{"abc", 3},
+		{"ab cde f", 3},
+		{"a    b", 4},
+		{"a \u00a0\u2028 b", 7}, // Unicode white space is white space too
+		{"é中 x", 5},
+		{"x\n\n\n", 3},
+	} {
+		if got := longestRun(tc.in); got != tc.want {
+			t.Errorf("longestRun(%q) = %d, want %d", tc.in, got, tc.want)
+		}
+	}
 }
