@@ -11,6 +11,9 @@
 // positions in the body. The index holds the documents' strings as given
 // (no copy), so its own cost is the postings, about half the text.
 //
+// A page without a description that is a manual page has its NAME line
+// counted as one (see Document.Description).
+//
 // [Index.Search] ranks with BM25F (Robertson, Zaragoza and Taylor, "Simple
 // BM25 extension to multiple weighted fields", CIKM 2004): each field's term
 // frequency is normalised by the field's length and weighted, the sum is
