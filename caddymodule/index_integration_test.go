@@ -28,19 +28,7 @@ import (
 // stale.
 func TestIntegrationIndexRetry(t *testing.T) {
 	originAddr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
-	yml := filepath.Join(t.TempDir(), "site.yaml")
-	if err := os.WriteFile(yml, []byte("site:\n  name: Retry\n  pages: [/pricing, /contact]\nconnect:\n  enabled: true\n  retry_min: 50ms\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	caddyfile := fmt.Sprintf(`
-:{port} {
-	bind 127.0.0.1
-	agent_ready {
-		config %s
-		self_scan off
-	}
-	reverse_proxy %s
-}`, yml, originAddr)
+	caddyfile := proxyCaddyfile(t, "site:\n  name: Retry\n  pages: [/pricing, /contact]\nconnect:\n  enabled: true\n  retry_min: 50ms\n", originAddr)
 	// Registered before runCaddy, so it runs after Caddy stopped: the last
 	// config gone, the site's index is released.
 	t.Cleanup(func() {
@@ -101,6 +89,26 @@ func TestIntegrationIndexRetry(t *testing.T) {
 	if idx.Pages != pages || idx.Failures == 0 || idx.LastSuccess.IsZero() {
 		t.Errorf("status after the reload: %+v", idx)
 	}
+}
+
+// proxyCaddyfile writes siteYAML to a file and returns a Caddyfile (for
+// runCaddy) whose site runs agent_ready with it before a reverse_proxy to
+// originAddr.
+func proxyCaddyfile(t *testing.T, siteYAML, originAddr string) string {
+	t.Helper()
+	yml := filepath.Join(t.TempDir(), "site.yaml")
+	if err := os.WriteFile(yml, []byte(siteYAML), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf(`
+:{port} {
+	bind 127.0.0.1
+	agent_ready {
+		config %s
+		self_scan off
+	}
+	reverse_proxy %s
+}`, yml, originAddr)
 }
 
 // getAfterReload GETs url just after a reload. The old config's listener
@@ -167,19 +175,7 @@ func TestIntegrationIndexFetchesOnce(t *testing.T) {
 			"<main><h1>Pricing</h1><p>Plans for every team, billed monthly or yearly, with no setup fee.</p></main></body></html>")
 	}))
 	t.Cleanup(origin.Close)
-	yml := filepath.Join(t.TempDir(), "site.yaml")
-	if err := os.WriteFile(yml, []byte("site:\n  name: Once\n  pages: [/pricing]\nconnect:\n  enabled: true\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	base, admin := runCaddy(t, fmt.Sprintf(`
-:{port} {
-	bind 127.0.0.1
-	agent_ready {
-		config %s
-		self_scan off
-	}
-	reverse_proxy %s
-}`, yml, strings.TrimPrefix(origin.URL, "http://")))
+	base, admin := runCaddy(t, proxyCaddyfile(t, "site:\n  name: Once\n  pages: [/pricing]\nconnect:\n  enabled: true\n", strings.TrimPrefix(origin.URL, "http://")))
 	waitIndex(t, admin, func(s indexStatus) bool { return s.State == "ok" && s.Pages == 1 })
 	mu.Lock()
 	n := asked["/pricing"]

@@ -3,11 +3,8 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"io/fs"
 	"net/http"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -81,16 +78,8 @@ func offline(s site, docs, qfile string, verbose bool) (result, error) {
 // its path.
 func readSite(root, prefix string) ([]fulltext.Document, error) {
 	var out []fulltext.Document
-	root = filepath.Clean(root)
-	err := filepath.WalkDir(root+"/", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".html") {
-			return err
-		}
-		raw, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		path := prefix + strings.TrimPrefix(p, root)
+	err := eachHTML(root, func(rel string, raw []byte) error {
+		path := prefix + rel
 		node, err := html.Parse(bytes.NewReader(raw))
 		if err != nil {
 			return err
