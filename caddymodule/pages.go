@@ -389,6 +389,9 @@ func (ar *AgentReady) fullURLs(public string) []string {
 	}
 	res := ar.pages.src.Discoverer.Last()
 	if res == nil {
+		res, _ = ar.pages.list.last() // a fleet's crawl, adopted
+	}
+	if res == nil {
 		ar.pages.mu.Lock()
 		res = ar.pages.sitemaps
 		ar.pages.mu.Unlock()

@@ -22,6 +22,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/agentready/caddy-agentready/connect"
+	"github.com/agentready/caddy-agentready/fleet"
 	"github.com/agentready/caddy-agentready/manifest"
 	"github.com/agentready/caddy-agentready/traffic"
 	"github.com/agentready/caddy-agentready/traffic/agents"
@@ -80,6 +81,7 @@ type trafficSite struct {
 	logger   *zap.Logger
 
 	interval atomic.Int64 // save interval (ns) of the newest config; <= 0: at stop only
+	fleet    atomic.Pointer[fleet.Fleet] // the newest config's, nil for none
 	saveMu   sync.Mutex
 	stop     chan struct{}
 	done     chan struct{}
@@ -126,6 +128,7 @@ func (ar *AgentReady) provisionTraffic(ctx caddy.Context) error {
 		interval = 5 * time.Minute
 	}
 	site.interval.Store(int64(interval))
+	site.fleet.Store(ar.fleet)
 	for url, file := range cfg.Ranges {
 		if !slices.Contains(traffic.RangeURLs(), url) {
 			ar.logger.Warn("traffic ranges: no known agent is verified against this list", zap.String("url", url))
@@ -263,11 +266,16 @@ func (s *trafficSite) save() error {
 	if err := os.MkdirAll(filepath.Dir(s.file), 0o700); err != nil {
 		return fmt.Errorf("saving traffic counts: %v", err)
 	}
+	saved, err := savedBytes(s.store)
+	if err != nil {
+		return err
+	}
+	s.publish(saved)
 	tmp, err := os.CreateTemp(filepath.Dir(s.file), ".traffic-*.tmp")
 	if err != nil {
 		return fmt.Errorf("saving traffic counts: %v", err)
 	}
-	err = s.store.Save(tmp)
+	_, err = tmp.Write(saved)
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}

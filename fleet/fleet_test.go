@@ -292,3 +292,36 @@ func TestLimits(t *testing.T) {
 }
 
 const gptUA = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)"
+
+func TestOnce(t *testing.T) {
+	st, c := &Memory{}, newClock()
+	ctx := context.Background()
+	runs := 0
+	work := func(id string) func(context.Context) ([]byte, error) {
+		return func(context.Context) ([]byte, error) { runs++; return []byte("by " + id), nil }
+	}
+	a, b := newFleet(t, st, "a", "", c), newFleet(t, st, "b", "", c)
+	for _, tc := range []struct {
+		f     *Fleet
+		fresh time.Duration
+		later time.Duration
+		want  string
+		runs  int
+	}{
+		{a, time.Hour, 0, "by a", 1},
+		{b, time.Hour, time.Minute, "by a", 1}, // within the window: a's result
+		{b, time.Hour, time.Hour, "by b", 2},   // past it: b runs
+		{a, 0, time.Second, "by a", 3},         // fresh 0: runs here whatever
+		{b, time.Hour, time.Second, "by a", 3}, // and the others take it
+	} {
+		c.Add(tc.later)
+		r, err := tc.f.Once(ctx, "scan", tc.fresh, work(tc.f.Instance()))
+		if err != nil || string(r.Data) != tc.want || runs != tc.runs {
+			t.Errorf("%s: %q by %s, %d runs, %v; want %q, %d runs", tc.f.Instance(), r.Data, r.Instance, runs, err, tc.want, tc.runs)
+		}
+	}
+	st.SetFailure(errors.New("down"))
+	if r, err := b.Once(ctx, "scan", time.Hour, work("b")); err != nil || string(r.Data) != "by b" || !b.Degraded() {
+		t.Errorf("storage down: %q, %v, degraded %v", r.Data, err, b.Degraded())
+	}
+}
