@@ -80,7 +80,7 @@ type trafficSite struct {
 	verifier *traffic.Verifier
 	logger   *zap.Logger
 
-	interval atomic.Int64 // save interval (ns) of the newest config; <= 0: at stop only
+	interval atomic.Int64                // save interval (ns) of the newest config; <= 0: at stop only
 	fleet    atomic.Pointer[fleet.Fleet] // the newest config's, nil for none
 	saveMu   sync.Mutex
 	stop     chan struct{}
