@@ -36,8 +36,8 @@ const defaultFleetSync = 5 * time.Second
 
 // provisionFleet joins the fleet of the site's instances through ctx's
 // storage when the config asks for it; the key names the site and a hash
-// of its YAML and of this handler's config, so instances configured apart
-// keep their state apart.
+// of its YAML and of this handler's conversion settings, so instances
+// configured apart keep their state apart.
 func (ar *AgentReady) provisionFleet(ctx caddy.Context, site string) error {
 	if ar.Fleet == nil {
 		return nil
@@ -46,7 +46,11 @@ func (ar *AgentReady) provisionFleet(ctx caddy.Context, site string) error {
 	if err != nil {
 		return fmt.Errorf("fleet: this instance's id: %v", err)
 	}
-	handler, _ := json.Marshal(ar)
+	// What decides the pages and documents: not where the YAML lies, nor
+	// how each instance counts, scans or syncs.
+	c := *ar
+	c.Config, c.ConfigSHA256, c.Traffic, c.Fleet, c.SelfScan = "", "", nil, nil, nil
+	handler, _ := json.Marshal(&c)
 	yaml, _ := json.Marshal(ar.site)
 	ar.fleet, err = fleet.New(fleet.Config{Storage: ctx.Storage(), Site: site, ConfigHash: fleet.HashConfig(handler, yaml),
 		Instance: id.String(), Logger: slog.New(zapslog.NewHandler(ar.logger.Named("fleet").Core()))})

@@ -279,6 +279,80 @@ func TestFleetCrawlsOnce(t *testing.T) {
 		resp.Body.Close()
 	}
 	fleetTraffic(t, fleet)
+	fleetRateLimit(t, fleet[0], fleet[1])
+}
+
+// askRemaining sends one /ask to in and returns whether it was answered
+// and the requests the RateLimit header says remain.
+func askRemaining(t *testing.T, in *instance) (bool, int) {
+	t.Helper()
+	resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/ask?query=gears", in.port))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	r := -1
+	if _, after, ok := strings.Cut(resp.Header.Get("RateLimit"), ";r="); ok {
+		fmt.Sscanf(after, "%d", &r)
+	}
+	return resp.StatusCode == http.StatusOK, r
+}
+
+// fleetRateLimit spends half of a client's budget (site.yaml: 60 a
+// minute) at a, waits until b has read a's counts, and spends the rest at
+// b: the fleet answers about 60, where instances alone would answer 90.
+func fleetRateLimit(t *testing.T, a, b *instance) {
+	const limit, atA = 60, 30
+	allowed := 0
+	for range atA {
+		if ok, _ := askRemaining(t, a); ok {
+			allowed++
+		}
+	}
+	synced := false
+	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(250 * time.Millisecond) {
+		ok, r := askRemaining(t, b)
+		if ok {
+			allowed++
+		}
+		if r >= 0 && r < limit-atA {
+			synced = true
+			break
+		}
+	}
+	if !synced {
+		t.Fatal("instance 2 never counted instance 1's requests")
+	}
+	for range limit {
+		ok, _ := askRemaining(t, b)
+		if !ok {
+			break
+		}
+		allowed++
+	}
+	t.Logf("rate limit: the fleet answered %d /ask requests of one client against a limit of %d a minute", allowed, limit)
+	if allowed > limit+limit/10 {
+		t.Errorf("the fleet answered %d requests of one client, limit %d", allowed, limit)
+	}
+}
+
+// TestFleetDegraded: a storage the instance cannot write leaves it
+// working alone, saying so in its status.
+func TestFleetDegraded(t *testing.T) {
+	o := newOrigin(t, 0)
+	blocked := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(blocked, nil, 0o444); err != nil {
+		t.Fatal(err)
+	}
+	in := start(t, filepath.Join(blocked, "storage"), o)
+	st := in.waitIndexed(t, 2*time.Minute)
+	if st.Fleet == nil || st.Fleet.State != "degraded" || st.Fleet.Crawl == nil || st.Fleet.Crawl.Role != "alone" {
+		t.Fatalf("fleet status %+v, want degraded and crawled alone", st.Fleet)
+	}
+	out, _ := os.ReadFile(in.log)
+	if !strings.Contains(string(out), "the shared storage failed; this instance works alone") {
+		t.Error("no WARN says the storage failed")
+	}
 }
 
 // fleetTraffic sends GPTBot requests to each instance in turn and waits
