@@ -208,7 +208,10 @@ func (c *Crawl) RefreshEnded(err error) {
 		return
 	}
 	snap := &snapshot{Version: snapshotVersion, At: c.f.cfg.Now(), Leader: c.f.cfg.Instance, URLs: c.urls, Pages: c.pages}
-	c.prev, c.locked = c.pages, false
+	// A fetch that outlives its refresh (connect abandons one past its
+	// deadline) goes to the source alone from here: the snapshot's map is
+	// no longer written.
+	c.role, c.pages, c.prev, c.locked = "", nil, nil, false
 	c.mu.Unlock()
 	if c.cfg.Result != nil {
 		snap.Result = shareable(c.cfg.Result())
