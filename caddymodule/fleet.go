@@ -1,7 +1,6 @@
 package caddymodule
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,7 +10,6 @@ import (
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
-	"go.uber.org/zap"
 	"go.uber.org/zap/exp/zapslog"
 
 	"github.com/agentready/caddy-agentready/connect"
@@ -82,34 +80,14 @@ func (ar *AgentReady) fleetLimits(app *App) connect.SharedLimit {
 	return l
 }
 
-// publish writes the counts saved to the fleet's storage too.
-func (s *trafficSite) publish(saved []byte) {
-	f := s.fleet.Load()
-	if f == nil {
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := f.PublishTraffic(ctx, saved); err != nil {
-		s.logger.Debug("publishing traffic counts to the fleet", zap.Error(err))
-	}
-}
-
 // snapshot is the site's counts: the fleet's, summed, when the instances
 // share them (read from the storage now: the admin endpoint, never the
 // request path), else this instance's.
 func (s *trafficSite) snapshot(ctx context.Context) traffic.Snapshot {
-	f := s.fleet.Load()
-	if f == nil {
-		return s.store.Snapshot()
+	if f := s.fleet.Load(); f != nil {
+		return f.Traffic(ctx, s.store)
 	}
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	others, err := f.OtherTraffic(ctx)
-	if err != nil {
-		others = nil // degraded: this instance's own counts, as the status says
-	}
-	return fleet.TrafficView(s.store, f.Instance(), others)
+	return s.store.Snapshot()
 }
 
 // unmarshalFleet parses `fleet on|off|<sync interval>`.
@@ -131,13 +109,6 @@ func (ar *AgentReady) unmarshalFleet(d *caddyfile.Dispenser) error {
 		ar.Fleet = &Fleet{SyncInterval: caddy.Duration(dur)}
 	}
 	return nil
-}
-
-// savedBytes is what Save writes of the store.
-func savedBytes(st *traffic.Store) ([]byte, error) {
-	var buf bytes.Buffer
-	err := st.Save(&buf)
-	return buf.Bytes(), err
 }
 
 // scanNowKey marks the context of a scan asked for on the admin endpoint:

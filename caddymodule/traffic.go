@@ -1,6 +1,7 @@
 package caddymodule
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -266,16 +267,18 @@ func (s *trafficSite) save() error {
 	if err := os.MkdirAll(filepath.Dir(s.file), 0o700); err != nil {
 		return fmt.Errorf("saving traffic counts: %v", err)
 	}
-	saved, err := savedBytes(s.store)
-	if err != nil {
+	var buf bytes.Buffer
+	if err := s.store.Save(&buf); err != nil {
 		return err
 	}
-	s.publish(saved)
+	if f := s.fleet.Load(); f != nil {
+		_ = f.PublishTraffic(buf.Bytes()) // a failure is logged once, and shown, as the fleet's state
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(s.file), ".traffic-*.tmp")
 	if err != nil {
 		return fmt.Errorf("saving traffic counts: %v", err)
 	}
-	_, err = tmp.Write(saved)
+	_, err = tmp.Write(buf.Bytes())
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}

@@ -242,7 +242,7 @@ func TestTrafficView(t *testing.T) {
 		if err := stores[i+1].Save(&buf); err != nil {
 			t.Fatal(err)
 		}
-		if err := f.PublishTraffic(ctx, buf.Bytes()); err != nil {
+		if err := f.PublishTraffic(buf.Bytes()); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -250,7 +250,7 @@ func TestTrafficView(t *testing.T) {
 	if err != nil || len(others) != 2 {
 		t.Fatalf("others %d, %v", len(others), err)
 	}
-	snap := TrafficView(stores[0], "i0", others)
+	snap := fleets[0].Traffic(ctx, stores[0])
 	if snap.Totals.Requests != 60 || len(snap.Fleet) != 3 {
 		t.Fatalf("fleet totals %d over %d instances, want 60 over 3", snap.Totals.Requests, len(snap.Fleet))
 	}

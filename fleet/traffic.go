@@ -7,6 +7,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/agentready/caddy-agentready/traffic"
 )
@@ -14,10 +15,25 @@ import (
 // trafficDir is where each instance writes its counts, one key each.
 const trafficDir = "traffic"
 
+// storageTimeout bounds one storage operation of the traffic view.
+const storageTimeout = 10 * time.Second
+
 // PublishTraffic writes this instance's counts (what traffic.Store.Save
-// writes) under its id, for the other instances' views.
-func (f *Fleet) PublishTraffic(ctx context.Context, saved []byte) error {
+// writes) under its id, for the other instances' views. A failure turns
+// the Fleet degraded (and is logged there).
+func (f *Fleet) PublishTraffic(saved []byte) error {
+	ctx, cancel := context.WithTimeout(context.Background(), storageTimeout)
+	defer cancel()
 	return f.result(ctx, "store", f.cfg.Storage.Store(ctx, f.key(trafficDir, f.cfg.Instance+".json"), saved))
+}
+
+// Traffic is the fleet's traffic view: own's counts and the others', read
+// from the storage now (TrafficView); own's alone when it fails.
+func (f *Fleet) Traffic(ctx context.Context, own *traffic.Store) traffic.Snapshot {
+	ctx, cancel := context.WithTimeout(ctx, storageTimeout)
+	defer cancel()
+	others, _ := f.OtherTraffic(ctx)
+	return TrafficView(own, f.cfg.Instance, others)
 }
 
 // OtherTraffic reads the counts the other instances wrote, by instance id.
