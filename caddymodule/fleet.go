@@ -66,9 +66,9 @@ func (ar *AgentReady) fleetSource(src connect.Source) connect.Source {
 }
 
 // fleetLimits is the fleet's shared rate-limit counts, synced from start
-// until the config stops; nil without a fleet.
+// until the config stops; nil without a fleet or a rate limit.
 func (ar *AgentReady) fleetLimits(app *App) connect.SharedLimit {
-	if ar.fleet == nil {
+	if ar.fleet == nil || ar.site.Connect.RateLimit < 0 {
 		return nil
 	}
 	l := ar.fleet.Limits()

@@ -200,10 +200,14 @@ func (c *Crawl) record(pageURL string, p connect.Page) {
 }
 
 // RefreshEnded implements connect.RefreshEnder: the leader stores the
-// snapshot of a refresh that succeeded and lets go of the crawl lock.
+// snapshot of a refresh that succeeded and lets go of the crawl lock; a
+// follower lets go of the snapshot it loaded (the index holds the pages).
 func (c *Crawl) RefreshEnded(err error) {
 	c.mu.Lock()
 	if c.role != RoleLeader || !c.locked {
+		if c.role == RoleFollower {
+			c.role, c.pages = "", nil
+		}
 		c.mu.Unlock()
 		return
 	}

@@ -117,6 +117,11 @@ func TestCrawlOncePerFleet(t *testing.T) {
 	if o.listed.Load() != 1 || o.fetched.Load() != 3 {
 		t.Errorf("origin listed %d times and fetched %d pages, want 1 and 3", o.listed.Load(), o.fetched.Load())
 	}
+	for i, cr := range crawls {
+		if cr.pages != nil || cr.role != "" {
+			t.Errorf("instance %d holds %d pages of the crawl after its refresh (role %q)", i, len(cr.pages), cr.role)
+		}
+	}
 	if adopted.Load() != 2 {
 		t.Errorf("%d followers adopted the leader's discovery without its validators, want 2", adopted.Load())
 	}
