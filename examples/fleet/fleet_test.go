@@ -16,6 +16,12 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	// What cmd/caddy builds in, imported only so that a change to it
+	// invalidates go test's cached result of this package (the tests run
+	// the binary TestMain builds, which go test cannot see).
+	_ "github.com/agentready/caddy-agentready/caddymodule"
+	_ "github.com/caddyserver/caddy/v2/modules/standard"
 )
 
 // caddyBin is the Caddy of this repository (cmd/caddy), built once for
