@@ -111,6 +111,17 @@ func (ar *AgentReady) unmarshalFleet(d *caddyfile.Dispenser) error {
 	return nil
 }
 
+// fleetOnce runs work once per refresh for the fleet (llms-full.txt):
+// another instance's result of the last 9/10 of connect.refresh, else
+// work's here, stored for the others; work's alone without a fleet.
+func (ar *AgentReady) fleetOnce(ctx context.Context, name string, work func(context.Context) ([]byte, error)) ([]byte, error) {
+	if ar.fleet == nil {
+		return work(ctx)
+	}
+	r, err := ar.fleet.Once(ctx, name, ar.site.Connect.Refresh*9/10, work)
+	return r.Data, err
+}
+
 // scanNowKey marks the context of a scan asked for on the admin endpoint:
 // it runs in this instance even when the fleet has a fresh report.
 type scanNowKey struct{}

@@ -1,8 +1,10 @@
 package fleet_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"io/fs"
 	"net"
 	"net/http"
@@ -261,6 +263,7 @@ func TestFleetCrawlsOnce(t *testing.T) {
 	if roles["leader"] != 1 || roles["follower"] != 2 {
 		t.Errorf("roles %v, want one leader and two followers", roles)
 	}
+	sameLLMsFull(t, fleet)
 	scannedBy := map[string]int{}
 	for _, in := range fleet {
 		var st struct {
@@ -376,6 +379,9 @@ func fleetTraffic(t *testing.T, fleet []*instance) {
 			t.Fatal(err)
 		}
 		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("instance %d: %s", in.port, resp.Status)
+		}
 	}
 	sent := time.Now()
 	type snapshot struct {
@@ -412,7 +418,7 @@ func fleetTraffic(t *testing.T, fleet []*instance) {
 	t.Logf("traffic: instance 1 counts %d of the fleet's %d GPTBot requests %s after the last (save interval 1s)",
 		gptbot, perInstance*len(fleet), time.Since(sent).Round(100*time.Millisecond))
 	if gptbot != perInstance*len(fleet) {
-		t.Fatalf("instance 1 counts %d GPTBot requests, the fleet served %d", gptbot, perInstance*len(fleet))
+		t.Fatalf("instance 1 counts %d GPTBot requests, the fleet served %d; by instance %+v", gptbot, perInstance*len(fleet), snap.Fleet)
 	}
 	if len(snap.Fleet) != len(fleet) {
 		t.Fatalf("breakdown of %d instances, want %d: %+v", len(snap.Fleet), len(fleet), snap.Fleet)
@@ -476,5 +482,40 @@ func TestFleetLeaderDies(t *testing.T) {
 			t.Logf("instance %d: whole index (%d pages, %s) %s after the leader was killed",
 				in.port, st.Pages, st.Fleet.Crawl.Role, time.Since(killed).Round(100*time.Millisecond))
 		}
+	}
+}
+
+// sameLLMsFull: every instance serves the fleet's one llms-full.txt, built
+// once; its log says so.
+func sameLLMsFull(t *testing.T, fleet []*instance) {
+	t.Helper()
+	var first []byte
+	for _, in := range fleet {
+		var body []byte
+		for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+			resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/llms-full.txt", in.port))
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ = io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK && bytes.Contains(body, []byte("Page 39")) {
+				break
+			}
+		}
+		if first == nil {
+			first = body
+		}
+		if !bytes.Contains(body, []byte("Page 39")) || !bytes.Equal(body, first) {
+			t.Fatalf("instance %d: llms-full.txt of %d bytes, not the fleet's whole one of %d", in.port, len(body), len(first))
+		}
+	}
+	built := 0
+	for _, in := range fleet {
+		out, _ := os.ReadFile(in.log)
+		built += bytes.Count(out, []byte(`"llms-full.txt built"`))
+	}
+	if built != 1 {
+		t.Errorf("llms-full.txt built %d times in the fleet, want once", built)
 	}
 }
