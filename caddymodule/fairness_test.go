@@ -35,6 +35,11 @@ sed do <em>eiusmod</em> tempor incididunt ut labore et <strong>dolore magna</str
 // path; serve, when set, sees each request first, with the headers set,
 // and reports whether it answered it.
 func fairCaddy(t *testing.T, settings string, serve func(w http.ResponseWriter, r *http.Request) bool) (base string) {
+	return fairCaddyWith(t, "", settings, serve)
+}
+
+// fairCaddyWith is fairCaddy with global options (servers settings).
+func fairCaddyWith(t *testing.T, global, settings string, serve func(w http.ResponseWriter, r *http.Request) bool) (base string) {
 	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Header().Set("Content-Length", strconv.Itoa(len(fairPage)))
@@ -43,7 +48,10 @@ func fairCaddy(t *testing.T, settings string, serve func(w http.ResponseWriter, 
 		}
 	}))
 	t.Cleanup(origin.Close)
-	base, _ = runCaddy(t, fmt.Sprintf(`:{port} {
+	if global != "" {
+		global = "{\n\tadmin 127.0.0.1:{admin}\n\tpersist_config off\n\t" + global + "\n}\n"
+	}
+	base, _ = runCaddy(t, global+fmt.Sprintf(`:{port} {
 	bind 127.0.0.1
 	agent_ready {
 		self_scan off
@@ -89,11 +97,20 @@ func (a answer) annotated() bool {
 }
 
 func fairFetch(c *http.Client, url, accept string) (answer, error) {
+	return fairFetchFrom(c, url, accept, "")
+}
+
+// fairFetchFrom is fairFetch with an X-Forwarded-For header, when xff is
+// not empty.
+func fairFetchFrom(c *http.Client, url, accept, xff string) (answer, error) {
 	req, err := http.NewRequest("GET", url, nil)
 	if err != nil {
 		return answer{}, err
 	}
 	req.Header.Set("Accept", accept)
+	if xff != "" {
+		req.Header.Set("X-Forwarded-For", xff)
+	}
 	resp, err := c.Do(req)
 	if err != nil {
 		return answer{}, err
@@ -175,11 +192,31 @@ func TestFairConversions(t *testing.T) {
 // while another client's conversion goes ahead; a page that streams slowly
 // from its origin holds its client's share but no CPU slot.
 func TestFairConversionsBusy(t *testing.T) {
+	testBusy(t, "", func(int) string { return "" })
+}
+
+// TestSecurityConversionsForgedForwardedFor: behind trusted_proxies
+// without trusted_proxies_strict, Caddy's client_ip is the leftmost
+// X-Forwarded-For entry, which the client writes. A client rotating it
+// still gets conversions_per_client: the share is counted for the address
+// the trusted proxy appended (read right to left, as the rate limit does).
+func TestSecurityConversionsForgedForwardedFor(t *testing.T) {
+	testBusy(t, "servers {\n\t\ttrusted_proxies static 127.0.0.1/32 10.0.0.0/8\n\t}", func(i int) string {
+		return fmt.Sprintf("192.0.2.%d, 198.51.100.7, 10.1.1.1", i+1)
+	})
+}
+
+// testBusy: a client whose one conversion (conversions_per_client 1) is
+// held by a stalled page gets its next Markdown request answered with the
+// origin's HTML (reason busy), while another client converts; global is
+// Caddy's global options, xff the X-Forwarded-For header of the client's
+// i-th request ("" for none).
+func testBusy(t *testing.T, global string, xff func(i int) string) {
 	release := make(chan struct{})
 	var once sync.Once
 	unstall := func() { once.Do(func() { close(release) }) }
 	stalled := make(chan struct{}, 10)
-	base := fairCaddy(t, "queue_timeout 200ms\n\t\tconversions_per_client 1", func(w http.ResponseWriter, r *http.Request) bool {
+	base := fairCaddyWith(t, global, "queue_timeout 200ms\n\t\tconversions_per_client 1", func(w http.ResponseWriter, r *http.Request) bool {
 		if !strings.HasPrefix(r.URL.Path, "/slow/") {
 			return false
 		}
@@ -206,7 +243,7 @@ func TestFairConversionsBusy(t *testing.T) {
 			t.Fatalf("a's next conversion was never refused while its stalled page held the share: %d %q", got.status, got.ctype)
 		}
 		go func() {
-			got, err := fairFetch(a, fmt.Sprintf("%s/slow/%d", base, round), acceptMarkdown)
+			got, err := fairFetchFrom(a, fmt.Sprintf("%s/slow/%d", base, round), acceptMarkdown, xff(2*round))
 			if err != nil {
 				t.Error(err)
 			}
@@ -219,7 +256,7 @@ func TestFairConversionsBusy(t *testing.T) {
 		}
 		before := counterValue(t, busy)
 		var err error
-		if got, err = fairFetch(a, base+"/next", acceptMarkdown); err != nil {
+		if got, err = fairFetchFrom(a, base+"/next", acceptMarkdown, xff(2*round+1)); err != nil {
 			t.Fatal(err)
 		}
 		if got.markdown() {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"runtime"
 	"sync"
 	"time"
@@ -55,9 +56,15 @@ func (ar *AgentReady) runConversion(ctx context.Context) (func(), error) {
 // queue deadline from admit to runConversion.
 const queueDeadlineVar = "agent_ready.queue_deadline"
 
-// clientKey is the client a request's conversions are counted for:
-// Caddy's client_ip (the forwarded address behind trusted_proxies).
+// clientKey is the client a request's conversions are counted for: the
+// address clientAddr reads from the request as it came in (behind
+// trusted_proxies, the forwarded address read right to left, as the rate
+// limit reads it: Caddy's client_ip is the leftmost entry, which the
+// client writes, unless trusted_proxies_strict is on).
 func clientKey(ctx context.Context) string {
+	if r, ok := ctx.Value(caddyhttp.OriginalRequestCtxKey).(http.Request); ok {
+		return clientAddr(r.WithContext(ctx)).String()
+	}
 	ip, _ := caddyhttp.GetVar(ctx, caddyhttp.ClientIPVarKey).(string)
 	return ip
 }

@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -25,6 +24,8 @@ import (
 	_ "github.com/caddyserver/caddy/v2/modules/caddyhttp/headers"
 	_ "github.com/caddyserver/caddy/v2/modules/caddyhttp/rewrite"
 	_ "github.com/caddyserver/caddy/v2/modules/metrics"
+
+	"github.com/agentready/caddy-agentready/caddymodule/internal/caddytest"
 )
 
 // caddyMu serialises tests that run Caddy in this process: Caddy has one
@@ -34,12 +35,7 @@ var caddyMu sync.Mutex
 // freePort returns a TCP port on 127.0.0.1 that was free a moment ago.
 func freePort(t testing.TB) int {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
+	return caddytest.FreePort(t)
 }
 
 // runCaddy adapts the Caddyfile (with {port} and {admin} replaced by free
@@ -68,21 +64,7 @@ func runCaddyFile(t testing.TB, port int, caddyfileText, filename string) (base,
 	if !strings.Contains(text, "admin ") {
 		text = fmt.Sprintf("{\n\tadmin 127.0.0.1:%d\n\tpersist_config off\n}\n", adminPort) + text
 	}
-	cfg, warnings, err := caddyconfig.GetAdapter("caddyfile").Adapt([]byte(text), map[string]any{"filename": filename})
-	if err != nil {
-		t.Fatalf("adapting Caddyfile: %v\n%s", err, text)
-	}
-	if len(warnings) > 0 {
-		t.Logf("adapt warnings: %v", warnings)
-	}
-	if err := caddy.Load(cfg, true); err != nil {
-		t.Fatalf("loading config: %v", err)
-	}
-	t.Cleanup(func() {
-		if err := caddy.Stop(); err != nil {
-			t.Logf("stopping caddy: %v", err)
-		}
-	})
+	caddytest.Load(t, text, filename)
 	base = fmt.Sprintf("http://127.0.0.1:%d", port)
 	waitListening(t, fmt.Sprintf("127.0.0.1:%d", port))
 	return base, fmt.Sprintf("http://127.0.0.1:%d", adminPort)
@@ -90,16 +72,7 @@ func runCaddyFile(t testing.TB, port int, caddyfileText, filename string) (base,
 
 func waitListening(t testing.TB, addr string) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond)
-		if err == nil {
-			c.Close()
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Fatalf("nothing listens on %s", addr)
+	caddytest.WaitListening(t, addr)
 }
 
 // get performs a request with the given headers and returns the response

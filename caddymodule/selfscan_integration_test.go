@@ -6,29 +6,19 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentready/caddy-agentready/caddymodule/internal/caddytest"
 )
 
-// demoCaddyfile is the bundled demo with the origin replaced by a test
-// server: agent_ready with the example YAML, the self-scan soon after start.
+// demoCaddyfile is caddytest.DemoCaddyfile, read from this directory.
 func demoCaddyfile(originURL string) string {
-	return `
-:{port} {
-	bind 127.0.0.1
-	encode gzip
-	agent_ready {
-		config ../examples/site.yaml
-		self_scan {
-			delay 50ms
-			timeout 30s
-		}
-	}
-	reverse_proxy ` + strings.TrimPrefix(originURL, "http://") + `
-}`
+	return caddytest.DemoCaddyfile(originURL, filepath.Join("..", "examples", "site.yaml"))
 }
 
 // waitReport polls the admin endpoint until a self-scan has completed.

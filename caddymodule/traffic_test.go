@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,31 +17,23 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 
+	"github.com/agentready/caddy-agentready/caddymodule/internal/caddytest"
 	"github.com/agentready/caddy-agentready/traffic"
 )
 
 // TestMain keeps every test's saved traffic counts out of the user's data
 // directory: Caddy's AppDataDir follows XDG_DATA_HOME.
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "agentready-data-")
-	if err != nil {
-		panic(err)
-	}
-	os.Setenv("XDG_DATA_HOME", dir)
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { caddytest.Main(m) }
 
 // User-Agents of the tests.
 const (
-	uaBrowser    = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36"
-	uaGPTBot     = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)"
-	uaChatGPT    = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot"
-	uaClaudeBot  = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)"
-	uaAmazonbot  = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Amazonbot/0.1; +https://developer.amazon.com/support/amazonbot) Chrome/119.0 Safari/537.36"
-	uaSearchBot  = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; OAI-SearchBot/1.0; +https://openai.com/searchbot"
-	uaPerplexity = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; PerplexityBot/1.0; +https://perplexity.ai/perplexitybot)"
+	uaBrowser    = caddytest.UABrowser
+	uaGPTBot     = caddytest.UAGPTBot
+	uaChatGPT    = caddytest.UAChatGPT
+	uaClaudeBot  = caddytest.UAClaudeBot
+	uaAmazonbot  = caddytest.UAAmazonbot
+	uaSearchBot  = caddytest.UASearchBot
+	uaPerplexity = caddytest.UAPerplexity
 )
 
 // fakeResolver answers reverse and forward lookups from maps.
@@ -69,40 +60,10 @@ func (f fakeResolver) LookupIPAddr(_ context.Context, host string) ([]net.IPAddr
 	return out, nil
 }
 
-// trafficCaddyfile runs agent_ready with yaml in front of origin, the
-// client address taken from X-Forwarded-For of the local test client (a
-// trusted proxy), GPTBot's ranges from a local file.
+// trafficCaddyfile is caddytest.TrafficCaddyfile.
 func trafficCaddyfile(t *testing.T, originURL, yaml, extra string) string {
 	t.Helper()
-	dir := t.TempDir()
-	yamlPath := filepath.Join(dir, "site.yaml")
-	rangesPath := filepath.Join(dir, "gptbot.json")
-	if err := os.WriteFile(yamlPath, []byte(yaml), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(rangesPath, []byte(`{"prefixes":[{"ipv4Prefix":"203.0.113.0/24"}]}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return `{
-	admin 127.0.0.1:{admin}
-	persist_config off
-	servers {
-		trusted_proxies static 127.0.0.1/32
-		client_ip_headers X-Forwarded-For
-	}
-}
-:{port} {
-	bind 127.0.0.1
-	agent_ready {
-		config ` + yamlPath + `
-		self_scan off
-		traffic {
-			ranges https://openai.com/gptbot.json ` + rangesPath + `
-			` + extra + `
-		}
-	}
-	reverse_proxy ` + strings.TrimPrefix(originURL, "http://") + `
-}`
+	return caddytest.TrafficCaddyfile(t, originURL, yaml, extra)
 }
 
 // trafficSnapshot reads GET /agent-ready/traffic.json of the site at base

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -162,4 +163,55 @@ func FuzzMentionsMarkdown(f *testing.F) {
 			t.Errorf("mentionsMarkdown(%q) = %v, want %v", s, got, want)
 		}
 	})
+}
+
+// caddyNext is a next handler as Caddy hands it to a middleware: an
+// interface, whose method value (next.ServeHTTP) the caller passes on.
+type caddyNext interface {
+	ServeHTTP(w http.ResponseWriter, r *http.Request) error
+}
+
+// pageOrigin answers a page with its Content-Type, a value it shares
+// between responses (reverse_proxy copies the origin's in), so that it
+// allocates nothing itself.
+type pageOrigin struct {
+	ctype []string
+	body  []byte
+}
+
+func (o pageOrigin) ServeHTTP(w http.ResponseWriter, _ *http.Request) error {
+	w.Header()["Content-Type"] = o.ctype
+	w.WriteHeader(http.StatusOK)
+	_, err := w.Write(o.body)
+	return err
+}
+
+// TestCaddyNextAllocations: ServeHTTP keeps next no longer than its call,
+// so the method value of Caddy's next handler needs no allocation, and the
+// Markdown alternate's Link value is written from the address's pieces
+// without the joined address: a headers-only HTML directory index with a
+// query allocates the shared header array and the Link value, nothing
+// else (four before: the method value and the joined address too).
+func TestCaddyNextAllocations(t *testing.T) {
+	h := &Handler{Convert: fixedConvert, Options: Options{HeadLink: Bool(false)}}
+	if err := h.Provision(); err != nil {
+		t.Fatal(err)
+	}
+	var next caddyNext = pageOrigin{ctype: []string{"text/html; charset=utf-8"}, body: []byte(testPage)}
+	r := httptest.NewRequest(http.MethodGet, "/docs/?page=2", nil)
+	r.Header.Set("Accept", acceptChrome)
+	w := &discardWriter{h: http.Header{}}
+	serve := func() {
+		clear(w.h)
+		if err := h.ServeHTTP(w, r, next.ServeHTTP); err != nil {
+			t.Fatal(err)
+		}
+	}
+	serve()
+	if want := `</docs/md/?page=2>; rel="alternate"; type="text/markdown"`; !slices.Contains(w.h["Link"], want) {
+		t.Fatalf("Link %q, want it to hold %q", w.h["Link"], want)
+	}
+	if got := testing.AllocsPerRun(200, serve); got > 2 {
+		t.Errorf("%.1f allocations a request, want at most 2", got)
+	}
 }

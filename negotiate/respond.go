@@ -25,21 +25,29 @@ func dropHeaders(hdr http.Header, keys []string) {
 
 // markdownHref is the address of this page's Markdown alternate.
 func (rw *responseWriter) markdownHref() string {
+	path, suffix, slash := rw.markdownHrefParts()
+	if q := rw.public.RawQuery; q != "" {
+		return path + suffix + slash + "?" + q
+	}
+	return path + suffix + slash
+}
+
+// markdownHrefParts is markdownHref in the pieces it is joined from (the
+// query apart), so that the Link value can be written from them without
+// the joined string.
+func (rw *responseWriter) markdownHrefParts() (path, suffix, slash string) {
 	p := rw.public.EscapedPath()
 	switch {
 	case rw.h.suffix == "":
+		return p, "", ""
 	case p == "/":
-		p = rw.h.suffix
+		return rw.h.suffix, "", ""
 	case strings.HasSuffix(p, "/"):
 		// A directory index keeps its slash: /docs/ -> /docs/md/ (see pagePath).
-		p = strings.TrimSuffix(p, "/") + rw.h.suffix + "/"
+		return strings.TrimSuffix(p, "/"), rw.h.suffix, "/"
 	default:
-		p += rw.h.suffix
+		return p, rw.h.suffix, ""
 	}
-	if rw.public.RawQuery != "" {
-		p += "?" + rw.public.RawQuery
-	}
-	return p
 }
 
 // markdownTarget is markdownHref, made once per response: the Link header
@@ -58,7 +66,7 @@ func (rw *responseWriter) commonHeaders() {
 	hdr := rw.Header()
 	var mdLink string
 	if on(rw.h.Options.LinkMarkdown) {
-		mdLink = markdownLinkValue(rw.markdownTarget())
+		mdLink = rw.markdownLink()
 	}
 	// The values added to fields the response does not have yet share one
 	// array, each field's slice capped at its length so that a later
@@ -104,10 +112,35 @@ const markdownLinkTail = `>; rel="alternate"; type="text/markdown"`
 
 // markdownLinkValue is LinkValue(target, "alternate", "text/markdown").
 func markdownLinkValue(target string) string {
+	return markdownLinkOf(target, "", "", "")
+}
+
+// markdownLink is markdownLinkValue(rw.markdownTarget()), written from the
+// target's pieces unless the target was already made: on a response that
+// only carries the headers, one allocation instead of two (escaping is
+// byte by byte, so the pieces escape as their join does).
+func (rw *responseWriter) markdownLink() string {
+	if rw.mdHref != "" {
+		return markdownLinkValue(rw.mdHref)
+	}
+	path, suffix, slash := rw.markdownHrefParts()
+	return markdownLinkOf(path, suffix, slash, rw.public.RawQuery)
+}
+
+// markdownLinkOf is markdownLinkValue of path+suffix+slash, with "?"+query
+// when query is not empty.
+func markdownLinkOf(path, suffix, slash, query string) string {
 	var b strings.Builder
-	b.Grow(len(target) + len(markdownLinkTail) + 8)
+	n := len(path) + len(suffix) + len(slash) + len(query) + 1
+	b.Grow(n + len(markdownLinkTail) + 8)
 	b.WriteByte('<')
-	writeURIReference(&b, target)
+	writeURIReference(&b, path)
+	writeURIReference(&b, suffix)
+	writeURIReference(&b, slash)
+	if query != "" {
+		b.WriteByte('?')
+		writeURIReference(&b, query)
+	}
 	b.WriteString(markdownLinkTail)
 	return b.String()
 }

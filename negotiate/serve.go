@@ -34,16 +34,18 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next Next) e
 		rw.fromPath()
 	}
 	originReq := rw.originRequest(r)
-	if rw.viaSuffix {
-		next = rw.followSlash(next)
-	}
 	returned := false
 	defer func() {
 		if !returned {
 			rw.abort() // next panicked (http.ErrAbortHandler, say): stop the rewriter
 		}
 	}()
-	err := next(rw, originReq)
+	var err error
+	if rw.viaSuffix {
+		err = rw.nextFollowingSlash(next, rw, originReq)
+	} else {
+		err = next(rw, originReq)
+	}
 	returned = true
 	if err != nil {
 		rw.abort()

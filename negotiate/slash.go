@@ -9,39 +9,41 @@ import (
 // The response path: a suffix URL whose page the origin redirects to its
 // directory index is followed here, not by the client.
 
-// followSlash wraps next for a request that came through the Markdown
-// suffix. `/docs/md` names the page `/docs`, and the alternate advertised
-// for a directory index `/docs/` is `/docs/md` too; an origin that serves
-// the index redirects `/docs` to `/docs/` (file servers do, WordPress does).
-// A client that uses the suffix because it cannot negotiate would follow
-// that redirect to the HTML, so the handler follows it itself, once, when
-// it only adds the trailing slash (to the client's path or to the one next
-// was given), and names `/docs/` as the page.
+// nextFollowingSlash calls next, for a request that came through the
+// Markdown suffix. `/docs/md` names the page `/docs`, and the alternate
+// advertised for a directory index `/docs/` is `/docs/md` too; an origin
+// that serves the index redirects `/docs` to `/docs/` (file servers do,
+// WordPress does). A client that uses the suffix because it cannot negotiate
+// would follow that redirect to the HTML, so the handler follows it itself,
+// once, when it only adds the trailing slash (to the client's path or to the
+// one next was given), and names `/docs/` as the page.
 //
 // The page request Handler.Reenter was given follows it the same way: the
 // page with its slash enters the route chain from the top again (see
 // followByReentry), so that every handler in front judges `/docs/` too.
 // Without Reenter, next is asked for `/docs/` directly.
-func (rw *responseWriter) followSlash(next Next) Next {
+//
+// It calls next rather than wrapping it in a closure: next is then never
+// kept beyond the call, so a caller's method value (Caddy's
+// next.ServeHTTP) needs no allocation on any request.
+func (rw *responseWriter) nextFollowingSlash(next Next, w http.ResponseWriter, r *http.Request) error {
 	pub := rw.public.EscapedPath()
 	if strings.HasSuffix(rw.pagePath, "/") || strings.HasSuffix(pub, "/") || rw.mark == markFollowed {
-		return next // nothing to add a slash to, or added once already
+		return next(w, r) // nothing to add a slash to, or added once already
 	}
-	return func(w http.ResponseWriter, r *http.Request) error {
-		c := &slashCatcher{w: w, header: make(http.Header), host: r.Host,
-			want: [2]string{rw.pagePath + "/", pub + "/"}, query: [2]string{r.URL.RawQuery, rw.public.RawQuery}}
-		if err := next(c, r); err != nil || !c.caught {
-			return err
-		}
-		if rw.mark == markPage && rw.h.Reenter != nil {
-			return rw.followByReentry(c)
-		}
-		setEscapedPath(&rw.public, pub+"/")
-		rw.pagePath = c.want[0]
-		r2 := r.Clone(r.Context())
-		setEscapedPath(r2.URL, c.want[0])
-		return next(w, r2)
+	c := &slashCatcher{w: w, header: make(http.Header), host: r.Host,
+		want: [2]string{rw.pagePath + "/", pub + "/"}, query: [2]string{r.URL.RawQuery, rw.public.RawQuery}}
+	if err := next(c, r); err != nil || !c.caught {
+		return err
 	}
+	if rw.mark == markPage && rw.h.Reenter != nil {
+		return rw.followByReentry(c)
+	}
+	setEscapedPath(&rw.public, pub+"/")
+	rw.pagePath = c.want[0]
+	r2 := r.Clone(r.Context())
+	setEscapedPath(r2.URL, c.want[0])
+	return next(w, r2)
 }
 
 // followByReentry answers the page request, whose slash redirect c caught,

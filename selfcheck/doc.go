@@ -17,29 +17,34 @@
 // render. The files of this package are named by stage, and everything about
 // one protocol or format lives in one folder.
 //
-//   - scan.go: [Scan], from the target to the finished report.
-//   - options.go: [Options] and their defaults.
+//   - scan.go: [Scan], from the target to the finished report; [Options]
+//     and their defaults; the state one scan shares between checks (the
+//     routes, each page fetched and parsed once: parse.HTML, parse.JSONLD).
 //   - fetch.go: the scan's one HTTP client (bounded concurrency, timeouts,
 //     body cap, redirect limits, a memoising cache: every answer is fetched
-//     once and shared by every check).
-//   - site.go: the state one scan shares between checks: the routes, each
-//     page fetched and parsed once (parse.HTML, parse.JSONLD).
-//   - documents.go, openapi.go: the site's documents, each fetched and
-//     parsed once: robots.txt, sitemap, agents.json (both addresses), JSON
-//     documents, the MCP server card, llms.txt, the MCP endpoint and its
-//     probe, the OpenAPI document and how its operations are judged.
+//     once and shared by every check), and what a receipt may never show
+//     (credential headers and parameters redacted).
+//   - documents.go: the site's documents, each fetched and parsed once:
+//     robots.txt, sitemap, agents.json (both addresses), JSON documents, the
+//     MCP server card, llms.txt, the MCP endpoint and its probe, whether the
+//     site offers a backend at all (R9 and the interface checkpoints are
+//     NOT_APPLICABLE when it does not), the OpenAPI document and how its
+//     operations are judged.
 //   - lens.go: a lens is a catalogue of checkpoints with verdicts of its own,
-//     run over the one shared site. lens_score.go is the 100-point lens:
-//     catalogue.go lists its 35 checks (ids, sections, weights),
-//     check_<section>.go implement them (discover, understand, read, act,
-//     connect, trust, optional), each beside its check_<section>_test.go;
-//     verdict.go and routecheck.go are how a check decides (one route at a
-//     time for page-level checks); score.go weighs the results.
-//   - receipt.go, redact.go: the evidence behind every verdict, and what it
-//     may never show.
-//   - report.go: the one result object; render_json.go, render_markdown.go
-//     and render_html.go: its three renderings; render_text.go: the receipt
-//     text and verdict symbols the Markdown and HTML forms share.
+//     run over the one shared site; the 100-point lens and how its checks
+//     run. catalogue.go lists its 35 checks (ids, sections, weights);
+//     checks_content.go implements the sections discover, read and
+//     understand, checks_interact.go act, connect, trust and the optional
+//     checks (their tests in checks_test.go); routes.go picks the routes and
+//     is how a page-level check decides, one route at a time.
+//   - report.go: the one result object, its verdicts, the score that weighs
+//     them and the receipts, the evidence behind every verdict.
+//   - render.go: its renderings (JSON, Markdown, HTML, and the receipt text
+//     and verdict symbols the Markdown and HTML forms share); render_ci.go:
+//     the SARIF 2.1.0 and JUnit renderings for CI.
+//   - plan.go: the fix-first plan the report opens with, and the causes a
+//     check records when it does not pass.
+//   - standard.go: docs/standard.md, generated from the catalogues.
 //   - cli.go: the `scan` command line (flags, output format, exit codes).
 //
 // Folders:
@@ -56,21 +61,16 @@
 //
 // The further lenses report beside the score and never change it:
 //
-//   - lens_protocol.go: the 28 agent-protocol checkpoints of STANDARD.md §11
-//     (protocol_catalogue.go lists them with their fix and verify command;
-//     protocol_interfaces.go, protocol_discovery.go and protocol_commerce.go
-//     implement them, protocol_test.go holds their table as data).
-//   - lens_lint.go: the 20 UAIX agent-compatibility rules of §12 and the
-//     L0–L7 executability ladder (lint_rules.go; lint_test.go).
-//   - backend.go: whether the site offers a backend at all (R9 and the
-//     interface checkpoints are NOT_APPLICABLE when it does not).
-//   - plan.go: the fix-first plan the report opens with; render_ci.go: the
-//     SARIF 2.1.0 and JUnit renderings for CI.
+//   - protocol_catalogue.go: the protocol lens, the 28 agent-protocol
+//     checkpoints of STANDARD.md §11 with their fix and verify command, and
+//     the interface checkpoints; protocol_discovery.go the discovery and
+//     commerce checkpoints (lens_test.go holds their table as data).
+//   - lint_rules.go: the lint lens, the 20 UAIX agent-compatibility rules of
+//     §12 and the L0–L7 executability ladder.
 //
-// A lens_<name>.go file holds a lens's catalogue, its run and where its
-// findings go in the [Report], and is appended to lenses. Checkpoints read
-// the same site documents (documents.go) and the same scored outcomes
-// (site.scored) as the scored checks, so where both judge the same thing
-// they agree (lens_agree_test.go). Only the 100-point lens changes the
-// score.
+// A lens holds its catalogue, its run and where its findings go in the
+// [Report], and is appended to lenses. Checkpoints read the same site
+// documents (documents.go) and the same scored outcomes (site.scored) as the
+// scored checks, so where both judge the same thing they agree
+// (TestLensesAgree). Only the 100-point lens changes the score.
 package selfcheck

@@ -1,8 +1,12 @@
 package selfcheck
 
 import (
+	"maps"
+	"net/http"
+	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // SchemaVersion is the version of the JSON report schema documented in
@@ -170,4 +174,284 @@ type UnverifiedLine struct {
 	Verdict Verdict `json:"verdict"`
 	// Reason says why the scanner cannot measure it.
 	Reason string `json:"reason"`
+}
+
+// Verdict is the single outcome of a check (STANDARD.md §3); none is rounded
+// into another.
+type Verdict string
+
+// The seven verdicts of STANDARD.md §3.
+const (
+	// Pass: what the rule expects came back; full weight.
+	Pass Verdict = "PASS"
+	// Partial: part is in place; a stated fraction of the weight, and the
+	// receipt names the missing part.
+	Partial Verdict = "PARTIAL"
+	// Fail: asked for, nothing there; zero.
+	Fail Verdict = "FAIL"
+	// Optional: an unsettled rule, noted found or not found; no points.
+	Optional Verdict = "OPTIONAL"
+	// NotApplicable: the rule does not apply; leaves the denominator.
+	NotApplicable Verdict = "NOT_APPLICABLE"
+	// CouldNotCheck: refused, timeout, redirect loop, oversize, 5xx; keeps
+	// its weight, earns zero, listed separately.
+	CouldNotCheck Verdict = "COULD_NOT_CHECK"
+	// Unverified: measurable only with credentials the scanner never holds.
+	Unverified Verdict = "UNVERIFIED"
+)
+
+// outcome is what a check decides before it is weighed: a verdict, the
+// fraction of the weight earned (1 for PASS, 0 for FAIL, strictly between for
+// PARTIAL), what is missing, and the receipt.
+type outcome struct {
+	verdict  Verdict
+	fraction float64
+	missing  string
+	found    *bool
+	receipt  Receipt
+	scope    []string
+	cause    string // why it did not pass (Receipt.Cause)
+	fix      string // a site.yaml snippet built from the site's own values
+}
+
+// because sets the outcome's cause and returns it.
+func (o outcome) because(cause string) outcome {
+	o.cause = cause
+	return o
+}
+
+// fromFraction turns a fraction into PASS, PARTIAL or FAIL.
+func fromFraction(f float64, missing string) outcome {
+	switch {
+	case f >= 1:
+		return outcome{verdict: Pass, fraction: 1}
+	case f <= 0:
+		return outcome{verdict: Fail, missing: missing}
+	default:
+		// A PARTIAL never rounds into a PASS or a FAIL.
+		return outcome{verdict: Partial, fraction: min(max(round2(f), 0.01), 0.99), missing: missing}
+	}
+}
+
+// round2 rounds to two decimals so that fractions and points print stably.
+func round2(f float64) float64 {
+	if f < 0 {
+		return -round2(-f)
+	}
+	return float64(int64(f*100+0.5)) / 100
+}
+
+// score fills the totals of r from its checks (STANDARD.md §1): optional
+// checks never score; NOT_APPLICABLE leaves the denominator;
+// COULD_NOT_CHECK keeps its weight and earns nothing.
+func (r *Report) score() {
+	r.Sections = r.Sections[:0]
+	r.Earned, r.Applicable = 0, 0
+	r.CouldNotCheck = []string{}
+	bySection := map[Section]*SectionResult{}
+	for _, s := range Sections() {
+		r.Sections = append(r.Sections, SectionResult{ID: s.ID, Title: s.Title, Points: s.Points})
+	}
+	for i := range r.Sections {
+		bySection[r.Sections[i].ID] = &r.Sections[i]
+	}
+	for i := range r.Checks {
+		c := &r.Checks[i]
+		switch c.Verdict {
+		case Pass:
+			c.Fraction = 1
+		case Partial:
+		default:
+			c.Fraction = 0
+		}
+		c.Earned = round2(c.Weight * c.Fraction)
+		if c.Verdict == CouldNotCheck {
+			r.CouldNotCheck = append(r.CouldNotCheck, c.ID)
+		}
+		s := bySection[c.Section]
+		if s == nil || c.Verdict == NotApplicable || c.Verdict == Optional || c.Verdict == Unverified {
+			continue
+		}
+		s.Earned = round2(s.Earned + c.Earned)
+		s.Applicable += c.Weight
+		r.Earned = round2(r.Earned + c.Earned)
+		r.Applicable += c.Weight
+	}
+	// Rule 3: no perfect Connect score on missing evidence. Wherever a
+	// backend interface applies (R9 is not NOT_APPLICABLE), tested
+	// execution stays UNVERIFIED and the section says so.
+	if c := r.checkByID("backend_interface_declared"); c != nil && c.Verdict != NotApplicable {
+		if s := bySection[SectionConnect]; s != nil {
+			for _, u := range r.Unverified {
+				s.Unverified = append(s.Unverified, u.ID)
+			}
+		}
+	}
+	r.Score = 0
+	if r.Applicable > 0 {
+		r.Score = float64(int64(1000*r.Earned/r.Applicable+0.5)) / 10
+	}
+}
+
+// excerptLimit is the longest body excerpt a receipt keeps, in bytes.
+const excerptLimit = 240
+
+// Receipt is the evidence behind a verdict (STANDARD.md §4): the call made,
+// the answer the standard expects, and the answer actually received.
+type Receipt struct {
+	// Request is the main call the check made (nil when it made none).
+	Request *RequestRecord `json:"request,omitempty"`
+	// Expected states the answer the standard expects.
+	Expected string `json:"expected"`
+	// Received is what the main call got back.
+	Received *ResponseRecord `json:"received,omitempty"`
+	// Also lists further calls the check relied on, in order.
+	Also []Exchange `json:"also,omitempty"`
+	// Routes holds the per-route findings of a page-level check.
+	Routes []RouteFinding `json:"routes,omitempty"`
+	// Details holds structured evidence of checks that record more than one
+	// exchange (mcp_transport, ard_manifest…).
+	Details any `json:"details,omitempty"`
+	// Note is a free-text observation (what was found, how it was judged).
+	Note string `json:"note,omitempty"`
+	// Cause is the stable id of why the check did not pass (for a
+	// page-level check, the cause of its worst route), from which the
+	// fix-first plan takes its advice; empty on a PASS. docs/standard.md
+	// lists every check's causes.
+	Cause string `json:"cause,omitempty"`
+}
+
+// RequestRecord is a request as a receipt records it: only the headers that
+// shape the answer, credentials redacted.
+type RequestRecord struct {
+	// Method is the HTTP method.
+	Method string `json:"method"`
+	// URL is the URL asked for, credentials redacted.
+	URL string `json:"url"`
+	// Header holds the request headers that shape the answer (Accept…).
+	Header map[string]string `json:"header,omitempty"`
+}
+
+// ResponseRecord is a response as a receipt records it.
+type ResponseRecord struct {
+	// Status is the HTTP status code, 0 when no response came back.
+	Status int `json:"status"`
+	// ContentType is the Content-Type header.
+	ContentType string `json:"content_type,omitempty"`
+	// Header holds the headers relevant to the check, credentials redacted.
+	Header map[string]string `json:"header,omitempty"`
+	// Excerpt is the start of the body (valid UTF-8, at most 240 bytes).
+	Excerpt string `json:"excerpt,omitempty"`
+	// URL is the final URL when redirects were followed.
+	URL string `json:"url,omitempty"`
+	// Error says why no usable response came back (refused, timeout,
+	// redirect loop, oversize…).
+	Error string `json:"error,omitempty"`
+}
+
+// Exchange is one request with its response.
+type Exchange struct {
+	// Request is the call made.
+	Request RequestRecord `json:"request"`
+	// Received is what came back.
+	Received ResponseRecord `json:"received"`
+}
+
+// RouteFinding is one route's share of a page-level check.
+type RouteFinding struct {
+	// Route is the page's URL.
+	Route string `json:"route"`
+	// Verdict is the route's own verdict.
+	Verdict Verdict `json:"verdict"`
+	// Fraction is the route's share of the weight (0..1).
+	Fraction float64 `json:"fraction"`
+	// Received summarises what the route answered.
+	Received string `json:"received,omitempty"`
+	// Missing names what the route lacks.
+	Missing string `json:"missing,omitempty"`
+	// Cause is the stable id of why the route did not pass.
+	Cause string `json:"cause,omitempty"`
+}
+
+// recordRequest builds the request half of a receipt.
+func recordRequest(req request, redact []string) *RequestRecord {
+	rr := &RequestRecord{Method: req.method, URL: redactURL(req.url)}
+	if req.accept != "" {
+		rr.Header = map[string]string{"Accept": req.accept}
+	}
+	for k, v := range req.header {
+		if rr.Header == nil {
+			rr.Header = map[string]string{}
+		}
+		rr.Header[k] = redactHeaderValue(k, v, redact)
+	}
+	return rr
+}
+
+// recordResponse builds the received half of a receipt, keeping only the
+// named headers.
+func recordResponse(resp *response, headers []string, redact []string) *ResponseRecord {
+	rr := &ResponseRecord{Status: resp.status, Error: resp.errText()}
+	if resp.finalURL != "" && resp.finalURL != resp.req.url {
+		rr.URL = redactURL(resp.finalURL)
+	}
+	if resp.header != nil {
+		rr.ContentType = resp.header.Get("Content-Type")
+		for _, h := range headers {
+			vals := resp.header.Values(h)
+			if len(vals) == 0 {
+				continue
+			}
+			if rr.Header == nil {
+				rr.Header = map[string]string{}
+			}
+			rr.Header[http.CanonicalHeaderKey(h)] = redactHeaderValue(h, strings.Join(vals, ", "), redact)
+		}
+	}
+	rr.Excerpt = excerpt(resp.body)
+	return rr
+}
+
+// exchange records a request and its response.
+func exchange(resp *response, headers []string, redact []string) Exchange {
+	return Exchange{Request: *recordRequest(resp.req, redact), Received: *recordResponse(resp, headers, redact)}
+}
+
+// excerpt returns the start of body as valid UTF-8, whitespace collapsed.
+func excerpt(body []byte) string {
+	if len(body) == 0 {
+		return ""
+	}
+	b := body
+	if len(b) > excerptLimit {
+		b = b[:excerptLimit]
+		for len(b) > 0 && !utf8.Valid(b) {
+			b = b[:len(b)-1]
+		}
+	}
+	s := strings.ToValidUTF8(string(b), "\uFFFD")
+	s = redactText(strings.Join(strings.Fields(s), " "))
+	if len(body) > excerptLimit {
+		s += " …"
+	}
+	return s
+}
+
+// summary renders a response record on one line, as §4 prints "received".
+func (rr *ResponseRecord) summary() string {
+	if rr == nil {
+		return ""
+	}
+	if rr.Error != "" {
+		return "no answer: " + rr.Error
+	}
+	var b strings.Builder
+	b.WriteString(itoa(rr.Status))
+	if rr.ContentType != "" {
+		b.WriteString(" " + rr.ContentType)
+	}
+	for _, k := range slices.Sorted(maps.Keys(rr.Header)) {
+		b.WriteString("; " + k + ": " + rr.Header[k])
+	}
+	return b.String()
 }

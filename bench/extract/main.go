@@ -26,7 +26,7 @@
 //
 // Usage:
 //
-//	go run ./bench/extract [-corpus trafilatura,readability,docs] [-docs DIR] [-tools ours,readability,trafilatura] [-misses N]
+//	go -C bench/extract run . [-corpus trafilatura,readability,docs] [-docs DIR] [-tools ours,readability,trafilatura] [-misses N]
 //	    [-sample N] [-match SUBSTR] [-cpuprofile FILE] [-list DIR | -peers DIR]
 //	    [-costs N] [-slowest N] [-repeat N] [-keep DIR]
 //

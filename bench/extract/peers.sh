@@ -41,7 +41,7 @@ if [[ -z ${KEEP:-} ]]; then
 else
 	echo "peers: outputs kept in $out" >&2
 fi
-go build -o "$out/extract" ./bench/extract
+go -C bench/extract build -o "$out/extract" .
 "$out/extract" -list "$out" "$@"
 
 # cpu_children FILE prints the user+system seconds of finished children

@@ -3,6 +3,7 @@ package convert
 import (
 	"strings"
 
+	"github.com/andybalholm/cascadia"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -17,13 +18,16 @@ var dropped = map[atom.Atom]bool{
 	atom.Embed: true, atom.Link: true, atom.Meta: true, atom.Select: true, atom.Head: true,
 }
 
-// strip removes the dropped elements and the comments from the document.
+// strip removes the dropped elements and the comments from the document,
+// once the segments a streaming server sent late are in place
+// (revealStreamed).
 // It reports whether the page had a <script>: a page that has no text of
 // its own but has scripts is an application shell. When the body is such a
 // shell and its <noscript> elements hold markup (a Discourse forum serves
 // its whole topic that way), that markup is the page's content: it takes
 // the place of its <noscript> (see promoteNoscript).
 func strip(doc *html.Node) (scripts bool) {
+	revealStreamed(doc)
 	if body := findFirst(doc, atom.Body); body != nil {
 		promoteNoscript(body)
 	}
@@ -31,16 +35,21 @@ func strip(doc *html.Node) (scripts bool) {
 }
 
 // promoteNoscript replaces each <noscript> under body by the markup it
-// holds, parsed, when body holds no text outside its scripts, styles and
-// <noscript> elements (an application shell).
+// holds, parsed, when body is an application shell: it holds no text
+// outside its scripts, styles and <noscript> elements but a notice
+// ("Loading...", "Something went wrong while trying to load the full
+// version of this site", as Flarum serves a discussion), less than a
+// noscriptShare of the markup's text.
 // The parser reads a <noscript>'s content as raw text (scripting on, as a
 // browser does); a fragment that would nest deeper than MaxDepth is left
 // out.
 func promoteNoscript(body *html.Node) {
 	var found []*html.Node
-	if !shellOnly(body, &found) || len(found) == 0 {
+	collectNoscript(body, &found)
+	if len(found) == 0 {
 		return
 	}
+	visible := textLen(visibleText(body))
 	ctx := element(atom.Div)
 	type fragment struct {
 		at    *html.Node
@@ -74,7 +83,7 @@ func promoteNoscript(body *html.Node) {
 	// A sentence asking for JavaScript ("You need to enable JavaScript to
 	// run this app.") is not the page's content: the markup must hold a
 	// heading or more than a short notice.
-	if !heading && text < minNoscriptText {
+	if !heading && text < minNoscriptText || float64(visible) > noscriptShare*float64(text) {
 		return
 	}
 	for _, f := range frags {
@@ -92,31 +101,22 @@ const minNoscriptText = 200
 // visibleText is the text under n outside scripts, styles and <noscript>.
 func visibleText(n *html.Node) string { return textUnder(n, true) }
 
-// shellOnly reports whether n holds no text outside <script>, <style>,
-// <template> and <noscript> elements, and appends the <noscript> elements
-// to found.
-func shellOnly(n *html.Node, found *[]*html.Node) bool {
+// noscriptShare is the most text a shell may show outside its <noscript>
+// elements, as a share of the text of their markup: its notices.
+const noscriptShare = 0.2
+
+// collectNoscript appends the <noscript> elements under n to found.
+func collectNoscript(n *html.Node, found *[]*html.Node) {
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		switch c.Type {
-		case html.TextNode:
-			if strings.TrimSpace(c.Data) != "" {
-				return false
-			}
-		case html.ElementNode:
-			switch {
-			case c.DataAtom == atom.Noscript && c.Namespace == "":
-				*found = append(*found, c)
-			case c.DataAtom == atom.Script, c.DataAtom == atom.Style, c.DataAtom == atom.Template:
-			case c.DataAtom == atom.Img && attr(c, "alt") != "":
-				return false
-			default:
-				if !shellOnly(c, found) {
-					return false
-				}
-			}
+		if c.Type != html.ElementNode {
+			continue
 		}
+		if c.DataAtom == atom.Noscript && c.Namespace == "" {
+			*found = append(*found, c)
+			continue
+		}
+		collectNoscript(c, found)
 	}
-	return true
 }
 
 // depthOf returns how many ancestors n has.
@@ -162,12 +162,52 @@ type cleaner struct {
 	keep     map[*html.Node]bool // elements Keep matched
 	keepList []*html.Node        // the same, in document order
 	keepPath map[*html.Node]bool // their ancestors
-	opts     *Options
+	// thread are the comment threads that are the page (see
+	// threadIsPage): the prune rules do not remove them.
+	thread map[*html.Node]bool
+	opts   *Options
 }
+
+// pruned reports whether the prune rules remove n (kept elements aside).
+func (cl *cleaner) pruned(n *html.Node) bool {
+	return cl.prune != nil && cl.prune.Match(n) && !cl.thread[n]
+}
+
+// threadSel matches the comment threads the default prune rules remove.
+var threadSel = cascadia.MustCompile("#comments, .comments-area, .comment-list, .commentlist, #disqus_thread, .wp-block-comments, .wp-block-post-comments")
+
+// threadIsPage finds the comment threads under body that are the page
+// rather than its appendix: a forum topic (Invision, phpBB themes) holds
+// its posts, the first one included, in a #comments block, where a blog
+// holds its article outside the thread. A thread holding more than
+// threadShare times the body's other text (outside the prune rules) is
+// the page: it stays.
+func (cl *cleaner) threadIsPage(body *html.Node) {
+	if cl.prune == nil || body == nil {
+		return
+	}
+	for _, m := range topMatches(body, threadSel) {
+		if !cl.prune.Match(m) {
+			continue
+		}
+		inside := textLen(textOf(m))
+		if outside := textBeside(body, map[*html.Node]bool{m: true}, cl); float64(inside) > threadShare*float64(outside) {
+			if cl.thread == nil {
+				cl.thread = make(map[*html.Node]bool)
+			}
+			cl.thread[m] = true
+		}
+	}
+}
+
+// threadShare is how many times the text outside it a comment thread must
+// hold to be the page.
+const threadShare = 2
 
 // newCleaner matches the Keep selectors over doc once.
 func (c *Converter) newCleaner(doc *html.Node) *cleaner {
 	cl := &cleaner{prune: c.pruneGroup, opts: &c.opts}
+	defer cl.threadIsPage(findFirst(doc, atom.Body))
 	if len(c.keepGroup) == 0 {
 		return cl
 	}
@@ -204,7 +244,7 @@ func (cl *cleaner) visibleAfterPrune(n *html.Node) bool {
 			if c.DataAtom == atom.Img && attr(c, "alt") != "" {
 				return true
 			}
-			if cl.prune != nil && cl.prune.Match(c) && !cl.keepPath[c] {
+			if cl.pruned(c) && !cl.keepPath[c] {
 				continue
 			}
 			if cl.visibleAfterPrune(c) {
@@ -223,7 +263,7 @@ func (cl *cleaner) clean(n *html.Node, inKeep bool) {
 		if c.Type == html.ElementNode {
 			kept := inKeep || cl.keep[c]
 			switch {
-			case !kept && cl.prune != nil && cl.prune.Match(c):
+			case !kept && cl.pruned(c):
 				if cl.keepPath[c] {
 					cl.hollow(c)
 				} else {

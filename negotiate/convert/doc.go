@@ -10,7 +10,12 @@
 //     matches wins ("selector:<selector>");
 //  2. the landmarks: the first visible <main> ("landmark:main"), an element
 //     with role="main" ("landmark:role-main"), or the page's only top-level
-//     <article> ("landmark:article"). A landmark is a candidate: when it
+//     <article> ("landmark:article"), none of them inside a <header>,
+//     <footer>, <nav> or <aside> (HTML's "hierarchically correct" main).
+//     A landmark holding less than a fifth of the body's text (a role="main"
+//     around the breadcrumbs, one teaser <article>) is taken only when
+//     go-readability's article does not lie mostly outside it; else the
+//     steps below choose. A landmark is a candidate: when it
 //     holds chrome (a block of mostly link text, a form control) and
 //     go-readability judges it to hold an article, or it is mostly link text
 //     and go-readability's article inside it is not, go-readability runs on
@@ -22,7 +27,12 @@
 //     list, an admonition or a DocBook box (sidebar, note, tip), nor a link list
 //     mistaken for the article's header, so pages that are not articles keep
 //     all their content;
-//  3. go-readability, for pages without landmarks that it judges to be
+//  3. the whole <body> ("body"), when it holds no chrome at all: no block
+//     of mostly link text outside a paragraph (a man page's "See also
+//     git-rm(1), git-mv(1)" is a sentence) and no form control. A man page
+//     or a manual's chapter is then converted whole, where readability
+//     would keep only its best-scoring section;
+//  4. go-readability, for pages without landmarks that it judges to be
 //     articles ("readability"), run on a copy of the page. When its article
 //     leaves out a code block or a definition list of the page (outside the
 //     chrome the prune rules remove), or three headings where the rest holds
@@ -31,7 +41,7 @@
 //     with go-readability as an oracle instead, as a landmark is
 //     ("body+oracle"), so the synopsis, the examples and a chapter's table
 //     of contents stay (fallback.go);
-//  4. the whole <body>, cleaned ("body+cleaned"): a site <header> that does
+//  5. the whole <body>, cleaned ("body+cleaned"): a site <header> that does
 //     not hold the page's <h1>, widget forms (search, newsletter) and blocks
 //     of mostly link text (menus, lists of other articles) are removed,
 //     unless that would leave less than a third of the text (a listing's
@@ -42,7 +52,9 @@
 // Prune selectors then remove chrome inside the chosen content; Keep selectors
 // protect what must survive (a kept element outside the chosen content is
 // appended after it). A prune rule never empties a page: when nothing would
-// be left, none is applied.
+// be left, none is applied. A comment thread the default rules remove
+// (#comments, .comment-list, ...) stays when it holds more than twice the
+// text of the rest of the body: a forum topic keeps its posts there.
 //
 // Nothing is lost in conversion: a data table whose cells hold code, lists
 // or quotes becomes a list (one item per row, "**Header**: content"), code

@@ -62,12 +62,20 @@ func (c *Converter) selectContent(doc *html.Node, base *url.URL, cl *cleaner) co
 			return content{roots, "selector:" + s.text}
 		}
 	}
-	if r := landmark(doc); r.roots != nil {
-		return refine(r, base, cl)
-	}
 	body := findFirst(doc, atom.Body)
 	if body == nil {
 		body = doc
+	}
+	r := landmark(doc)
+	if r.roots != nil && !(landmarkTooSmall(r.roots[0], body, cl) && readabilityElsewhere(doc, r.roots[0], base)) {
+		return refine(r, base, cl)
+	}
+	if !measureWith(body, false).chrome && !hasFormControl(body) {
+		// A page with no landmark and no chrome at all (a man page, a
+		// chapter of a manual: headings, prose, code, a "See also"
+		// paragraph) is its content whole: readability would keep its
+		// best-scoring section.
+		return content{[]*html.Node{body}, "body"}
 	}
 	parser := newReadability()
 	if readabilityAffordable(doc) && parser.CheckDocument(doc) {
@@ -82,12 +90,16 @@ func (c *Converter) selectContent(doc *html.Node, base *url.URL, cl *cleaner) co
 }
 
 // landmark returns the page's main landmark: the first visible <main>, the
-// first element with role="main", or the only top-level <article>.
+// first element with role="main", or the only top-level <article>. A main
+// landmark inside a <header>, <footer>, <nav> or <aside> is not one: HTML
+// allows only a "hierarchically correct" <main> (none of those among its
+// ancestors), and a theme that wraps its mobile logo bar in <main> (a news
+// site's <header><main>) would otherwise stand for the page.
 func landmark(doc *html.Node) content {
 	var main, roleMain *html.Node
 	var articles []*html.Node
-	var walk func(*html.Node, bool)
-	walk = func(n *html.Node, inArticle bool) {
+	var walk func(n *html.Node, inArticle, inChrome bool)
+	walk = func(n *html.Node, inArticle, inChrome bool) {
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
 			if c.Type != html.ElementNode {
 				continue
@@ -96,19 +108,20 @@ func landmark(doc *html.Node) content {
 				continue
 			}
 			switch {
+			case inChrome:
 			case c.DataAtom == atom.Main && main == nil:
 				main = c
 			case roleMain == nil && strings.EqualFold(strings.TrimSpace(attr(c, "role")), "main"):
 				roleMain = c
 			case c.DataAtom == atom.Article && !inArticle:
 				articles = append(articles, c)
-				walk(c, true)
+				walk(c, true, false)
 				continue
 			}
-			walk(c, inArticle)
+			walk(c, inArticle, inChrome || landmarkChrome[c.DataAtom])
 		}
 	}
-	walk(doc, false)
+	walk(doc, false, false)
 	switch {
 	case main != nil && hasText([]*html.Node{main}):
 		return content{[]*html.Node{main}, "landmark:main"}
@@ -119,6 +132,53 @@ func landmark(doc *html.Node) content {
 	}
 	return content{}
 }
+
+// landmarkTooSmall reports whether a landmark holds less than
+// minLandmarkShare of the body's text outside the elements the prune rules
+// remove: a role="main" that wraps only the breadcrumbs, an <article> that
+// is one teaser of a service page. Readability then gives a second opinion
+// (selectContent): when its article lies outside the landmark, it wins.
+func landmarkTooSmall(lm, body *html.Node, cl *cleaner) bool {
+	in := textBeside(lm, nil, cl)
+	return float64(in) < minLandmarkShare*float64(textBeside(body, nil, cl))
+}
+
+// minLandmarkShare is the least share of the body's text a landmark must
+// hold to be taken without a second opinion.
+const minLandmarkShare = 0.2
+
+// readabilityElsewhere reports whether readability, run on a copy of the
+// page, finds an article of which the landmark lm holds less than half the
+// text: the landmark missed the page's content.
+func readabilityElsewhere(doc, lm *html.Node, base *url.URL) bool {
+	parser := newReadability()
+	if !readabilityAffordable(doc) || !parser.CheckDocument(doc) {
+		return false
+	}
+	art, err := parser.ParseAndMutate(cloneTree(doc), base)
+	if err != nil || art.Node == nil {
+		return false
+	}
+	kept := map[string]bool{}
+	collectTexts(art.Node, kept)
+	in, _ := textKept(lm, kept)
+	return 2*in < textLen(textOf(art.Node))
+}
+
+// hasFormControl reports whether a form control lies under n, inside a
+// table or a quote too (measure does not look there: a layout table holds
+// the whole of an old blog, its comment form included).
+func hasFormControl(n *html.Node) bool {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && (formControls[c.DataAtom] || hasFormControl(c)) {
+			return true
+		}
+	}
+	return false
+}
+
+// landmarkChrome are the elements no main landmark may sit in.
+var landmarkChrome = map[atom.Atom]bool{atom.Header: true, atom.Footer: true, atom.Nav: true, atom.Aside: true}
 
 // hasText reports whether any of the nodes holds non-space text.
 func hasText(nodes []*html.Node) bool {

@@ -29,6 +29,11 @@ func readabilityBody(doc, body *html.Node, base *url.URL, cl *cleaner) (picked c
 	if err != nil || art.Node == nil || !hasText([]*html.Node{art.Node}) {
 		return content{}, false
 	}
+	if artLen := textLen(textOf(art.Node)); artLen < minArticle && float64(textBeside(body, nil, cl)) > maxBodyToArticle*float64(artLen) {
+		// A line (the title, a caption) out of a page of text: readability
+		// found no article; the cleaned body is the better guess.
+		return content{}, false
+	}
 	kept := map[string]bool{}
 	collectTexts(art.Node, kept)
 	if d := structureDropped(body, kept, cl); d.blocks > 0 || d.headings >= minDroppedHeadings {
@@ -48,6 +53,15 @@ func readabilityBody(doc, body *html.Node, base *url.URL, cl *cleaner) (picked c
 	fixAtoms(art.Node)
 	return content{[]*html.Node{art.Node}, "readability"}, true
 }
+
+// minArticle and maxBodyToArticle bound what readability may return as
+// the article: less than minArticle non-space bytes of text, out of a body
+// (outside the prune rules) holding maxBodyToArticle times as much, is not
+// an article but a line readability mistook for one.
+const (
+	minArticle       = 500
+	maxBodyToArticle = 10
+)
 
 // minDroppedHeadings is the fewest headings readability must leave out
 // before its article is taken for a cut of a reference page: a news page's
@@ -70,7 +84,7 @@ func textBeside(n *html.Node, gone map[*html.Node]bool, cl *cleaner) int {
 		switch {
 		case c.Type == html.TextNode:
 			l += textLen(c.Data)
-		case c.Type != html.ElementNode, gone[c], cl.prune != nil && cl.prune.Match(c) && !cl.keepPath[c] && !cl.keep[c]:
+		case c.Type != html.ElementNode, gone[c], cl.pruned(c) && !cl.keepPath[c] && !cl.keep[c]:
 		default:
 			l += textBeside(c, gone, cl)
 		}
@@ -92,11 +106,11 @@ type droppedStructure struct {
 
 // structureDropped counts the headings, <pre> blocks and outermost
 // definition lists under n, outside the elements the prune rules remove,
-// that hold none of the kept text.
+// of whose text less than half was kept.
 func structureDropped(n *html.Node, kept map[string]bool, cl *cleaner) droppedStructure {
 	var d droppedStructure
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		if c.Type != html.ElementNode || cl.prune != nil && cl.prune.Match(c) {
+		if c.Type != html.ElementNode || cl.pruned(c) {
 			continue
 		}
 		isHeading, isBlock := headingLevel(c) > 0, c.DataAtom == atom.Pre || c.DataAtom == atom.Dl
@@ -105,7 +119,9 @@ func structureDropped(n *html.Node, kept map[string]bool, cl *cleaner) droppedSt
 			d.headings, d.blocks = d.headings+sub.headings, d.blocks+sub.blocks
 			continue
 		}
-		if k, t := textKept(c, kept); k == 0 && t > 0 {
+		// Less than half kept is left out: a shell session's prompt ("#",
+		// "$") is a text of its own, kept wherever another session is.
+		if k, t := textKept(c, kept); 2*k < t {
 			switch {
 			case isHeading:
 				d.headings++

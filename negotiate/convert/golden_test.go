@@ -53,10 +53,10 @@ var goldenExtraction = map[string]string{
 	// a Discourse topic: the body is a script shell, the topic is in a
 	// <noscript>, which is then the content
 	"discourse-noscript": "landmark:role-main",
-	// an AsciiDoc man page with no landmark, whose option list
-	// readability takes for the article: the name, synopsis, description
-	// and examples stay around it
-	"reference-manpage": "body+oracle",
+	// an AsciiDoc man page with no landmark and no chrome (its "See also"
+	// is a paragraph of links): converted whole, where readability would
+	// take its option list for the article
+	"reference-manpage": "body",
 }
 
 // goldenHeader is the origin response every golden page is converted with.

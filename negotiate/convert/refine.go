@@ -128,7 +128,12 @@ var notChrome = func() map[atom.Atom]bool {
 }()
 
 // measure counts n's text and link text and looks for chrome, in one walk.
-func measure(n *html.Node) stats {
+func measure(n *html.Node) stats { return measureWith(n, true) }
+
+// measureWith is measure; with paragraphLinks false, the links of a
+// paragraph do not count towards its ancestors' link text: a paragraph of
+// links is a sentence ("See also git-rm(1), git-mv(1)"), not a menu.
+func measureWith(n *html.Node, paragraphLinks bool) stats {
 	var st stats
 	var walk func(n *html.Node, inLink, inProtected bool) (text, link, links int)
 	walk = func(n *html.Node, inLink, inProtected bool) (text, link, links int) {
@@ -149,6 +154,9 @@ func measure(n *html.Node) stats {
 				if !inProtected && !protected[c.DataAtom] && !st.chrome && !notChrome[c.DataAtom] &&
 					(formControls[c.DataAtom] || ls >= 1 && 2*k > t) {
 					st.chrome = true
+				}
+				if c.DataAtom == atom.P && !paragraphLinks {
+					k, ls = 0, 0
 				}
 				text, link, links = text+t, link+k, links+ls
 			}

@@ -7,17 +7,14 @@ import (
 	"unicode/utf8"
 
 	"github.com/tiktoken-go/tokenizer"
+	"github.com/tiktoken-go/tokenizer/codec"
 )
 
-// o200k is the o200k_base codec, loaded from the vocabulary embedded in the
-// binary on first use (no network).
-var o200k = sync.OnceValue(func() tokenizer.Codec {
-	enc, err := tokenizer.Get(tokenizer.O200kBase)
-	if err != nil {
-		panic("convert: loading o200k_base: " + err.Error()) // embedded: cannot fail
-	}
-	return enc
-})
+// o200k is the o200k_base codec, loaded from the vocabulary compiled into
+// the binary on first use (no network). It is made by codec.NewO200kBase,
+// as tokenizer.Get(tokenizer.O200kBase) makes it, but without a reference
+// to Get, whose switch links all five vocabularies into the binary.
+var o200k = sync.OnceValue(func() tokenizer.Codec { return codec.NewO200kBase() })
 
 // CountTokens returns the number of o200k_base tokens in s, the count the
 // x-markdown-tokens header reports. Invalid UTF-8 is counted as U+FFFD.
