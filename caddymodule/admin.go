@@ -94,7 +94,7 @@ func serveSelfScore(w http.ResponseWriter, r *http.Request, sub string, allowSca
 	if sub == "scan" {
 		ctx, cancel := context.WithTimeout(r.Context(), adminScanTimeout)
 		defer cancel()
-		err := site.run(ctx)
+		err := site.run(context.WithValue(ctx, scanNowKey{}, true))
 		if errors.Is(err, errScanRunning) {
 			return caddy.APIError{HTTPStatus: http.StatusConflict, Err: err}
 		}

@@ -117,6 +117,7 @@ func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error)
 //	        refresh_ranges <duration>|off
 //	        reverse_dns    on|off
 //	    }
+//	    fleet              on|off|<sync interval>
 //	}
 //
 // A path starting with "/" right after the directive is read as a path
@@ -219,6 +220,7 @@ var subdirectives = map[string]subdirective{
 	"inject":                 {[]string{"inject"}, switchArg(func(ar *AgentReady) **bool { return &ar.Inject })},
 	"self_scan":              {[]string{"self_scan"}, (*AgentReady).unmarshalSelfScan},
 	"traffic":                {[]string{"traffic"}, (*AgentReady).unmarshalTraffic},
+	"fleet":                  {[]string{"fleet"}, (*AgentReady).unmarshalFleet},
 }
 
 // textArg reads one argument into a string field.

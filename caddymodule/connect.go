@@ -17,6 +17,7 @@ import (
 
 	"github.com/agentready/caddy-agentready/connect"
 	"github.com/agentready/caddy-agentready/discover"
+	"github.com/agentready/caddy-agentready/fleet"
 	"github.com/agentready/caddy-agentready/internal/answered"
 	"github.com/agentready/caddy-agentready/manifest"
 )
@@ -37,6 +38,8 @@ type contentStore struct {
 	store *connect.Store
 	// warning is the newest config's reach warning (see siteaddr.Reach).
 	warning atomic.Pointer[string]
+	// fleet is the newest config's fleet, nil when it has none.
+	fleet atomic.Pointer[fleet.Fleet]
 }
 
 // Destruct implements caddy.Destructor: the last config using the site is
@@ -47,7 +50,7 @@ func (c *contentStore) Destruct() error { return c.store.Close() }
 // enables them, indexing the pages of src. Its index fills in the
 // background once the config starts, starting from the index a previous
 // config of the site (by origin, its in-process address) left.
-func (ar *AgentReady) provisionConnect(src connect.Source, origin string) error {
+func (ar *AgentReady) provisionConnect(app *App, src connect.Source, origin string) error {
 	c := ar.site.Connect
 	if !c.Enabled {
 		return nil
@@ -64,6 +67,7 @@ func (ar *AgentReady) provisionConnect(src connect.Source, origin string) error 
 		RequestsPerMinute: c.RateLimit,
 		ServerName:        ar.site.Info.Name,
 		ClientIP:          clientIP,
+		SharedLimit:       ar.fleetLimits(app),
 	}
 	if c.Auth == manifest.ConnectOAuth {
 		a := ar.site.Authentication
@@ -91,6 +95,7 @@ func (ar *AgentReady) provisionConnect(src connect.Source, origin string) error 
 	cs := val.(*contentStore)
 	w := ar.reachWarning
 	cs.warning.Store(&w)
+	cs.fleet.Store(ar.fleet)
 	opts.Store = cs.store
 	logger := slog.New(zapslog.NewHandler(ar.logger.Named("connect").Core()))
 	server, err := connect.New(opts, src, logger)
@@ -163,6 +168,8 @@ type indexStatus struct {
 	// Warning says why the module's own requests may not reach the site,
 	// and how to fix it (see siteaddr.Reach).
 	Warning string `json:"warning,omitempty"`
+	// Fleet is the state of the fleet this instance shares the index with.
+	Fleet *fleet.Status `json:"fleet,omitempty"`
 }
 
 // indexStatuses lists the content index of every site, sorted by site.
@@ -178,6 +185,10 @@ func indexStatuses() []indexStatus {
 		}
 		if w := c.warning.Load(); w != nil {
 			is.Warning = *w
+		}
+		if f := c.fleet.Load(); f != nil {
+			fs := f.Status()
+			is.Fleet = &fs
 		}
 		out = append(out, is)
 		return true

@@ -11,6 +11,7 @@ import (
 
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 
+	"github.com/agentready/caddy-agentready/connect"
 	"github.com/agentready/caddy-agentready/internal/admission"
 	"github.com/agentready/caddy-agentready/negotiate"
 	"github.com/agentready/caddy-agentready/negotiate/convert"
@@ -161,5 +162,9 @@ func (ar *AgentReady) convertPage(html []byte, page negotiate.Page) (*negotiate.
 	if key, ok := ar.cacheKey(page); ok {
 		ar.cache.Put(key, res)
 	}
+	// The content index asks for the Markdown and searches the HTML's
+	// text: it gets the text of the page it holds here, so it need not
+	// fetch the page a second time as HTML.
+	connect.PageTextFrom(ctx).Keep(html)
 	return &negotiate.Converted{Markdown: res.Markdown, Tokens: res.Tokens}, nil
 }

@@ -4,12 +4,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -26,19 +28,7 @@ import (
 // stale.
 func TestIntegrationIndexRetry(t *testing.T) {
 	originAddr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
-	yml := filepath.Join(t.TempDir(), "site.yaml")
-	if err := os.WriteFile(yml, []byte("site:\n  name: Retry\n  pages: [/pricing, /contact]\nconnect:\n  enabled: true\n  retry_min: 50ms\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	caddyfile := fmt.Sprintf(`
-:{port} {
-	bind 127.0.0.1
-	agent_ready {
-		config %s
-		self_scan off
-	}
-	reverse_proxy %s
-}`, yml, originAddr)
+	caddyfile := proxyCaddyfile(t, "site:\n  name: Retry\n  pages: [/pricing, /contact]\nconnect:\n  enabled: true\n  retry_min: 50ms\n", originAddr)
 	// Registered before runCaddy, so it runs after Caddy stopped: the last
 	// config gone, the site's index is released.
 	t.Cleanup(func() {
@@ -101,6 +91,26 @@ func TestIntegrationIndexRetry(t *testing.T) {
 	}
 }
 
+// proxyCaddyfile writes siteYAML to a file and returns a Caddyfile (for
+// runCaddy) whose site runs agent_ready with it before a reverse_proxy to
+// originAddr.
+func proxyCaddyfile(t *testing.T, siteYAML, originAddr string) string {
+	t.Helper()
+	yml := filepath.Join(t.TempDir(), "site.yaml")
+	if err := os.WriteFile(yml, []byte(siteYAML), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf(`
+:{port} {
+	bind 127.0.0.1
+	agent_ready {
+		config %s
+		self_scan off
+	}
+	reverse_proxy %s
+}`, yml, originAddr)
+}
+
 // getAfterReload GETs url just after a reload. The old config's listener
 // resets the connections the kernel had queued on it when it closes (see
 // TestFaultReloadUnderLoad); such a request never reached a handler, so it
@@ -139,4 +149,42 @@ func waitIndex(t *testing.T, admin string, ok func(indexStatus) bool) indexStatu
 	}
 	t.Fatalf("the content index never reached the expected state; last status:\n%s", last)
 	return indexStatus{}
+}
+
+// TestIntegrationIndexFetchesOnce: the content index asks the origin for
+// each page once (the discovery's crawl, which reads pages for their links,
+// apart): the Markdown request's conversion hands the HTML's full
+// text to the index (connect.PageText), so no second request for the HTML
+// follows, and the search still finds a word of the page's navigation,
+// which the Markdown (main content only) leaves out.
+func TestIntegrationIndexFetchesOnce(t *testing.T) {
+	var mu sync.Mutex
+	asked := map[string]int{}
+	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.Contains(r.UserAgent(), "site discovery") { // the crawl reads pages for their links
+			mu.Lock()
+			asked[r.URL.Path]++
+			mu.Unlock()
+		}
+		if r.URL.Path != "/pricing" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(w, "<html><head><title>Pricing</title></head><body><nav><a href=\"/\">Zanzibar</a></nav>"+
+			"<main><h1>Pricing</h1><p>Plans for every team, billed monthly or yearly, with no setup fee.</p></main></body></html>")
+	}))
+	t.Cleanup(origin.Close)
+	base, admin := runCaddy(t, proxyCaddyfile(t, "site:\n  name: Once\n  pages: [/pricing]\nconnect:\n  enabled: true\n", strings.TrimPrefix(origin.URL, "http://")))
+	waitIndex(t, admin, func(s indexStatus) bool { return s.State == "ok" && s.Pages == 1 })
+	mu.Lock()
+	n := asked["/pricing"]
+	mu.Unlock()
+	if n != 1 {
+		t.Errorf("the origin was asked for /pricing %d times while indexing, want once", n)
+	}
+	resp, body := get(t, "GET", base+"/ask?query=zanzibar")
+	if resp.StatusCode != 200 || !strings.Contains(body, "/pricing") {
+		t.Errorf("/ask for a word of the navigation: %d\n%.500s", resp.StatusCode, body)
+	}
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/agentready/caddy-agentready/connect"
 	"github.com/agentready/caddy-agentready/discover"
 	"github.com/agentready/caddy-agentready/documents"
+	"github.com/agentready/caddy-agentready/fleet"
 	"github.com/agentready/caddy-agentready/internal/admission"
 	"github.com/agentready/caddy-agentready/internal/outsider"
 	"github.com/agentready/caddy-agentready/internal/siteaddr"
@@ -125,6 +126,11 @@ type AgentReady struct {
 	// form, claimed versus verified (see Traffic). Default: on.
 	Traffic *Traffic `json:"traffic,omitempty"`
 
+	// Fleet makes the instances that share Caddy's storage act as one
+	// site (see Fleet). Default: nil (off: each instance works alone).
+	Fleet *Fleet `json:"fleet,omitempty"`
+	fleet *fleet.Fleet
+
 	// traffic is this config's counting and enforcement; nil when off.
 	traffic        *siteTraffic
 	trafficSiteKey string
@@ -221,6 +227,9 @@ func (ar *AgentReady) Provision(ctx caddy.Context) error {
 	}
 	if err := initMetrics(ctx.GetMetricsRegistry()); err != nil {
 		return fmt.Errorf("registering metrics: %v", err)
+	}
+	if err := ar.provisionFleet(ctx, ar.trafficKey(ctx)); err != nil {
+		return err
 	}
 	if err := ar.provisionTraffic(ctx); err != nil {
 		return err
@@ -354,7 +363,7 @@ func (ar *AgentReady) provisionPages(app *App, origin string) error {
 		return nil
 	}
 	sp := ar.pages
-	if err := ar.provisionConnect(answeredSource{sp.src}, origin); err != nil {
+	if err := ar.provisionConnect(app, ar.fleetSource(answeredSource{sp.src}), origin); err != nil {
 		return err
 	}
 	if ar.connect == nil {
@@ -366,6 +375,9 @@ func (ar *AgentReady) provisionPages(app *App, origin string) error {
 	app.onStart(func(ctx context.Context) {
 		go func() {
 			defer sp.markReady()
+			if ar.fleet != nil {
+				return // the index's first refresh discovers the pages, once for the fleet
+			}
 			ctx, cancel := context.WithTimeout(ctx, maxPageDiscovery)
 			defer cancel()
 			if _, err := sp.src.Pages(ctx); err != nil {
@@ -433,6 +445,8 @@ func (ar *AgentReady) provisionSelfScan(app *App, srv *caddyhttp.Server, origin,
 			timeout: timeout,
 			logger:  ar.logger.Named("self_scan"),
 			pages:   ar.pages.ready,
+			fleet:   ar.fleet,
+			fresh:   interval * 9 / 10,
 			opts: selfcheck.Options{
 				Pages:          ss.Pages,
 				Timeout:        timeout,

@@ -322,29 +322,36 @@ func (ar *AgentReady) buildLLMsFull(ctx context.Context, origin string) {
 			title = u.Hostname() // a title, not a claim of identity
 		}
 	}
-	body, st := documents.BuildLLMsFull(ctx, title, urls, ar.site.LLMs.FullMaxBytes,
-		func(ctx context.Context, u string) (*documents.FullPage, error) {
-			p, err := ar.pageMarkdown(ctx, u)
-			if err != nil {
-				return nil, err
-			}
-			_, md, err := frontmatter.Parse(p.Markdown)
-			if err != nil {
-				return nil, err
-			}
-			return &documents.FullPage{URL: u, Title: p.Title, Description: p.Description, Markdown: md}, nil
-		})
-	if ctx.Err() != nil {
+	build := func(ctx context.Context) ([]byte, error) {
+		body, st := documents.BuildLLMsFull(ctx, title, urls, ar.site.LLMs.FullMaxBytes,
+			func(ctx context.Context, u string) (*documents.FullPage, error) {
+				p, err := ar.pageMarkdown(ctx, u)
+				if err != nil {
+					return nil, err
+				}
+				_, md, err := frontmatter.Parse(p.Markdown)
+				if err != nil {
+					return nil, err
+				}
+				return &documents.FullPage{URL: u, Title: p.Title, Description: p.Description, Markdown: md}, nil
+			})
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		ar.logger.Info("llms-full.txt built",
+			zap.Int("pages", st.Included),
+			zap.Int("listed", st.Listed),
+			zap.Int("failed", st.Failed),
+			zap.Bool("cut", st.Cut),
+			zap.Int("bytes", st.Bytes),
+			zap.Duration("duration", time.Since(start)))
+		return body, nil
+	}
+	body, err := ar.fleetOnce(ctx, "llms-full", build)
+	if err != nil || ctx.Err() != nil {
 		return
 	}
 	ar.docs.SetLLMsFull(body, time.Now())
-	ar.logger.Info("llms-full.txt built",
-		zap.Int("pages", st.Included),
-		zap.Int("listed", st.Listed),
-		zap.Int("failed", st.Failed),
-		zap.Bool("cut", st.Cut),
-		zap.Int("bytes", st.Bytes),
-		zap.Duration("duration", time.Since(start)))
 }
 
 // pageMarkdown is a page as Markdown with its front matter: the content
@@ -388,6 +395,9 @@ func (ar *AgentReady) fullURLs(public string) []string {
 		add(p)
 	}
 	res := ar.pages.src.Discoverer.Last()
+	if res == nil {
+		res, _ = ar.pages.list.last() // a fleet's crawl, adopted
+	}
 	if res == nil {
 		ar.pages.mu.Lock()
 		res = ar.pages.sitemaps

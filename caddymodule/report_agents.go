@@ -33,7 +33,7 @@ func serveTrafficView(w http.ResponseWriter, r *http.Request, sub string) error 
 	if site == nil {
 		return caddy.APIError{HTTPStatus: http.StatusNotFound, Err: fmt.Errorf("no site counts traffic in the running config")}
 	}
-	snap := site.store.Snapshot()
+	snap := site.snapshot(r.Context())
 	st := site.verifier.Stats()
 	snap.Verifier = &st
 	w.Header().Set("Cache-Control", "no-store")

@@ -16,6 +16,7 @@ import (
 	"github.com/caddyserver/caddy/v2"
 	"go.uber.org/zap"
 
+	"github.com/agentready/caddy-agentready/fleet"
 	"github.com/agentready/caddy-agentready/internal/answered"
 	"github.com/agentready/caddy-agentready/internal/outsider"
 	"github.com/agentready/caddy-agentready/selfcheck"
@@ -75,6 +76,10 @@ type scanner struct {
 	// sitePages); a scan waits for it, at most its timeout, so that it
 	// chooses its pages among them. nil: nothing to wait for.
 	pages <-chan struct{}
+	// fleet, when set, scans once per fresh for the instances that
+	// share it (see fleetScan).
+	fleet *fleet.Fleet
+	fresh time.Duration
 }
 
 // status is what the admin endpoint shows about a site.
@@ -89,6 +94,8 @@ type status struct {
 	Finished time.Time `json:"finished,omitzero"`
 	Score    *float64  `json:"score,omitempty"`
 	Error    string    `json:"error,omitempty"`
+	// ScannedBy is the instance of the fleet whose scan the report is.
+	ScannedBy string `json:"scanned_by,omitempty"`
 }
 
 func (s *siteScan) status() status {
@@ -102,6 +109,7 @@ func (s *siteScan) status() status {
 		score := s.report.Score
 		st.Score = &score
 	}
+	st.ScannedBy = string(s.rendered[renderedBy])
 	return st
 }
 
@@ -179,6 +187,14 @@ func (s *siteScan) run(ctx context.Context) error {
 // and renders its report; missed says why the site's home page did not
 // answer (nil when it did).
 func (sc *scanner) scan(ctx context.Context) (rep *selfcheck.Report, rendered map[string][]byte, missed, err error) {
+	if sc.fleet != nil {
+		return sc.fleetScan(ctx)
+	}
+	return sc.scanHere(ctx)
+}
+
+// scanHere is scan in this instance.
+func (sc *scanner) scanHere(ctx context.Context) (rep *selfcheck.Report, rendered map[string][]byte, missed, err error) {
 	ctx, cancel := context.WithTimeout(ctx, sc.timeout)
 	defer cancel()
 	opts := sc.opts

@@ -53,6 +53,7 @@ var subdirectiveSamples = map[string][]string{
 	"inject":                 {"off"},
 	"self_scan":              {"off"},
 	"traffic":                {"off"},
+	"fleet":                  {"2s"},
 }
 
 // jsonFields returns the JSON names of t's fields as encoding/json sees

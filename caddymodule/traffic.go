@@ -1,6 +1,7 @@
 package caddymodule
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -22,6 +23,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/agentready/caddy-agentready/connect"
+	"github.com/agentready/caddy-agentready/fleet"
 	"github.com/agentready/caddy-agentready/manifest"
 	"github.com/agentready/caddy-agentready/traffic"
 	"github.com/agentready/caddy-agentready/traffic/agents"
@@ -79,7 +81,8 @@ type trafficSite struct {
 	verifier *traffic.Verifier
 	logger   *zap.Logger
 
-	interval atomic.Int64 // save interval (ns) of the newest config; <= 0: at stop only
+	interval atomic.Int64                // save interval (ns) of the newest config; <= 0: at stop only
+	fleet    atomic.Pointer[fleet.Fleet] // the newest config's, nil for none
 	saveMu   sync.Mutex
 	stop     chan struct{}
 	done     chan struct{}
@@ -126,6 +129,7 @@ func (ar *AgentReady) provisionTraffic(ctx caddy.Context) error {
 		interval = 5 * time.Minute
 	}
 	site.interval.Store(int64(interval))
+	site.fleet.Store(ar.fleet)
 	for url, file := range cfg.Ranges {
 		if !slices.Contains(traffic.RangeURLs(), url) {
 			ar.logger.Warn("traffic ranges: no known agent is verified against this list", zap.String("url", url))
@@ -263,11 +267,18 @@ func (s *trafficSite) save() error {
 	if err := os.MkdirAll(filepath.Dir(s.file), 0o700); err != nil {
 		return fmt.Errorf("saving traffic counts: %v", err)
 	}
+	var buf bytes.Buffer
+	if err := s.store.Save(&buf); err != nil {
+		return err
+	}
+	if f := s.fleet.Load(); f != nil {
+		_ = f.PublishTraffic(buf.Bytes()) // a failure is logged once, and shown, as the fleet's state
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(s.file), ".traffic-*.tmp")
 	if err != nil {
 		return fmt.Errorf("saving traffic counts: %v", err)
 	}
-	err = s.store.Save(tmp)
+	_, err = tmp.Write(buf.Bytes())
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentready/caddy-agentready/connect"
 	"github.com/agentready/caddy-agentready/internal/outsider"
 )
 
@@ -42,6 +43,9 @@ func (t inProcessTransport) RoundTrip(req *http.Request) (*http.Response, error)
 	}
 	if isBackground(req.Context()) {
 		ctx = context.WithValue(ctx, backgroundKey{}, true)
+	}
+	if pt := connect.PageTextFrom(req.Context()); pt != nil {
+		ctx = connect.WithPageText(ctx, pt) // the index's Markdown request: see convertPage
 	}
 	in := outsider.Request(ctx, req, t.site)
 

@@ -63,16 +63,30 @@ func (s *HTTPSource) Pages(ctx context.Context) ([]string, error) {
 }
 
 // Fetch gets one page as Markdown, conditionally on the validators of the
-// indexed copy (RFC 9110 §13.1), and its HTML for the search text. A page
-// that answers without a Markdown form (over the proxy's size cap, or
-// failing to convert) is an error.
+// indexed copy (RFC 9110 §13.1), and its HTML's full text for the search:
+// from the converter that made the Markdown when it hands the text back
+// (see PageText), else by asking for the HTML. A page that answers without
+// a Markdown form (over the proxy's size cap, or failing to convert) is an
+// error.
 func (s *HTTPSource) Fetch(ctx context.Context, pageURL string, prev Validators) (*Page, error) {
-	p, err := s.FetchMarkdown(ctx, pageURL, prev)
+	kept := &PageText{limit: s.maxHTML()}
+	p, err := s.FetchMarkdown(WithPageText(ctx, kept), pageURL, prev)
 	if err != nil {
 		return nil, err
 	}
-	p.Sections = s.text(ctx, pageURL)
+	var ok bool
+	if p.Sections, ok = kept.text(); !ok {
+		p.Sections = s.text(ctx, pageURL)
+	}
 	return p, nil
+}
+
+// maxHTML is MaxPageHTML or its default.
+func (s *HTTPSource) maxHTML() int64 {
+	if s.MaxPageHTML > 0 {
+		return s.MaxPageHTML
+	}
+	return DefaultMaxPageHTML
 }
 
 // FetchMarkdown is Fetch without the HTML: the page's Markdown and what its
@@ -151,11 +165,7 @@ func (s *HTTPSource) text(ctx context.Context, pageURL string) []fulltext.Sectio
 	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") {
 		return nil
 	}
-	limit := s.MaxPageHTML
-	if limit <= 0 {
-		limit = DefaultMaxPageHTML
-	}
-	_, sections, err := fulltext.FromHTML(io.LimitReader(resp.Body, limit))
+	_, sections, err := fulltext.FromHTML(io.LimitReader(resp.Body, s.maxHTML()))
 	if err != nil {
 		return nil
 	}

@@ -136,3 +136,55 @@ func TestHTTPSource(t *testing.T) {
 		}
 	}
 }
+
+// convertingTransport stands for a converter serving the Markdown request
+// in process: it hands the page's HTML to the request's PageText.
+type convertingTransport struct {
+	http.RoundTripper
+	html string
+}
+
+func (c convertingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if strings.HasPrefix(req.Header.Get("Accept"), "text/markdown") {
+		PageTextFrom(req.Context()).Keep([]byte(c.html))
+	}
+	return c.RoundTripper.RoundTrip(req)
+}
+
+// TestHTTPSourceKeptText: when the converter of the Markdown hands back the
+// HTML's text, Fetch asks for the page once, and the search reads that
+// text (cut at MaxPageHTML); when it does not, Fetch asks for the HTML.
+func TestHTTPSourceKeptText(t *testing.T) {
+	ts, asked := newHTTPSite(t)
+	host := strings.TrimPrefix(ts.URL, "http://")
+	const page = "<title>Pricing</title><h1>Plans</h1><dl><dt>--monthly</dt><dd>billed each month</dd></dl>"
+	for _, tc := range []struct {
+		name    string
+		client  *http.Client
+		maxHTML int64
+		asks    []string
+		want    []fulltext.Section
+	}{
+		{"kept", &http.Client{Transport: convertingTransport{ts.Client().Transport, page}}, 0,
+			[]string{host + "/pricing"}, []fulltext.Section{{Heading: "Plans", Text: "--monthly\nbilled each month"}}},
+		{"kept, cut at MaxPageHTML", &http.Client{Transport: convertingTransport{ts.Client().Transport, page}}, int64(strings.Index(page, "<dl>")),
+			[]string{host + "/pricing"}, []fulltext.Section{{Heading: "Plans"}}},
+		{"not kept", ts.Client(), 0,
+			[]string{host + "/pricing", host + "/pricing"}, []fulltext.Section{{Heading: "Pricing", Text: "--annual\nbilled once a year"}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := &HTTPSource{Client: tc.client, Origin: ts.URL, MaxPageHTML: tc.maxHTML}
+			asked.take()
+			p, err := src.Fetch(context.Background(), testOrigin+"/pricing", Validators{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := asked.take(); !slices.Equal(got, tc.asks) {
+				t.Errorf("asked for %v, want %v", got, tc.asks)
+			}
+			if !reflect.DeepEqual(p.Sections, tc.want) {
+				t.Errorf("sections = %q, want %q", p.Sections, tc.want)
+			}
+		})
+	}
+}

@@ -80,6 +80,11 @@ type Options struct {
 	// and ask endpoints together, with a burst of the same size. Default 120;
 	// negative disables rate limiting.
 	RequestsPerMinute int
+	// SharedLimit, when set, counts the rate limit across the instances
+	// of a fleet (package fleet): each allowed request is reported to it,
+	// and what the other instances counted for the client over the last
+	// minute is taken off its budget. Default: nil (this instance alone).
+	SharedLimit SharedLimit
 	// MaxQueryLength is the longest accepted query, in characters. Default 512.
 	MaxQueryLength int
 	// MaxResults caps the results of one search (search_site, ask, /ask).
@@ -254,4 +259,15 @@ func remoteIP(r *http.Request) string {
 		return r.RemoteAddr
 	}
 	return host
+}
+
+// SharedLimit shares the per-client request counts of the rate limit with
+// other instances. Both methods are called on the request path and must
+// not block on I/O.
+type SharedLimit interface {
+	// Seen counts one allowed request of key at this instance.
+	Seen(key string)
+	// Others is how many requests of key the other instances counted over
+	// the last minute.
+	Others(key string) int
 }

@@ -47,22 +47,26 @@ func newLimiter(perMinute, maxClients int) *limiter {
 	}
 }
 
-// take spends one token from key's bucket if it has one.
-func (l *limiter) take(key string) decision {
+// take spends one token from key's bucket if it has one. others is how
+// many requests of key other instances of a fleet counted over the last
+// minute (0 alone): they are taken off the bucket as if spent here.
+func (l *limiter) take(key string, others int) decision {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.now()
 	b := l.bucket(key, now)
 	b.tokens = min(float64(l.perMinute), b.tokens+now.Sub(b.last).Seconds()*l.rate)
 	b.last = now
-	d := decision{allowed: b.tokens >= 1}
+	tokens := b.tokens - float64(others)
+	d := decision{allowed: tokens >= 1}
 	if d.allowed {
 		b.tokens--
+		tokens--
 	} else {
-		d.retryAfter = l.wait(1 - b.tokens)
+		d.retryAfter = l.wait(1 - tokens)
 	}
-	d.remaining = int(math.Floor(b.tokens))
-	d.reset = l.wait(float64(l.perMinute) - b.tokens)
+	d.remaining = int(math.Floor(max(tokens, 0)))
+	d.reset = l.wait(float64(l.perMinute) - tokens)
 	return d
 }
 
@@ -101,7 +105,14 @@ func (s *Server) allow(w http.ResponseWriter, r *http.Request) bool {
 	if s.limiter == nil {
 		return true
 	}
-	d := s.limiter.take(s.opts.ClientIP(r))
+	key, others := s.opts.ClientIP(r), 0
+	if sh := s.opts.SharedLimit; sh != nil {
+		others = sh.Others(key)
+	}
+	d := s.limiter.take(key, others)
+	if d.allowed && s.opts.SharedLimit != nil {
+		s.opts.SharedLimit.Seen(key)
+	}
 	h := w.Header()
 	h.Set("RateLimit-Policy", fmt.Sprintf("%q;q=%d;w=60", rateLimitPolicy, s.limiter.perMinute))
 	h.Set("RateLimit", fmt.Sprintf("%q;r=%d;t=%d", rateLimitPolicy, d.remaining, ceilSeconds(d.reset)))

@@ -18,23 +18,23 @@ func TestLimiterBucket(t *testing.T) {
 	l := newLimiter(60, 100) // one a second, burst 60
 	l.now = clock.now
 	for i := range 60 {
-		if d := l.take("a"); !d.allowed || d.remaining != 59-i {
+		if d := l.take("a", 0); !d.allowed || d.remaining != 59-i {
 			t.Fatalf("request %d: %+v", i, d)
 		}
 	}
-	d := l.take("a")
+	d := l.take("a", 0)
 	if d.allowed || d.retryAfter <= 0 || d.retryAfter > time.Second {
 		t.Fatalf("61st request: %+v, want refused with a wait of at most 1s", d)
 	}
-	if other := l.take("b"); !other.allowed {
+	if other := l.take("b", 0); !other.allowed {
 		t.Fatal("another client is limited too")
 	}
 	clock.t = clock.t.Add(2 * time.Second)
-	if d := l.take("a"); !d.allowed || d.remaining != 1 {
+	if d := l.take("a", 0); !d.allowed || d.remaining != 1 {
 		t.Fatalf("after 2s: %+v, want allowed with 1 left", d)
 	}
 	clock.t = clock.t.Add(time.Hour)
-	if d := l.take("a"); d.remaining != 59 || d.reset != time.Second {
+	if d := l.take("a", 0); d.remaining != 59 || d.reset != time.Second {
 		t.Fatalf("after an hour: %+v, want a full bucket less one", d)
 	}
 }
@@ -42,15 +42,15 @@ func TestLimiterBucket(t *testing.T) {
 func TestLimiterBoundsClients(t *testing.T) {
 	l := newLimiter(1, 50)
 	for i := range 1000 {
-		l.take(fmt.Sprintf("10.0.%d.%d", i/256, i%256))
+		l.take(fmt.Sprintf("10.0.%d.%d", i/256, i%256), 0)
 	}
 	if n := l.tracked(); n != 50 {
 		t.Fatalf("tracking %d clients, want the bound of 50", n)
 	}
-	if d := l.take("10.0.3.231"); d.allowed {
+	if d := l.take("10.0.3.231", 0); d.allowed {
 		t.Error("the most recent client was forgotten")
 	}
-	if d := l.take("10.0.0.0"); !d.allowed {
+	if d := l.take("10.0.0.0", 0); !d.allowed {
 		t.Error("the oldest client was not evicted")
 	}
 }
@@ -83,6 +83,26 @@ func TestRateLimitHeaders(t *testing.T) {
 			if resp.StatusCode == http.StatusTooManyRequests && resp.Header.Get("Retry-After") == "" {
 				t.Fatal("429 without Retry-After")
 			}
+		}
+	}
+}
+
+// TestLimiterCountsOthers: the requests other instances of a fleet
+// counted for a client come off its budget here.
+func TestLimiterCountsOthers(t *testing.T) {
+	for _, tc := range []struct {
+		others, allowed int
+	}{{0, 10}, {4, 6}, {10, 0}, {25, 0}} {
+		l := newLimiter(10, 100)
+		l.now = (&fakeClock{t: time.Unix(1_800_000_000, 0)}).now
+		n := 0
+		for range 20 {
+			if l.take("a", tc.others).allowed {
+				n++
+			}
+		}
+		if n != tc.allowed {
+			t.Errorf("others %d: %d allowed, want %d", tc.others, n, tc.allowed)
 		}
 	}
 }

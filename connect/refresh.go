@@ -93,10 +93,13 @@ type fetched struct {
 	err  error
 }
 
-func (s *Server) refresh(ctx context.Context) error {
+func (s *Server) refresh(ctx context.Context) (err error) {
 	raw, err := s.src.Pages(ctx)
 	if err != nil {
 		return fmt.Errorf("connect: listing pages: %w", err)
+	}
+	if e, ok := s.src.(RefreshEnder); ok {
+		defer func() { e.RefreshEnded(err) }()
 	}
 	keys, dropped := s.siteKeys(raw)
 	s.store.progress.update(func(st *Stats) { st.Listed, st.Skipped = len(keys), dropped })

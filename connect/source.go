@@ -25,6 +25,14 @@ type Source interface {
 	Fetch(ctx context.Context, pageURL string, prev Validators) (*Page, error)
 }
 
+// RefreshEnder is a Source told when each refresh whose Pages call
+// succeeded has fetched its pages, with the refresh's error (nil when it
+// succeeded): a Source shared by several instances (package fleet) stores
+// what it fetched and lets go of its lock then.
+type RefreshEnder interface {
+	RefreshEnded(err error)
+}
+
 // Validators are the HTTP validators of a fetched representation, sent back
 // on the next fetch as If-None-Match and If-Modified-Since (RFC 9110 §13.1).
 type Validators struct {

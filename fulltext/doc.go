@@ -11,6 +11,9 @@
 // positions in the body. The index holds the documents' strings as given
 // (no copy), so its own cost is the postings, about half the text.
 //
+// A page without a description that is a manual page has its NAME line
+// counted as one (see Document.Description).
+//
 // [Index.Search] ranks with BM25F (Robertson, Zaragoza and Taylor, "Simple
 // BM25 extension to multiple weighted fields", CIKM 2004): each field's term
 // frequency is normalised by the field's length and weighted, the sum is
@@ -18,9 +21,10 @@
 // the body without a page full of it winning. Each result carries the
 // heading of its best-matching section (where the query's terms of most
 // weight stand closest together) and a snippet of the text there. A
-// proximity boost to the score (BM25TP) and a field for a page's first
-// words were tried and left out: each helped one development site and hurt
-// another (docs/benchmarks.md).
+// proximity boost to the score (BM25TP), a field for a page's first words,
+// each section scored as a document of its own, and the text of links to
+// a page were tried and left out: each helped one development site and
+// hurt another (docs/benchmarks.md).
 //
 // An Index is immutable and safe for concurrent use: a caller that wants
 // fresh results builds a new one and swaps it in.

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/blevesearch/snowballstem"
 )
@@ -32,13 +33,31 @@ type Document struct {
 	// Title is the page title.
 	Title string
 	// Description is the page's own summary (its meta description), "" when
-	// it has none; it counts as part of the title.
+	// it has none; it counts as part of the title. A page without one that
+	// is a manual page, with a section headed NAME, has that section's
+	// text counted instead: its one-line summary by convention
+	// ("git-stash - Stash the changes in a dirty working directory away",
+	// man-pages(7)).
 	Description string
 	// Path is the page's URL path; its words ("git-commit" in
 	// /docs/git-commit.html) are a field of their own.
 	Path string
 	// Sections are the page's text, in order.
 	Sections []Section
+}
+
+// summary is the text that counts with the title: the description, else
+// the NAME section of a manual page.
+func (d *Document) summary() string {
+	if d.Description != "" {
+		return d.Description
+	}
+	for _, s := range d.Sections {
+		if strings.EqualFold(s.Heading, "name") {
+			return s.Text
+		}
+	}
+	return ""
 }
 
 // sectionGap is the position gap between sections, so that words of two
@@ -151,7 +170,7 @@ func (b *builder) add(id int, d *Document) ([numFields]uint32, []uint32) {
 		}
 	}
 	tokens(d.Title, count(Title))
-	tokens(d.Description, count(Title))
+	tokens(d.summary(), count(Title))
 	tokens(d.Path, count(Path))
 	for _, s := range d.Sections {
 		tokens(s.Heading, count(Headings))

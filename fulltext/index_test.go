@@ -47,6 +47,8 @@ func TestSearch(t *testing.T) {
 		{"what is new in Python 3.11", "/whatsnew/3.11.html", "Summary", "Python 3.11 is up to 60% faster"},
 		// The path's words count: git-stash.
 		{"git stash", "/git-stash.html", "NAME", "git-stash - Stash"},
+		// A manual page's NAME line counts as its description.
+		{"dirty changes", "/git-stash.html", "NAME", "git-stash - Stash"},
 		// The heading and snippet follow the best match, not the first section.
 		{"server timeout", "/library/socket.html", "Timeouts", "Set the timeout"},
 		// A word repeated in a long body does not beat the title.

@@ -41,6 +41,22 @@ type Snapshot struct {
 	Hours Series `json:"hours"`
 	// Verifier are the verifier's counters, when the caller adds them.
 	Verifier *VerifierStats `json:"verifier,omitempty"`
+	// Fleet, when instances share their counts (package fleet), is each
+	// instance's part of the totals; the other fields are then the
+	// fleet's sums.
+	Fleet []InstanceCounts `json:"fleet,omitempty"`
+}
+
+// InstanceCounts are one instance's part of a fleet's counts.
+type InstanceCounts struct {
+	// Instance is the instance's id.
+	Instance string `json:"instance"`
+	// Self marks the instance that answered.
+	Self bool `json:"self,omitempty"`
+	// Saved is when the instance last wrote its counts (now for Self).
+	Saved time.Time `json:"saved"`
+	// Totals are the instance's counts.
+	Totals Counts `json:"totals"`
 }
 
 // Counts are the counters of a set of requests.

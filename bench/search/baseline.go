@@ -33,15 +33,7 @@ type tf struct {
 // newBaseline reads every .html file under root.
 func newBaseline(root string) (*baseline, error) {
 	b := &baseline{postings: map[string][]tf{}}
-	root = filepath.Clean(root)
-	err := filepath.WalkDir(root+"/", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".html") {
-			return err
-		}
-		raw, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
+	err := eachHTML(root, func(rel string, raw []byte) error {
 		counts := map[string]float64{}
 		n := 0
 		for _, w := range plainWords(pageText(raw)) {
@@ -49,7 +41,7 @@ func newBaseline(root string) (*baseline, error) {
 			n++
 		}
 		page := len(b.paths)
-		b.paths = append(b.paths, strings.TrimPrefix(p, root))
+		b.paths = append(b.paths, rel)
 		b.lengths = append(b.lengths, float64(n))
 		for w, c := range counts {
 			b.postings[w] = append(b.postings[w], tf{page, c})
@@ -61,6 +53,22 @@ func newBaseline(root string) (*baseline, error) {
 		b.avg /= float64(len(b.paths))
 	}
 	return b, err
+}
+
+// eachHTML calls f with the path under root (from "/") and the contents of
+// every .html file under root, in lexical order.
+func eachHTML(root string, f func(rel string, raw []byte) error) error {
+	root = filepath.Clean(root)
+	return filepath.WalkDir(root+"/", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".html") {
+			return err
+		}
+		raw, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return f(strings.TrimPrefix(p, root), raw)
+	})
 }
 
 // search returns the paths of the best n pages for q, under prefix.

@@ -22,7 +22,11 @@
 // against before, the process's RSS), and /ask's latency at 50 concurrent
 // queries; then one table of all sites.
 //
-//	go run ./bench/search [-sites python,git,handbook] [-log LEVEL] [-v]
+//	go run ./bench/search [-sites python,git,handbook] [-log LEVEL] [-v] [-offline]
+//
+// -offline skips Caddy: it indexes the HTML files straight with fulltext
+// (FromHTML, the front matter's title and description, Build) and reports
+// the ranking only, in seconds instead of minutes, to compare rankings.
 //
 // A site whose package is not installed is skipped with a note
 // (apt-get install python3-doc git-doc debian-handbook).
@@ -84,6 +88,18 @@ type score struct {
 	rr      float64
 }
 
+// add counts one question whose answer page came at rank (0: not in the
+// first ten).
+func (s *score) add(rank int) {
+	s.n++
+	if rank > 0 && rank <= 5 {
+		s.hits++
+	}
+	if rank > 0 {
+		s.rr += 1 / float64(rank)
+	}
+}
+
 func (s score) String() string {
 	if s.n == 0 {
 		return "–"
@@ -108,6 +124,7 @@ func main() {
 	verbose := flag.Bool("v", false, "print every question's ranks")
 	logLevel := flag.String("log", "ERROR", "Caddy's log level (to stderr)")
 	concurrency := flag.Int("c", 50, "concurrent /ask queries for the latency run (0: none)")
+	offlineRun := flag.Bool("offline", false, "index the HTML files straight with fulltext, without Caddy: seconds instead of minutes, to compare rankings")
 	flag.Parse()
 	var results []result
 	for _, s := range sites {
@@ -119,12 +136,23 @@ func main() {
 			fmt.Printf("%s: skipped: no %s (apt-get install python3-doc git-doc debian-handbook)\n", s.name, s.glob)
 			continue
 		}
-		r, err := run(s, found[len(found)-1], filepath.Join(*dir, s.questions), *logLevel, *verbose, *concurrency)
+		qfile := filepath.Join(*dir, s.questions)
+		var r result
+		var err error
+		if *offlineRun {
+			r, err = offline(s, found[len(found)-1], qfile, *verbose)
+		} else {
+			r, err = run(s, found[len(found)-1], qfile, *logLevel, *verbose, *concurrency)
+		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "search:", s.name+":", err)
 			os.Exit(1)
 		}
 		results = append(results, r)
+	}
+	if *offlineRun {
+		printOfflineTable(results)
+		return
 	}
 	printTable(results)
 }
@@ -250,14 +278,9 @@ func run(s site, docs, qfile, logLevel string, verbose bool, concurrency int) (r
 				return res, fmt.Errorf("%s %s: %v", w.name, q.id, err)
 			}
 			rank := rankOf(urls, s.prefix+q.answer)
-			w.out.n++
-			if rank > 0 && rank <= 5 {
-				w.out.hits++
-			} else {
+			w.out.add(rank)
+			if rank == 0 || rank > 5 {
 				fails = append(fails, fmt.Sprintf("%s %q (want %s; rank %d; got %s)", q.id, q.text, q.answer, rank, strings.Join(paths(urls, 3, s.prefix), " ")))
-			}
-			if rank > 0 {
-				w.out.rr += 1 / float64(rank)
 			}
 			if verbose {
 				fmt.Printf("  %s %s: rank %d\n", w.name, q.id, rank)

@@ -201,6 +201,7 @@ type agentsView struct {
 	Pages         []pageRow
 	Spoofers      []agentRow
 	Verifier      *traffic.VerifierStats
+	Fleet         []traffic.InstanceCounts
 }
 
 type agentLegend struct {
@@ -225,7 +226,7 @@ func agentPurpose(p string) bool {
 // #spoofers.
 func Render(site string, snap traffic.Snapshot, others []string) []byte {
 	v := agentsView{Site: site, Others: others, Since: snap.Since.UTC().Format("2006-01-02 15:04 UTC"),
-		Defs: template.HTML(svgDefs()), Totals: snap.Totals, Verifier: snap.Verifier}
+		Defs: template.HTML(svgDefs()), Totals: snap.Totals, Verifier: snap.Verifier, Fleet: snap.Fleet}
 	for _, p := range purposeOrder {
 		v.Legend = append(v.Legend, agentLegend{swatch(p), purposeStyles[p].text})
 	}
@@ -422,7 +423,11 @@ code{word-break:break-all}
 <tbody>{{range .Spoofers}}<tr><td class="failed"><span class="icon" aria-hidden="true">✗</span>{{.Client}}</td><td>{{.Operator}}</td><td class="n">{{num .Verification.Failed}}</td><td class="n">{{num .Totals.Blocked}}</td></tr>{{end}}</tbody></table>
 {{else}}<p><span class="icon" aria-hidden="true">✓</span>No client failed verification.</p>{{end}}
 </div>
-{{with .Verifier}}<p><small>Verifier: {{.Verified}} verified, {{.Failed}} failed, {{.Lookups}} reverse-DNS lookups, {{.Dropped}} dropped, {{.RangeLists}} range lists loaded.</small></p>{{end}}
+{{if .Fleet}}<h2>Fleet</h2>
+<p>These counts are the sums over the instances that share the site's storage; each instance's part, as it last saved it:</p>
+<table id="fleet"><thead><tr><th>Instance</th><th class="n">Requests</th><th>Saved</th></tr></thead>
+<tbody>{{range .Fleet}}<tr><td><code>{{.Instance}}</code>{{if .Self}} (this one){{end}}</td><td class="n">{{num .Totals.Requests}}</td><td>{{.Saved.UTC.Format "2006-01-02 15:04:05 UTC"}}</td></tr>{{end}}</tbody></table>
+{{end}}{{with .Verifier}}<p><small>Verifier: {{.Verified}} verified, {{.Failed}} failed, {{.Lookups}} reverse-DNS lookups, {{.Dropped}} dropped, {{.RangeLists}} range lists loaded.</small></p>{{end}}
 <p><small>The same counts as JSON: <a href="traffic.json">traffic.json</a>.</small></p>
 </body>
 </html>

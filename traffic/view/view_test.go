@@ -112,3 +112,22 @@ func TestWithNav(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderFleet: a fleet's counts show each instance's part; a single
+// instance's show no fleet section.
+func TestRenderFleet(t *testing.T) {
+	snap := fixture()
+	if strings.Contains(string(Render("acme.example", snap, nil)), `id="fleet"`) {
+		t.Error("a single instance's view has a fleet section")
+	}
+	snap.Fleet = []traffic.InstanceCounts{
+		{Instance: "b7e1", Self: true, Totals: traffic.Counts{Requests: 70}},
+		{Instance: "c9f2", Totals: traffic.Counts{Requests: 44}},
+	}
+	page := string(Render("acme.example", snap, nil))
+	for _, want := range []string{`<h2>Fleet</h2>`, `<code>b7e1</code> (this one)</td><td class="n">70</td>`, `<code>c9f2</code></td><td class="n">44</td>`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("fleet view lacks %q", want)
+		}
+	}
+}

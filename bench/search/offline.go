@@ -1,0 +1,108 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"golang.org/x/net/html"
+
+	"github.com/agentready/caddy-agentready/frontmatter"
+	"github.com/agentready/caddy-agentready/fulltext"
+)
+
+// offline scores the fulltext ranking on one site without Caddy: each HTML
+// file under docs is read as the index reads a fetched page (its title and
+// description as the front matter states them, its text by
+// fulltext.FromHTML, its URL path) and indexed by fulltext.Build; then the
+// questions are asked of fulltext.Search and of the plain BM25 yardstick.
+// It takes seconds where the full run takes minutes, for comparing
+// rankings; its ranks match the through-Caddy ones within a question or
+// two (the crawl finds a few pages fewer, and Caddy's pages are its
+// canonical URLs).
+func offline(s site, docs, qfile string, verbose bool) (result, error) {
+	res := result{site: s}
+	qs, err := readQuestions(qfile)
+	if err != nil {
+		return res, err
+	}
+	start := time.Now()
+	in, err := readSite(docs, s.prefix)
+	if err != nil {
+		return res, err
+	}
+	read := time.Since(start)
+	start = time.Now()
+	x := fulltext.Build(in, "en")
+	res.ready = time.Since(start)
+	res.pages, res.index = len(in), x.Size()
+	fmt.Printf("== %s (offline): %d pages read in %.1fs, indexed in %.2fs, index %d bytes\n", s.name, len(in), read.Seconds(), res.ready.Seconds(), res.index)
+	bl, err := newBaseline(docs)
+	if err != nil {
+		return res, fmt.Errorf("baseline: %v", err)
+	}
+	ask := func(q string) []string {
+		var out []string
+		for _, h := range x.Search(q, 10) {
+			out = append(out, in[h.Doc].Path)
+		}
+		return out
+	}
+	score1 := func(name string, out *score, f func(string) []string) {
+		var fails []string
+		for _, q := range qs {
+			urls := f(q.text)
+			rank := rankOf(urls, s.prefix+q.answer)
+			out.add(rank)
+			if rank == 0 || rank > 5 {
+				fails = append(fails, fmt.Sprintf("%s %q (want %s; rank %d; got %s)", q.id, q.text, q.answer, rank, strings.Join(paths(urls, 3, s.prefix), " ")))
+			}
+			if verbose {
+				fmt.Printf("  %s %s: rank %d\n", name, q.id, rank)
+			}
+		}
+		fmt.Printf("%s: %s\n", name, out)
+		for _, f := range fails {
+			fmt.Println("  miss:", f)
+		}
+	}
+	score1("baseline BM25", &res.base, func(q string) []string { return bl.search(q, 10, s.prefix) })
+	score1("fulltext", &res.ask, ask)
+	return res, nil
+}
+
+// readSite reads every HTML file under root as a document at prefix plus
+// its path.
+func readSite(root, prefix string) ([]fulltext.Document, error) {
+	var out []fulltext.Document
+	err := eachHTML(root, func(rel string, raw []byte) error {
+		path := prefix + rel
+		node, err := html.Parse(bytes.NewReader(raw))
+		if err != nil {
+			return err
+		}
+		meta := frontmatter.Extract(node, &url.URL{Scheme: "http", Host: "localhost", Path: path}, http.Header{}, "en")
+		_, sections, err := fulltext.FromHTML(bytes.NewReader(raw))
+		if err != nil {
+			return err
+		}
+		out = append(out, fulltext.Document{Title: meta.Title, Description: meta.Description, Path: path, Sections: sections})
+		return nil
+	})
+	return out, err
+}
+
+// printOfflineTable prints the summary of an offline run.
+func printOfflineTable(rs []result) {
+	fmt.Println()
+	fmt.Println("recall@5 / MRR@10 per site, offline (fulltext straight from the HTML files, no Caddy)")
+	fmt.Println()
+	fmt.Println("| site | pages | full-text index MB | fulltext.Build | baseline | fulltext |")
+	fmt.Println("|---|---:|---:|---:|---|---|")
+	for _, r := range rs {
+		fmt.Printf("| %s | %d | %.1f | %.2f s | %s | %s |\n", r.site.title, r.pages, float64(r.index)/1e6, r.ready.Seconds(), r.base, r.ask)
+	}
+}
