@@ -69,7 +69,7 @@ func main() {
 	corpora := flag.String("corpus", "trafilatura,readability,docs", "comma-separated corpora to run: modern, trafilatura, readability, docs, reference (git-doc and debian-handbook)")
 	tools := flag.String("tools", "ours,readability,trafilatura", "comma-separated tools to run")
 	docsDir := flag.String("docs", "/usr/share/doc/python3.11/html", "Sphinx HTML `DIR` of the docs corpus")
-	flag.StringVar(&modernDir, "modern", "/work/shared/corpora/modern-web", "`DIR` of the modern-web corpus (ground-truth.json, html/)")
+	flag.StringVar(&modernDir, "modern", defaultModernDir(), "`DIR` of the modern-web corpus (ground-truth.json, html/); default: shared/corpora/modern-web beside the repository's directory")
 	flag.StringVar(&modernSplit, "split", "all", "the modern-web pages to run: dev, test or all (`SPLIT`; tune on dev only)")
 	misses := flag.Int("misses", 0, "print up to `N` failing pages of ours per corpus")
 	flag.IntVar(&costs, "costs", 0, "list agent_ready's `N` costliest pages of the trafilatura set (false positives plus negatives)")

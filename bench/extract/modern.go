@@ -30,6 +30,24 @@ import (
 // modernDir is the corpus's directory (-modern).
 var modernDir string
 
+// defaultModernDir is shared/corpora/modern-web beside the directory of
+// the repository the command runs in (the one holding bench/extract), or
+// "" when the command runs outside it.
+func defaultModernDir() string {
+	dir, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "bench", "extract")); err == nil {
+			return filepath.Join(filepath.Dir(d), "shared", "corpora", "modern-web")
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
+}
+
 // modernSplit is the split -split runs: dev, test or all.
 var modernSplit string
 
