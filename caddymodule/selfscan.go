@@ -30,8 +30,14 @@ import (
 type internalKey struct{}
 
 // isInternal reports whether r was made by this process's self-scan or
-// content index.
+// content index. Every such request comes from outsider.RemoteAddr, so a
+// visitor's request is told apart by its address alone, without the walk
+// up the context's chain of values (a few hundred instructions, several
+// times per request on the browser path); the mark in the context decides.
 func isInternal(r *http.Request) bool {
+	if r.RemoteAddr != outsider.RemoteAddr {
+		return false
+	}
 	marked, _ := r.Context().Value(internalKey{}).(bool)
 	return marked
 }

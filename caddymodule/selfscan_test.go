@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -203,5 +204,28 @@ func TestInProcessTransport(t *testing.T) {
 	}
 	if err == nil {
 		t.Error("a panicking handler must surface as an error, not a clean response")
+	}
+}
+
+// TestIsInternal: an own request is told by its mark and its address
+// together; a visitor's, whatever its context, is not one.
+func TestIsInternal(t *testing.T) {
+	marked := context.WithValue(context.Background(), internalKey{}, true)
+	for _, tc := range []struct {
+		name string
+		ctx  context.Context
+		addr string
+		want bool
+	}{
+		{"own request", marked, outsider.RemoteAddr, true},
+		{"mark from another address", marked, "203.0.113.9:4000", false},
+		{"the address without the mark", context.Background(), outsider.RemoteAddr, false},
+		{"a visitor", context.Background(), "203.0.113.9:4000", false},
+	} {
+		r := httptest.NewRequest("GET", "/", nil).WithContext(tc.ctx)
+		r.RemoteAddr = tc.addr
+		if got := isInternal(r); got != tc.want {
+			t.Errorf("%s: isInternal = %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }
