@@ -67,19 +67,29 @@ func (c *Converter) selectContent(doc *html.Node, base *url.URL, cl *cleaner) co
 		body = doc
 	}
 	r := landmark(doc)
-	if r.roots != nil && !(landmarkTooSmall(r.roots[0], body, cl) && readabilityElsewhere(doc, r.roots[0], base)) {
-		return refine(r, base, cl)
+	var art *html.Node // readability's article, once asked for
+	if r.roots != nil {
+		if !landmarkTooSmall(r.roots[0], body, cl) {
+			return refine(r, base, cl)
+		}
+		if art = readabilityArticle(doc, base); art == nil || !articleOutside(art, r.roots[0]) {
+			return refine(r, base, cl)
+		}
 	}
-	if !measureWith(body, false).chrome && !hasFormControl(body) {
+	if !measureWith(body, false).chrome && !findAny(body, formControls) {
 		// A page with no landmark and no chrome at all (a man page, a
 		// chapter of a manual: headings, prose, code, a "See also"
 		// paragraph) is its content whole: readability would keep its
-		// best-scoring section.
+		// best-scoring section. measure does not look for form controls
+		// inside tables and quotes: findAny does (a layout table holds the
+		// whole of an old blog, its comment form included).
 		return content{[]*html.Node{body}, "body"}
 	}
-	parser := newReadability()
-	if readabilityAffordable(doc) && parser.CheckDocument(doc) {
-		if picked, ok := readabilityBody(doc, body, base, cl); ok {
+	if art == nil {
+		art = readabilityArticle(doc, base)
+	}
+	if art != nil {
+		if picked, ok := readabilityBody(art, body, cl); ok {
 			return picked
 		}
 	}
@@ -147,34 +157,30 @@ func landmarkTooSmall(lm, body *html.Node, cl *cleaner) bool {
 // hold to be taken without a second opinion.
 const minLandmarkShare = 0.2
 
-// readabilityElsewhere reports whether readability, run on a copy of the
-// page, finds an article of which the landmark lm holds less than half the
-// text: the landmark missed the page's content.
-func readabilityElsewhere(doc, lm *html.Node, base *url.URL) bool {
+// readabilityArticle runs readability on a copy of doc and returns its
+// article, or nil when the page is too costly for it
+// (readabilityAffordable), is not one it judges an article, or yields an
+// article with no text.
+func readabilityArticle(doc *html.Node, base *url.URL) *html.Node {
 	parser := newReadability()
 	if !readabilityAffordable(doc) || !parser.CheckDocument(doc) {
-		return false
+		return nil
 	}
 	art, err := parser.ParseAndMutate(cloneTree(doc), base)
-	if err != nil || art.Node == nil {
-		return false
+	if err != nil || art.Node == nil || !hasText([]*html.Node{art.Node}) {
+		return nil
 	}
-	kept := map[string]bool{}
-	collectTexts(art.Node, kept)
-	in, _ := textKept(lm, kept)
-	return 2*in < textLen(textOf(art.Node))
+	return art.Node
 }
 
-// hasFormControl reports whether a form control lies under n, inside a
-// table or a quote too (measure does not look there: a layout table holds
-// the whole of an old blog, its comment form included).
-func hasFormControl(n *html.Node) bool {
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		if c.Type == html.ElementNode && (formControls[c.DataAtom] || hasFormControl(c)) {
-			return true
-		}
-	}
-	return false
+// articleOutside reports whether the landmark lm holds less than half the
+// text of readability's article art: the landmark missed the page's
+// content.
+func articleOutside(art, lm *html.Node) bool {
+	kept := map[string]bool{}
+	collectTexts(art, kept)
+	in, _ := textKept(lm, kept)
+	return 2*in < textLen(textOf(art))
 }
 
 // landmarkChrome are the elements no main landmark may sit in.

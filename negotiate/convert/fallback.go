@@ -1,8 +1,6 @@
 package convert
 
 import (
-	"net/url"
-
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -11,8 +9,8 @@ import (
 // article, unless it cuts a reference page down to one of its sections,
 // and else a cleaned body.
 
-// readabilityBody runs readability on a copy of doc and returns its article
-// (how "readability"), or, when the article leaves out structure of the
+// readabilityBody returns readability's article art (readabilityArticle;
+// how "readability"), or, when the article leaves out structure of the
 // body (outside the chrome the prune rules remove): a code block, a
 // definition list, or minDroppedHeadings headings with half the text, the
 // body narrowed with
@@ -22,20 +20,15 @@ import (
 // scores best (the option list of a man page) and drops the synopsis, the
 // examples and the chapter's table of contents; as an oracle, it still
 // removes the blocks of links and teasers around them. ok is false when
-// readability found no article.
-func readabilityBody(doc, body *html.Node, base *url.URL, cl *cleaner) (picked content, ok bool) {
-	parser := newReadability()
-	art, err := parser.ParseAndMutate(cloneTree(doc), base)
-	if err != nil || art.Node == nil || !hasText([]*html.Node{art.Node}) {
-		return content{}, false
-	}
-	if artLen := textLen(textOf(art.Node)); artLen < minArticle && float64(textBeside(body, nil, cl)) > maxBodyToArticle*float64(artLen) {
+// the article is a line out of a page of text (see minArticle).
+func readabilityBody(art, body *html.Node, cl *cleaner) (picked content, ok bool) {
+	if artLen := textLen(textOf(art)); artLen < minArticle && float64(textBeside(body, nil, cl)) > maxBodyToArticle*float64(artLen) {
 		// A line (the title, a caption) out of a page of text: readability
 		// found no article; the cleaned body is the better guess.
 		return content{}, false
 	}
 	kept := map[string]bool{}
-	collectTexts(art.Node, kept)
+	collectTexts(art, kept)
 	if d := structureDropped(body, kept, cl); d.blocks > 0 || d.headings >= minDroppedHeadings {
 		victims := unkept(body, kept, cl)
 		gone := make(map[*html.Node]bool, len(victims))
@@ -45,13 +38,13 @@ func readabilityBody(doc, body *html.Node, base *url.URL, cl *cleaner) (picked c
 		// Headings alone are not enough: the narrowed body must also hold
 		// minBodyGain times the article's text (a news page's "Related"
 		// headings go with their blocks, and the article is what is left).
-		if d.blocks > 0 || float64(textBeside(body, gone, cl)) > minBodyGain*float64(textLen(textOf(art.Node))) {
+		if d.blocks > 0 || float64(textBeside(body, gone, cl)) > minBodyGain*float64(textLen(textOf(art))) {
 			removeAll(body, victims)
 			return content{[]*html.Node{body}, "body+oracle"}, true
 		}
 	}
-	fixAtoms(art.Node)
-	return content{[]*html.Node{art.Node}, "readability"}, true
+	fixAtoms(art)
+	return content{[]*html.Node{art}, "readability"}, true
 }
 
 // minArticle and maxBodyToArticle bound what readability may return as
