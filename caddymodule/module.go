@@ -534,7 +534,7 @@ func (ar *AgentReady) serve(w http.ResponseWriter, r *http.Request, next caddyht
 		ar.connect.ServeHTTP(w, r)
 		return nil
 	}
-	if r.RemoteAddr != outsider.RemoteAddr || !originOnly(r) { // discovery reads the origin's own robots.txt and sitemaps
+	if !isInternal(r) || !originOnly(r) { // discovery reads the origin's own robots.txt and sitemaps
 		if handled, err := ar.docs.Serve(w, r, next.ServeHTTP); handled {
 			countDocument(r, r.URL.Path)
 			return err
