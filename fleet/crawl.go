@@ -230,11 +230,7 @@ func (c *Crawl) RefreshEnded(err error) {
 	_ = c.f.result(ctx, "unlock", c.f.cfg.Storage.Unlock(ctx, c.lockName()))
 }
 
-func (c *Crawl) unlock() {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	_ = c.f.result(ctx, "unlock", c.f.cfg.Storage.Unlock(ctx, c.lockName()))
-}
+func (c *Crawl) unlock() { c.f.unlock(c.lockName()) }
 
 // shareable is res without the validators of its pages: an instance that
 // adopts it and crawls next must fetch each page whole, since the links a

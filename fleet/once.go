@@ -30,11 +30,7 @@ func (f *Fleet) Once(ctx context.Context, name string, fresh time.Duration, work
 		}
 		return f.runOnce(work, ctx)
 	}
-	defer func() {
-		uctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		_ = f.result(uctx, "unlock", st.Unlock(uctx, lock))
-	}()
+	defer f.unlock(lock)
 	if fresh > 0 {
 		var r Result
 		data, err := st.Load(ctx, key)
@@ -49,6 +45,14 @@ func (f *Fleet) Once(ctx context.Context, name string, fresh time.Duration, work
 	data, _ := json.Marshal(r)
 	_ = f.result(ctx, "store", st.Store(ctx, key, data))
 	return r, nil
+}
+
+// unlock lets go of the storage lock, with a time of its own: the work's
+// context may be done by then.
+func (f *Fleet) unlock(lock string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_ = f.result(ctx, "unlock", f.cfg.Storage.Unlock(ctx, lock))
 }
 
 func (f *Fleet) runOnce(work func(context.Context) ([]byte, error), ctx context.Context) (Result, error) {
