@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -557,7 +558,7 @@ func checkSigninDiscovery(ctx context.Context, s *site) outcome {
 	}
 	o := outcome{receipt: rec, scope: scope}
 	switch {
-	case found && contains(pkce, "S256"):
+	case found && slices.Contains(pkce, "S256"):
 		o.verdict, o.fraction = Pass, 1
 	case found:
 		o.verdict, o.fraction, o.missing = Partial, 0.5, "PKCE S256 in code_challenge_methods_supported"
@@ -615,16 +616,6 @@ func checkOpenAPIQuality(ctx context.Context, s *site) outcome {
 	o := fromFraction(frac, strings.Join(missing, "; "))
 	o.receipt, o.scope = rec, []string{pathOf(oa.resp.req.url)}
 	return o
-}
-
-// contains reports whether list holds v.
-func contains(list []string, v string) bool {
-	for _, e := range list {
-		if e == v {
-			return true
-		}
-	}
-	return false
 }
 
 func init() {
