@@ -74,8 +74,12 @@ func TestOverheadCases(t *testing.T) {
 	if v := ctl.verdict(); v != "within ±3%" {
 		t.Errorf("control verdict %q", v)
 	}
+	if v := hdr.verdict(); v != "missed" {
+		t.Errorf("headers verdict %q, want missed (0.98 < 0.99)", v)
+	}
+	hdr.RPS = []float64{0.99, 0.995, 1.0}
 	if v := hdr.verdict(); v != "met" {
-		t.Errorf("headers verdict %q, want met (0.98 ≥ 0.97, 1.02 ≤ 1.03)", v)
+		t.Errorf("headers verdict %q, want met (0.995 ≥ 0.99, 1.02 ≤ 1.02)", v)
 	}
 	// The same case against a control that moved by 5% cannot be read.
 	ctl.RPS = []float64{1.05, 1.05, 1.05}
@@ -106,8 +110,8 @@ func TestOverheadReport(t *testing.T) {
 			t.Errorf("row %d: %q, want it to start with %q", i, lines[i+2], want)
 		}
 	}
-	if !strings.Contains(lines[3], "**0.980** (0.49–0.99)") || !strings.Contains(lines[3], ": met |") {
-		t.Errorf("headers row %q: want the median 0.980 with its range, and met", lines[3])
+	if !strings.Contains(lines[3], "**0.980** (0.49–0.99)") || !strings.Contains(lines[3], "≥ 0.99, ≤ 1.02: missed |") {
+		t.Errorf("headers row %q: want the median 0.980 with its range, and missed against issue #28's 0.99", lines[3])
 	}
 	for _, bad := range []string{"1\t1k\tx\tc\t1\t1\t1\t1\t0\t1\t1", "1\t1k\tx\ta\t1\t1"} {
 		if err := runOverheadReport(nil, strings.NewReader(bad), &out); err == nil {

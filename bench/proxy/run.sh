@@ -106,7 +106,7 @@ else
 fi
 go build -o "$WORK/proxy" ./bench/proxy
 
-mapfile -t PORTS < <("$WORK/proxy" ports 25)
+mapfile -t PORTS < <("$WORK/proxy" ports 27)
 ORIGIN_PORT=${PORTS[0]}
 
 wait_up() { # url [seconds, default 10]
@@ -300,21 +300,24 @@ wrk_run() {
 }
 
 overhead() {
-	local plain=${PORTS[13]} plain2=${PORTS[14]} headers=${PORTS[15]} annotated=${PORTS[16]} first=${PORTS[17]}
+	local plain=${PORTS[13]} plain2=${PORTS[14]} headers=${PORTS[15]} annotated=${PORTS[16]} first=${PORTS[17]} directive=${PORTS[25]}
 	start_front oh-plain plain.caddyfile "$plain" "${PORTS[18]}" 64MiB
 	start_front oh-plain2 plain.caddyfile "$plain2" "${PORTS[19]}" 64MiB
+	# The floor: Caddy's own header directive adding the same headers.
+	start_front oh-directive header.caddyfile "$directive" "${PORTS[26]}" 64MiB
 	start_front oh-headers agent.caddyfile "$headers" "${PORTS[20]}" 64MiB off
 	# The warm Markdown case reads the cache only; a long budget lets the
 	# warm-up fill it on a loaded machine too.
 	start_front oh-annotated agent.caddyfile "$annotated" "${PORTS[21]}" 64MiB on 60s
 	start_front oh-first agent.caddyfile "$first" "${PORTS[22]}" off on
-	declare -A admin_of=([$plain]=${PORTS[18]} [$plain2]=${PORTS[19]} [$headers]=${PORTS[20]} [$annotated]=${PORTS[21]} [$first]=${PORTS[22]})
+	declare -A admin_of=([$plain]=${PORTS[18]} [$plain2]=${PORTS[19]} [$headers]=${PORTS[20]} [$annotated]=${PORTS[21]} [$first]=${PORTS[22]} [$directive]=${PORTS[26]})
 	local html=$'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8'
 	local md='text/markdown'
 	# case | A's path prefix | B's front | Accept. The path is the prefix
 	# and /size/<size>.html; A is always plain Caddy, on the same path.
 	local cases=(
 		"control||$plain2|$html"
+		"directive||$directive|$html"
 		"headers||$headers|$html"
 		"plan||$annotated|$html"
 		"first||$first|$html"
