@@ -22,7 +22,7 @@ type doc struct {
 	description string
 	language    string
 	updated     string
-	markdown    []byte // as the Source returned it
+	markdown    packed // as the Source returned it
 	bodyStart   int    // offset of the body after any front matter
 	validators  Validators
 	sections    []fulltext.Section // the text the search reads
@@ -31,10 +31,7 @@ type doc struct {
 
 // size is what the page counts against the byte budget: its Markdown and
 // the text the search reads.
-func (d *doc) size() int64 { return int64(len(d.markdown)) + d.textBytes }
-
-// body is the Markdown without its front matter.
-func (d *doc) body() []byte { return d.markdown[d.bodyStart:] }
+func (d *doc) size() int64 { return int64(d.markdown.n) + d.textBytes }
 
 // document is the page as the full-text index reads it.
 func (d *doc) document() fulltext.Document {
@@ -177,11 +174,11 @@ func (x *index) put(d *doc) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if old, ok := x.docs[d.key]; ok {
-		x.bytes -= int64(len(old.markdown))
+		x.bytes -= int64(old.markdown.n)
 		x.held -= old.size()
 	}
 	x.docs[d.key] = d
-	x.bytes += int64(len(d.markdown))
+	x.bytes += int64(d.markdown.n)
 	x.held += d.size()
 	x.dirty = true
 }
@@ -191,7 +188,7 @@ func (x *index) remove(key string) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if old, ok := x.docs[key]; ok {
-		x.bytes -= int64(len(old.markdown))
+		x.bytes -= int64(old.markdown.n)
 		x.held -= old.size()
 		delete(x.docs, key)
 		x.dirty = true

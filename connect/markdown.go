@@ -25,14 +25,15 @@ func bodyOffset(md []byte) int {
 // language, in the frontmatter package's order, as the negotiated form
 // writes them) followed by the body.
 func pageMarkdown(d *doc) []byte {
+	md := d.markdown.bytes()
 	if d.bodyStart > 0 {
-		return d.markdown
+		return md
 	}
 	m := frontmatter.Meta{
 		Title: d.title, Description: d.description, Canonical: d.url,
 		Updated: d.updated, Language: d.language,
 	}
-	return append(m.Marshal(), d.markdown...)
+	return append(m.Marshal(), md...)
 }
 
 // ellipsize cuts about n bytes of text from start on a rune boundary,

@@ -36,7 +36,7 @@ func TestBodyOffset(t *testing.T) {
 func TestPageMarkdownFrontMatterRoundTrips(t *testing.T) {
 	d := &doc{
 		url: testOrigin + "/q", title: `Colon: "quoted" # not a comment`, description: "- starts like a list\nsecond line",
-		updated: "2026-09-15", language: "en", markdown: []byte("# Body\n"),
+		updated: "2026-09-15", language: "en", markdown: pack([]byte("# Body\n")),
 	}
 	md := string(pageMarkdown(d))
 	block, body, ok := frontmatter.Split([]byte(md))

@@ -259,15 +259,16 @@ func (s *Server) newDoc(key string, p *Page) *doc {
 		}
 	}
 	md := p.Markdown
+	start := bodyOffset(md)
 	d := &doc{
 		key: key, url: canonical,
 		title: oneLine(p.Title), description: oneLine(p.Description),
 		language: oneLine(p.Language), updated: oneLine(p.Updated),
-		markdown: md, bodyStart: bodyOffset(md), validators: p.Validators,
+		markdown: pack(md), bodyStart: start, validators: p.Validators,
 		sections: p.Sections,
 	}
 	if d.sections == nil {
-		d.sections = markdownSections(d.body())
+		d.sections = markdownSections(md[start:])
 	}
 	for _, sec := range d.sections {
 		d.textBytes += int64(len(sec.Heading) + len(sec.Text))

@@ -126,7 +126,7 @@ func (s *Server) Page(raw string) (p Page, ok bool) {
 		return Page{}, false
 	}
 	return Page{URL: d.url, Title: d.displayTitle(), Description: d.description, Language: d.language,
-		Markdown: d.markdown, Updated: d.updated}, true
+		Markdown: d.markdown.bytes(), Updated: d.updated}, true
 }
 
 // Close stops the refresh schedule and waits for a running refresh to end.
