@@ -1,8 +1,6 @@
 package caddymodule
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -16,14 +14,9 @@ import (
 	"go.uber.org/zap/exp/zapslog"
 
 	"github.com/agentready/caddy-agentready/connect"
-	"github.com/agentready/caddy-agentready/discover"
 	"github.com/agentready/caddy-agentready/fleet"
-	"github.com/agentready/caddy-agentready/internal/answered"
 	"github.com/agentready/caddy-agentready/manifest"
 )
-
-// internalMaxRedir bounds the redirects an in-process request follows.
-const internalMaxRedir = 5
 
 // contentStores holds the content index of every site that serves the
 // built-in MCP endpoint, by origin. The entries outlive config reloads (a
@@ -107,27 +100,6 @@ func (ar *AgentReady) provisionConnect(app *App, src connect.Source, origin stri
 	return nil
 }
 
-// answeredSource is the content index's source: a discovery that met a
-// site that did not answer (answered.Discovery: refused, 502, Caddy's
-// empty 200) is a failed listing, which keeps the index as it is and is
-// retried after connect's backoff, rather than an index of no pages until
-// the next refresh.
-type answeredSource struct {
-	*connect.HTTPSource
-}
-
-// Pages implements connect.Source.
-func (s answeredSource) Pages(ctx context.Context) ([]string, error) {
-	urls, err := s.HTTPSource.Pages(ctx)
-	if err != nil || len(urls) > 0 {
-		return urls, err
-	}
-	if err := answered.Discovery(s.Discoverer.Last()); err != nil {
-		return nil, err
-	}
-	return urls, nil
-}
-
 // publicOrigin is the origin the site's pages are known under: site.origin,
 // else origin, the address the module reaches the site at.
 func (ar *AgentReady) publicOrigin(origin string) string {
@@ -207,63 +179,7 @@ func clientIP(r *http.Request) string {
 	return r.RemoteAddr
 }
 
-// backgroundClient is internalClient with each request marked as
-// background work (see backgroundKey): the client of the content index and
-// of llms-full.txt.
-func (ar *AgentReady) backgroundClient(srv http.Handler) *http.Client {
-	c := ar.internalClient(srv)
-	c.Transport = backgroundTransport{c.Transport}
-	return c
-}
-
-// inProcess is the transport of the module's own requests into srv, the
-// site's own server: each arrives as an anonymous outside visitor's.
-func (ar *AgentReady) inProcess(srv http.Handler) inProcessTransport {
-	return inProcessTransport{handler: srv, site: ar.own}
-}
-
-// internalClient makes requests into the site's own server in process,
-// marked as internal so metrics leave them out, and never leaves the site.
-func (ar *AgentReady) internalClient(srv http.Handler) *http.Client {
-	return &http.Client{
-		Transport: ar.inProcess(srv),
-		CheckRedirect: func(req *http.Request, via []*http.Request) error {
-			if len(via) >= internalMaxRedir {
-				return errors.New("too many redirects")
-			}
-			if req.URL.Host != via[0].URL.Host {
-				return fmt.Errorf("redirect leaves the site: %s", req.URL.Host)
-			}
-			return nil
-		},
-	}
-}
-
-// discoverOptions are the options of the site's discovery: the YAML's
-// discovery section, run through the site's own server at origin with the
-// requests marked to pass the generated documents by (see originOnly), the
-// pages' URLs written on the public origin, the YAML's named pages as
-// seeds.
-func (ar *AgentReady) discoverOptions(srv http.Handler, origin string) discover.Options {
-	d := ar.site.Discovery
-	return discover.Options{
-		Origin:       origin,
-		PublicOrigin: ar.publicOrigin(origin),
-		Client:       &http.Client{Transport: originOnlyTransport{ar.inProcess(srv)}},
-		Mode:         discover.Mode(d.Mode),
-		Seeds:        ar.site.NamedPages(),
-		MaxPages:     d.MaxPages,
-		MaxDepth:     d.MaxDepth,
-		MaxBytes:     d.MaxBytes,
-		MaxPageBytes: d.MaxPageBytes,
-		Concurrency:  d.Concurrency,
-		Delay:        d.Delay,
-		Timeout:      d.Timeout,
-	}
-}
-
 // Interface guards
 var (
 	_ caddy.Destructor = (*contentStore)(nil)
-	_ connect.Source   = answeredSource{}
 )

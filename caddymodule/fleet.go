@@ -62,7 +62,7 @@ func (ar *AgentReady) fleetSource(src connect.Source) connect.Source {
 		return src
 	}
 	refresh := ar.site.Connect.Refresh
-	return ar.fleet.Crawl(src, fleet.CrawlConfig{Fresh: refresh * 9 / 10, Result: ar.pages.src.Discoverer.Last, Adopt: ar.pages.src.Found})
+	return ar.fleet.Crawl(src, fleet.CrawlConfig{Fresh: refresh * 9 / 10, Result: ar.pages.Last, Adopt: ar.pages.Found})
 }
 
 // fleetLimits is the fleet's shared rate-limit counts, synced from start
