@@ -5,9 +5,7 @@ import (
 	"log/slog"
 	"net/http"
 	"sort"
-	"strings"
 	"sync/atomic"
-	"time"
 
 	"github.com/caddyserver/caddy/v2"
 	"go.uber.org/zap"
@@ -15,7 +13,7 @@ import (
 
 	"github.com/agentready/caddy-agentready/connect"
 	"github.com/agentready/caddy-agentready/fleet"
-	"github.com/agentready/caddy-agentready/manifest"
+	"github.com/agentready/caddy-agentready/pages"
 )
 
 // contentStores holds the content index of every site that serves the
@@ -44,41 +42,11 @@ func (c *contentStore) Destruct() error { return c.store.Close() }
 // background once the config starts, starting from the index a previous
 // config of the site (by origin, its in-process address) left.
 func (ar *AgentReady) provisionConnect(app *App, src connect.Source, origin string) error {
-	c := ar.site.Connect
-	if !c.Enabled {
+	if !ar.site.Connect.Enabled {
 		return nil
 	}
-	public := ar.publicOrigin(origin)
-	opts := connect.Options{
-		Origin:            public,
-		MCPPath:           c.MCPPath,
-		AskPath:           c.AskPath,
-		MaxPages:          c.MaxPages,
-		MaxBytes:          c.MaxBytes,
-		Refresh:           c.Refresh,
-		RetryMin:          c.RetryMin,
-		RequestsPerMinute: c.RateLimit,
-		ServerName:        ar.site.Info.Name,
-		ClientIP:          clientIP,
-		SharedLimit:       ar.fleetLimits(app),
-	}
-	if c.Auth == manifest.ConnectOAuth {
-		a := ar.site.Authentication
-		scopes := map[string][]string{}
-		for tool, scope := range c.ToolScopes {
-			scopes[tool] = []string{scope}
-		}
-		opts.Auth = &connect.OAuth{
-			Issuer:              a.AuthorizationServers[0],
-			JWKSURL:             a.JWKSURI,
-			Audience:            public + opts.MCPPath,
-			ResourceMetadataURL: public + manifest.PathOAuthResource,
-			Scopes:              scopes,
-		}
-		if opts.MCPPath == "" {
-			opts.Auth.Audience = public + connect.DefaultMCPPath
-		}
-	}
+	opts := pages.ConnectOptions(ar.site, origin)
+	opts.ClientIP, opts.SharedLimit = clientIP, ar.fleetLimits(app)
 	val, _, err := contentStores.LoadOrNew(origin, func() (caddy.Destructor, error) {
 		return &contentStore{site: origin, store: connect.NewStore(ar.site.Info.Language)}, nil
 	})
@@ -100,15 +68,6 @@ func (ar *AgentReady) provisionConnect(app *App, src connect.Source, origin stri
 	return nil
 }
 
-// publicOrigin is the origin the site's pages are known under: site.origin,
-// else origin, the address the module reaches the site at.
-func (ar *AgentReady) publicOrigin(origin string) string {
-	if ar.site.Info.Origin != "" {
-		origin = ar.site.Info.Origin
-	}
-	return strings.TrimSuffix(origin, "/")
-}
-
 // cleanupConnect stops this config's MCP endpoint and releases its hold on
 // the site's content index, which lives on while a newer config uses it.
 func (ar *AgentReady) cleanupConnect() {
@@ -125,44 +84,14 @@ func (ar *AgentReady) cleanupConnect() {
 }
 
 // indexStatus is what the admin endpoint shows about a site's content index.
-type indexStatus struct {
-	Site        string    `json:"site"`
-	State       string    `json:"state"`
-	Pages       int       `json:"pages"`
-	Bytes       int64     `json:"bytes"`
-	IndexBytes  int64     `json:"index_bytes"`
-	Refreshing  bool      `json:"refreshing"`
-	LastSuccess time.Time `json:"last_success,omitzero"`
-	LastAttempt time.Time `json:"last_attempt,omitzero"`
-	LastError   string    `json:"last_error,omitempty"`
-	Failures    int       `json:"failures"`
-	NextAttempt time.Time `json:"next_attempt,omitzero"`
-	// Warning says why the module's own requests may not reach the site,
-	// and how to fix it (see siteaddr.Reach).
-	Warning string `json:"warning,omitempty"`
-	// Fleet is the state of the fleet this instance shares the index with.
-	Fleet *fleet.Status `json:"fleet,omitempty"`
-}
+type indexStatus = pages.IndexStatus
 
 // indexStatuses lists the content index of every site, sorted by site.
 func indexStatuses() []indexStatus {
 	out := []indexStatus{}
 	contentStores.Range(func(_, v any) bool {
 		c := v.(*contentStore)
-		st := c.store.Stats()
-		is := indexStatus{
-			Site: c.site, State: st.State, Pages: st.Pages, Bytes: st.Bytes, IndexBytes: st.IndexBytes, Refreshing: st.Refreshing,
-			LastSuccess: st.LastSuccess, LastAttempt: st.LastStart, LastError: st.LastError,
-			Failures: st.Failures, NextAttempt: st.NextAttempt,
-		}
-		if w := c.warning.Load(); w != nil {
-			is.Warning = *w
-		}
-		if f := c.fleet.Load(); f != nil {
-			fs := f.Status()
-			is.Fleet = &fs
-		}
-		out = append(out, is)
+		out = append(out, pages.StatusOf(c.site, c.store.Stats(), c.warning.Load(), c.fleet.Load()))
 		return true
 	})
 	sort.Slice(out, func(i, j int) bool { return out[i].Site < out[j].Site })

@@ -362,7 +362,7 @@ func (ar *AgentReady) provisionPages(app *App, origin string) error {
 	if ar.pages.Crawl() {
 		return nil
 	}
-	if err := ar.provisionConnect(app, ar.fleetSource(ar.pages.Source()), origin); err != nil {
+	if err := ar.provisionConnect(app, ar.pages.Source(), origin); err != nil {
 		return err
 	}
 	switch {

@@ -45,28 +45,15 @@ func (ar *AgentReady) provisionSitePages(srv http.Handler, origin string) error 
 	if err != nil {
 		return err
 	}
-	d := ar.site.Discovery
 	p, err := pages.New(pages.Config{
 		Origin:    origin,
-		Public:    ar.publicOrigin(origin),
 		Transport: inProcessTransport{handler: srv, site: ar.own},
-		Discover: discover.Options{
-			Mode:         discover.Mode(d.Mode),
-			Seeds:        ar.site.NamedPages(),
-			MaxPages:     d.MaxPages,
-			MaxDepth:     d.MaxDepth,
-			MaxBytes:     d.MaxBytes,
-			MaxPageBytes: d.MaxPageBytes,
-			Concurrency:  d.Concurrency,
-			Delay:        d.Delay,
-			Timeout:      d.Timeout,
-		},
-		Site:     ar.site,
-		Docs:     ar.docs,
-		List:     &val.(*pageList).List,
-		Once:     ar.fleetOnce,
-		Logger:   slog.New(zapslog.NewHandler(ar.logger.Core(), zapslog.WithName(ar.logger.Name()))),
-		RetryMin: pagesRetryMin,
+		Site:      ar.site,
+		Docs:      ar.docs,
+		List:      &val.(*pageList).List,
+		Fleet:     ar.fleet,
+		Logger:    slog.New(zapslog.NewHandler(ar.logger.Core(), zapslog.WithName(ar.logger.Name()))),
+		RetryMin:  pagesRetryMin,
 	})
 	if err != nil {
 		_, _ = pageLists.Delete(origin)

@@ -58,7 +58,7 @@ func (p *Pages) CheckDeclaredAfter(ctx context.Context, delay time.Duration) {
 // fails such a document too). URLs on other sites are not checked. It
 // returns how many were missing.
 func (p *Pages) CheckDeclared(ctx context.Context) int {
-	public, err := url.Parse(p.cfg.Public + "/")
+	public, err := url.Parse(p.public + "/")
 	if err != nil {
 		return 0
 	}

@@ -71,7 +71,7 @@ llms:
 	})
 	var warned []map[string]slog.Value
 	log := slog.New(records{Handler: slog.DiscardHandler, mu: new(sync.Mutex), warn: &warned})
-	p, err := New(Config{Origin: "http://127.0.0.1:9", Public: "https://shop.example", Transport: inproc.Transport{Handler: srv},
+	p, err := New(Config{Origin: "http://127.0.0.1:9", Transport: inproc.Transport{Handler: srv},
 		Site: s, Docs: &fakeDocs{}, List: &List{}, Logger: log, Clock: &fakeClock{}})
 	if err != nil {
 		t.Fatal(err)

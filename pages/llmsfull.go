@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentready/caddy-agentready/connect"
 	"github.com/agentready/caddy-agentready/documents"
+	"github.com/agentready/caddy-agentready/fleet"
 	"github.com/agentready/caddy-agentready/frontmatter"
 	"github.com/agentready/caddy-agentready/internal/answered"
 )
@@ -91,12 +92,27 @@ func (p *Pages) buildLLMsFull(ctx context.Context, index Index) {
 			slog.Duration("duration", p.cfg.Clock.Now().Sub(start)))
 		return body, nil
 	}
-	body, err := p.cfg.Once(ctx, "llms-full", build)
+	body, err := p.once(ctx, build)
 	if err != nil || ctx.Err() != nil {
 		return
 	}
 	p.cfg.Docs.SetLLMsFull(body, p.cfg.Clock.Now())
 }
+
+// once runs build once per refresh for the fleet: another instance's
+// result of the last 9/10 of connect.refresh, else build's here, stored for
+// the others; build's alone without a fleet.
+func (p *Pages) once(ctx context.Context, build func(context.Context) ([]byte, error)) ([]byte, error) {
+	if p.cfg.Fleet == nil {
+		return build(ctx)
+	}
+	r, err := p.cfg.Fleet.Once(ctx, "llms-full", p.fresh(), build)
+	return r.Data, err
+}
+
+// fresh is the age under which the fleet's crawl and llms-full.txt are
+// taken from another instance: 9/10 of connect.refresh.
+func (p *Pages) fresh() time.Duration { return p.cfg.Site.Connect.Refresh * 9 / 10 }
 
 // title is llms-full.txt's title: llms.title, else site.name, else the
 // public host (a title, not a claim of identity).
@@ -107,7 +123,7 @@ func (p *Pages) title() string {
 	if t := p.cfg.Site.Info.Name; t != "" {
 		return t
 	}
-	if u, err := url.Parse(p.cfg.Public); err == nil {
+	if u, err := url.Parse(p.public); err == nil {
 		return u.Hostname()
 	}
 	return ""
@@ -131,7 +147,7 @@ func (p *Pages) pageMarkdown(ctx context.Context, index Index, u string) (*conne
 // the pages discovery found, else those the origin's sitemap lists, in
 // documents.FullOrder (index and search pages out, shallowest first).
 func (p *Pages) fullURLs() []string {
-	base, err := url.Parse(p.cfg.Public + "/")
+	base, err := url.Parse(p.public + "/")
 	if err != nil {
 		return nil
 	}
@@ -173,7 +189,15 @@ func (p *Pages) fullURLs() []string {
 // a failed listing, which keeps the index as it is and is retried after
 // connect's backoff, rather than an index of no pages until the next
 // refresh.
-func (p *Pages) Source() connect.Source { return answeredSource{p.src} }
+//
+// With a fleet, one instance crawls per refresh and the others load its
+// crawl, whose discovery lists the pages here too (see Found).
+func (p *Pages) Source() connect.Source {
+	if f := p.cfg.Fleet; f != nil {
+		return f.Crawl(answeredSource{p.src}, fleet.CrawlConfig{Fresh: p.fresh(), Result: p.Last, Adopt: p.Found})
+	}
+	return answeredSource{p.src}
+}
 
 type answeredSource struct {
 	*connect.HTTPSource

@@ -91,7 +91,7 @@ func TestLLMsFullTitle(t *testing.T) {
 		}
 	}
 	p, _, _ := newPages(t, &site{}, parseSite(t, ""))
-	p.cfg.Site.Info.Name, p.cfg.Public = "", "https://www.site.example"
+	p.cfg.Site.Info.Name, p.public = "", "https://www.site.example"
 	if got := p.title(); got != "www.site.example" {
 		t.Errorf("title %q, want the public host", got)
 	}

@@ -22,11 +22,13 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/agentready/caddy-agentready/connect"
 	"github.com/agentready/caddy-agentready/discover"
+	"github.com/agentready/caddy-agentready/fleet"
 	"github.com/agentready/caddy-agentready/internal/answered"
 	"github.com/agentready/caddy-agentready/internal/inproc"
 	"github.com/agentready/caddy-agentready/manifest"
@@ -92,24 +94,19 @@ type Config struct {
 	// Origin is the address the module reaches the site at,
 	// scheme://host[:port]: every request goes there. Required.
 	Origin string
-	// Public is the origin the site's pages are known under (site.origin).
-	// Default: Origin.
-	Public string
 	// Transport carries the requests to the site. Required.
 	Transport http.RoundTripper
-	// Discover is the discovery's limits and seeds (the YAML's discovery
-	// section); its Origin, PublicOrigin, Client and Previous are set here.
-	Discover discover.Options
-	// Site is the site's YAML. Required.
+	// Site is the site's YAML: its discovery section, named pages, llms
+	// and documents settings, declared URLs. Required.
 	Site *manifest.Site
 	// Docs receives the pages, the sitemap and llms-full.txt. Required.
 	Docs Documents
 	// List is the site's last page list, shared by the configs of the
 	// site (reloads). Required.
 	List *List
-	// Once runs llms-full.txt's build, once for a fleet of instances.
-	// Default: work(ctx).
-	Once func(ctx context.Context, name string, work func(context.Context) ([]byte, error)) ([]byte, error)
+	// Fleet is the fleet of instances the site's crawl and llms-full.txt
+	// are shared with, once per refresh (connect.refresh). Default: none.
+	Fleet *fleet.Fleet
 	// Logger logs what is found and why a retry waits. Default: none.
 	Logger *slog.Logger
 	// Clock is the time. Default: the system's.
@@ -122,11 +119,12 @@ type Config struct {
 
 // Pages is one config's discovery of its site's pages and what reads it.
 type Pages struct {
-	cfg   Config
-	src   *connect.HTTPSource
-	crawl bool // nothing else discovers the pages: the sitemap finder does when needed
-	ctx   context.Context
-	stop  context.CancelFunc
+	cfg    Config
+	public string // the origin the pages are known under
+	src    *connect.HTTPSource
+	crawl  bool // nothing else discovers the pages: the sitemap finder does when needed
+	ctx    context.Context
+	stop   context.CancelFunc
 	// ready is closed once the first page list is known, or none will come.
 	ready     chan struct{}
 	readyOnce sync.Once
@@ -142,9 +140,6 @@ type Pages struct {
 // New builds the site's discovery; the documents list what it finds, and
 // at once what the last config of the site found (cfg.List).
 func New(cfg Config) (*Pages, error) {
-	if cfg.Public == "" {
-		cfg.Public = cfg.Origin
-	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -154,12 +149,7 @@ func New(cfg Config) (*Pages, error) {
 	if cfg.RetryMin <= 0 {
 		cfg.RetryMin = DefaultRetryMin
 	}
-	if cfg.Once == nil {
-		cfg.Once = func(ctx context.Context, _ string, work func(context.Context) ([]byte, error)) ([]byte, error) {
-			return work(ctx)
-		}
-	}
-	p := &Pages{cfg: cfg, ready: make(chan struct{}), changed: make(chan struct{}, 1),
+	p := &Pages{cfg: cfg, public: PublicOrigin(cfg.Site, cfg.Origin), ready: make(chan struct{}), changed: make(chan struct{}, 1),
 		crawl: !cfg.Site.Connect.Enabled && !cfg.Site.LLMs.AutoList.Enabled}
 	opts := p.discoverOptions()
 	if prev, _ := cfg.List.Last(); prev != nil {
@@ -176,13 +166,34 @@ func New(cfg Config) (*Pages, error) {
 	return p, nil
 }
 
-// discoverOptions are the discovery's: through Transport at Origin, its
-// requests marked OriginOnly, the pages' URLs on the public origin.
+// PublicOrigin is the origin the site's pages are known under: site.origin,
+// else origin, the address the module reaches the site at.
+func PublicOrigin(site *manifest.Site, origin string) string {
+	if site.Info.Origin != "" {
+		origin = site.Info.Origin
+	}
+	return strings.TrimSuffix(origin, "/")
+}
+
+// discoverOptions are the discovery's: the YAML's discovery section, the
+// named pages as seeds, through Transport at Origin with its requests
+// marked OriginOnly, the pages' URLs on the public origin.
 func (p *Pages) discoverOptions() discover.Options {
-	opts := p.cfg.Discover
-	opts.Origin, opts.PublicOrigin = p.cfg.Origin, p.cfg.Public
-	opts.Client = &http.Client{Transport: inproc.Mark[OriginOnly]{RoundTripper: p.cfg.Transport}}
-	return opts
+	d := p.cfg.Site.Discovery
+	return discover.Options{
+		Origin:       p.cfg.Origin,
+		PublicOrigin: p.public,
+		Client:       &http.Client{Transport: inproc.Mark[OriginOnly]{RoundTripper: p.cfg.Transport}},
+		Mode:         discover.Mode(d.Mode),
+		Seeds:        p.cfg.Site.NamedPages(),
+		MaxPages:     d.MaxPages,
+		MaxDepth:     d.MaxDepth,
+		MaxBytes:     d.MaxBytes,
+		MaxPageBytes: d.MaxPageBytes,
+		Concurrency:  d.Concurrency,
+		Delay:        d.Delay,
+		Timeout:      d.Timeout,
+	}
 }
 
 // Found is what a discovery's result does, here or adopted from another
