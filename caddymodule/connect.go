@@ -1,29 +1,20 @@
 package caddymodule
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"sort"
-	"strings"
 	"sync/atomic"
-	"time"
 
 	"github.com/caddyserver/caddy/v2"
 	"go.uber.org/zap"
 	"go.uber.org/zap/exp/zapslog"
 
 	"github.com/agentready/caddy-agentready/connect"
-	"github.com/agentready/caddy-agentready/discover"
 	"github.com/agentready/caddy-agentready/fleet"
-	"github.com/agentready/caddy-agentready/internal/answered"
-	"github.com/agentready/caddy-agentready/manifest"
+	"github.com/agentready/caddy-agentready/pages"
 )
-
-// internalMaxRedir bounds the redirects an in-process request follows.
-const internalMaxRedir = 5
 
 // contentStores holds the content index of every site that serves the
 // built-in MCP endpoint, by origin. The entries outlive config reloads (a
@@ -51,41 +42,11 @@ func (c *contentStore) Destruct() error { return c.store.Close() }
 // background once the config starts, starting from the index a previous
 // config of the site (by origin, its in-process address) left.
 func (ar *AgentReady) provisionConnect(app *App, src connect.Source, origin string) error {
-	c := ar.site.Connect
-	if !c.Enabled {
+	if !ar.site.Connect.Enabled {
 		return nil
 	}
-	public := ar.publicOrigin(origin)
-	opts := connect.Options{
-		Origin:            public,
-		MCPPath:           c.MCPPath,
-		AskPath:           c.AskPath,
-		MaxPages:          c.MaxPages,
-		MaxBytes:          c.MaxBytes,
-		Refresh:           c.Refresh,
-		RetryMin:          c.RetryMin,
-		RequestsPerMinute: c.RateLimit,
-		ServerName:        ar.site.Info.Name,
-		ClientIP:          clientIP,
-		SharedLimit:       ar.fleetLimits(app),
-	}
-	if c.Auth == manifest.ConnectOAuth {
-		a := ar.site.Authentication
-		scopes := map[string][]string{}
-		for tool, scope := range c.ToolScopes {
-			scopes[tool] = []string{scope}
-		}
-		opts.Auth = &connect.OAuth{
-			Issuer:              a.AuthorizationServers[0],
-			JWKSURL:             a.JWKSURI,
-			Audience:            public + opts.MCPPath,
-			ResourceMetadataURL: public + manifest.PathOAuthResource,
-			Scopes:              scopes,
-		}
-		if opts.MCPPath == "" {
-			opts.Auth.Audience = public + connect.DefaultMCPPath
-		}
-	}
+	opts := pages.ConnectOptions(ar.site, origin)
+	opts.ClientIP, opts.SharedLimit = clientIP, ar.fleetLimits(app)
 	val, _, err := contentStores.LoadOrNew(origin, func() (caddy.Destructor, error) {
 		return &contentStore{site: origin, store: connect.NewStore(ar.site.Info.Language)}, nil
 	})
@@ -107,36 +68,6 @@ func (ar *AgentReady) provisionConnect(app *App, src connect.Source, origin stri
 	return nil
 }
 
-// answeredSource is the content index's source: a discovery that met a
-// site that did not answer (answered.Discovery: refused, 502, Caddy's
-// empty 200) is a failed listing, which keeps the index as it is and is
-// retried after connect's backoff, rather than an index of no pages until
-// the next refresh.
-type answeredSource struct {
-	*connect.HTTPSource
-}
-
-// Pages implements connect.Source.
-func (s answeredSource) Pages(ctx context.Context) ([]string, error) {
-	urls, err := s.HTTPSource.Pages(ctx)
-	if err != nil || len(urls) > 0 {
-		return urls, err
-	}
-	if err := answered.Discovery(s.Discoverer.Last()); err != nil {
-		return nil, err
-	}
-	return urls, nil
-}
-
-// publicOrigin is the origin the site's pages are known under: site.origin,
-// else origin, the address the module reaches the site at.
-func (ar *AgentReady) publicOrigin(origin string) string {
-	if ar.site.Info.Origin != "" {
-		origin = ar.site.Info.Origin
-	}
-	return strings.TrimSuffix(origin, "/")
-}
-
 // cleanupConnect stops this config's MCP endpoint and releases its hold on
 // the site's content index, which lives on while a newer config uses it.
 func (ar *AgentReady) cleanupConnect() {
@@ -153,44 +84,14 @@ func (ar *AgentReady) cleanupConnect() {
 }
 
 // indexStatus is what the admin endpoint shows about a site's content index.
-type indexStatus struct {
-	Site        string    `json:"site"`
-	State       string    `json:"state"`
-	Pages       int       `json:"pages"`
-	Bytes       int64     `json:"bytes"`
-	IndexBytes  int64     `json:"index_bytes"`
-	Refreshing  bool      `json:"refreshing"`
-	LastSuccess time.Time `json:"last_success,omitzero"`
-	LastAttempt time.Time `json:"last_attempt,omitzero"`
-	LastError   string    `json:"last_error,omitempty"`
-	Failures    int       `json:"failures"`
-	NextAttempt time.Time `json:"next_attempt,omitzero"`
-	// Warning says why the module's own requests may not reach the site,
-	// and how to fix it (see siteaddr.Reach).
-	Warning string `json:"warning,omitempty"`
-	// Fleet is the state of the fleet this instance shares the index with.
-	Fleet *fleet.Status `json:"fleet,omitempty"`
-}
+type indexStatus = pages.IndexStatus
 
 // indexStatuses lists the content index of every site, sorted by site.
 func indexStatuses() []indexStatus {
 	out := []indexStatus{}
 	contentStores.Range(func(_, v any) bool {
 		c := v.(*contentStore)
-		st := c.store.Stats()
-		is := indexStatus{
-			Site: c.site, State: st.State, Pages: st.Pages, Bytes: st.Bytes, IndexBytes: st.IndexBytes, Refreshing: st.Refreshing,
-			LastSuccess: st.LastSuccess, LastAttempt: st.LastStart, LastError: st.LastError,
-			Failures: st.Failures, NextAttempt: st.NextAttempt,
-		}
-		if w := c.warning.Load(); w != nil {
-			is.Warning = *w
-		}
-		if f := c.fleet.Load(); f != nil {
-			fs := f.Status()
-			is.Fleet = &fs
-		}
-		out = append(out, is)
+		out = append(out, pages.StatusOf(c.site, c.store.Stats(), c.warning.Load(), c.fleet.Load()))
 		return true
 	})
 	sort.Slice(out, func(i, j int) bool { return out[i].Site < out[j].Site })
@@ -207,63 +108,7 @@ func clientIP(r *http.Request) string {
 	return r.RemoteAddr
 }
 
-// backgroundClient is internalClient with each request marked as
-// background work (see backgroundKey): the client of the content index and
-// of llms-full.txt.
-func (ar *AgentReady) backgroundClient(srv http.Handler) *http.Client {
-	c := ar.internalClient(srv)
-	c.Transport = backgroundTransport{c.Transport}
-	return c
-}
-
-// inProcess is the transport of the module's own requests into srv, the
-// site's own server: each arrives as an anonymous outside visitor's.
-func (ar *AgentReady) inProcess(srv http.Handler) inProcessTransport {
-	return inProcessTransport{handler: srv, site: ar.own}
-}
-
-// internalClient makes requests into the site's own server in process,
-// marked as internal so metrics leave them out, and never leaves the site.
-func (ar *AgentReady) internalClient(srv http.Handler) *http.Client {
-	return &http.Client{
-		Transport: ar.inProcess(srv),
-		CheckRedirect: func(req *http.Request, via []*http.Request) error {
-			if len(via) >= internalMaxRedir {
-				return errors.New("too many redirects")
-			}
-			if req.URL.Host != via[0].URL.Host {
-				return fmt.Errorf("redirect leaves the site: %s", req.URL.Host)
-			}
-			return nil
-		},
-	}
-}
-
-// discoverOptions are the options of the site's discovery: the YAML's
-// discovery section, run through the site's own server at origin with the
-// requests marked to pass the generated documents by (see originOnly), the
-// pages' URLs written on the public origin, the YAML's named pages as
-// seeds.
-func (ar *AgentReady) discoverOptions(srv http.Handler, origin string) discover.Options {
-	d := ar.site.Discovery
-	return discover.Options{
-		Origin:       origin,
-		PublicOrigin: ar.publicOrigin(origin),
-		Client:       &http.Client{Transport: originOnlyTransport{ar.inProcess(srv)}},
-		Mode:         discover.Mode(d.Mode),
-		Seeds:        ar.site.NamedPages(),
-		MaxPages:     d.MaxPages,
-		MaxDepth:     d.MaxDepth,
-		MaxBytes:     d.MaxBytes,
-		MaxPageBytes: d.MaxPageBytes,
-		Concurrency:  d.Concurrency,
-		Delay:        d.Delay,
-		Timeout:      d.Timeout,
-	}
-}
-
 // Interface guards
 var (
 	_ caddy.Destructor = (*contentStore)(nil)
-	_ connect.Source   = answeredSource{}
 )

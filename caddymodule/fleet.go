@@ -55,16 +55,6 @@ func (ar *AgentReady) provisionFleet(ctx caddy.Context, site string) error {
 	return err
 }
 
-// fleetSource is src shared by the fleet: one instance crawls, the others
-// load its crawl (whose discovery lists the pages here too).
-func (ar *AgentReady) fleetSource(src connect.Source) connect.Source {
-	if ar.fleet == nil {
-		return src
-	}
-	refresh := ar.site.Connect.Refresh
-	return ar.fleet.Crawl(src, fleet.CrawlConfig{Fresh: refresh * 9 / 10, Result: ar.pages.src.Discoverer.Last, Adopt: ar.pages.src.Found})
-}
-
 // fleetLimits is the fleet's shared rate-limit counts, synced from start
 // until the config stops; nil without a fleet or a rate limit.
 func (ar *AgentReady) fleetLimits(app *App) connect.SharedLimit {
@@ -109,17 +99,6 @@ func (ar *AgentReady) unmarshalFleet(d *caddyfile.Dispenser) error {
 		ar.Fleet = &Fleet{SyncInterval: caddy.Duration(dur)}
 	}
 	return nil
-}
-
-// fleetOnce runs work once per refresh for the fleet (llms-full.txt):
-// another instance's result of the last 9/10 of connect.refresh, else
-// work's here, stored for the others; work's alone without a fleet.
-func (ar *AgentReady) fleetOnce(ctx context.Context, name string, work func(context.Context) ([]byte, error)) ([]byte, error) {
-	if ar.fleet == nil {
-		return work(ctx)
-	}
-	r, err := ar.fleet.Once(ctx, name, ar.site.Connect.Refresh*9/10, work)
-	return r.Data, err
 }
 
 // scanNowKey marks the context of a scan asked for on the admin endpoint:

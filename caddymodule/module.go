@@ -18,7 +18,6 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/agentready/caddy-agentready/connect"
-	"github.com/agentready/caddy-agentready/discover"
 	"github.com/agentready/caddy-agentready/documents"
 	"github.com/agentready/caddy-agentready/fleet"
 	"github.com/agentready/caddy-agentready/internal/admission"
@@ -27,6 +26,7 @@ import (
 	"github.com/agentready/caddy-agentready/manifest"
 	"github.com/agentready/caddy-agentready/negotiate"
 	"github.com/agentready/caddy-agentready/negotiate/convert"
+	"github.com/agentready/caddy-agentready/pages"
 	"github.com/agentready/caddy-agentready/selfcheck"
 )
 
@@ -341,10 +341,10 @@ func (ar *AgentReady) provisionBackground(ctx caddy.Context) error {
 	if err := ar.provisionPages(app, origin); err != nil {
 		return err
 	}
-	ar.docs.SetSitemapFinder(func(ctx context.Context) { ar.afterSitemap(ar.findSitemap(ctx, srv, origin)) })
-	ar.checkDeclaredAfter(app, srv, origin, ar.selfScanDelay())
+	ar.docs.SetSitemapFinder(ar.pages.FindSitemap)
+	app.onStart(func(ctx context.Context) { go ar.pages.CheckDeclaredAfter(ctx, ar.selfScanDelay()) })
 	if ar.site.Documents.LLMsFullTxt != manifest.ServeOff {
-		app.onStart(func(context.Context) { go ar.keepLLMsFull(ar.pages.ctx, origin) })
+		app.onStart(func(context.Context) { go ar.pages.KeepLLMsFull(ar.index()) })
 	}
 	if ar.connect != nil {
 		app.onStart(ar.connect.Start)
@@ -359,43 +359,32 @@ func (ar *AgentReady) provisionBackground(ctx caddy.Context) error {
 // llms.auto_list, both over the site's one discovery (ar.pages), run at
 // start and with every refresh of the index.
 func (ar *AgentReady) provisionPages(app *App, origin string) error {
-	if ar.pages.crawl {
+	if ar.pages.Crawl() {
 		return nil
 	}
-	sp := ar.pages
-	if err := ar.provisionConnect(app, ar.fleetSource(answeredSource{sp.src}), origin); err != nil {
+	if err := ar.provisionConnect(app, ar.pages.Source(), origin); err != nil {
 		return err
 	}
-	if ar.connect == nil {
+	switch {
+	case ar.connect == nil:
 		// llms.auto_list alone: nothing else retries a discovery that met
 		// a site that did not answer.
-		app.onStart(func(context.Context) { go ar.retryPages(sp, sp.markReady) })
-		return nil
+		app.onStart(func(context.Context) { go ar.pages.Retry() })
+	case ar.fleet != nil:
+		// The index's first refresh discovers the pages, once for the fleet.
+		app.onStart(func(context.Context) { ar.pages.MarkReady() })
+	default:
+		app.onStart(func(ctx context.Context) { go ar.pages.First(ctx) })
 	}
-	app.onStart(func(ctx context.Context) {
-		go func() {
-			defer sp.markReady()
-			if ar.fleet != nil {
-				return // the index's first refresh discovers the pages, once for the fleet
-			}
-			ctx, cancel := context.WithTimeout(ctx, maxPageDiscovery)
-			defer cancel()
-			if _, err := sp.src.Pages(ctx); err != nil {
-				ar.logger.Warn("discovering the site's pages", zap.Error(err))
-			}
-		}()
-	})
 	return nil
 }
 
-// pageInfos are the pages of a discovery as the generated documents list
-// them.
-func pageInfos(res *discover.Result) []manifest.PageInfo {
-	out := make([]manifest.PageInfo, 0, len(res.Pages))
-	for _, p := range res.Pages {
-		out = append(out, manifest.PageInfo{URL: p.URL, Title: p.Title, Description: p.Description, Lastmod: p.Lastmod})
+// index is the content index llms-full.txt reads, nil when there is none.
+func (ar *AgentReady) index() pages.Index {
+	if ar.connect == nil {
+		return nil
 	}
-	return out
+	return ar.connect
 }
 
 // provisionSelfScan registers the site's self-score with the agent_ready app,
@@ -413,7 +402,7 @@ func (ar *AgentReady) provisionSelfScan(app *App, srv *caddyhttp.Server, origin,
 		target = origin + "/"
 	}
 	ar.logger.Info("self-scan target", zap.String("target", target), zap.String("why", why))
-	if ar.pages.crawl {
+	if ar.pages.Crawl() {
 		// The self-scan reads the site anyway: learn now whether the
 		// origin has a sitemap, and discover its pages if not, so that
 		// the first scan chooses among them (it waits for the list).
@@ -444,7 +433,7 @@ func (ar *AgentReady) provisionSelfScan(app *App, srv *caddyhttp.Server, origin,
 			warning: ar.reachWarning,
 			timeout: timeout,
 			logger:  ar.logger.Named("self_scan"),
-			pages:   ar.pages.ready,
+			pages:   ar.pages.Ready(),
 			fleet:   ar.fleet,
 			fresh:   interval * 9 / 10,
 			opts: selfcheck.Options{

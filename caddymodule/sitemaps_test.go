@@ -131,23 +131,3 @@ http://127.0.0.1:{port} {
 		})
 	}
 }
-
-func TestSitemapNone(t *testing.T) {
-	for _, tc := range []struct {
-		path   string
-		status int
-		ours   bool
-		want   bool
-	}{
-		{"/wp-sitemap.xml", 302, true, false},
-		{"", 404, true, false},
-		{"", 404, false, true},
-		{"", 302, true, true},
-		{"", 500, true, true},
-		{"", 0, true, true},
-	} {
-		if got := sitemapNone(tc.path, tc.status, tc.ours); got != tc.want {
-			t.Errorf("path %q, /sitemap.xml %d (ours served %v): none = %v, want %v", tc.path, tc.status, tc.ours, got, tc.want)
-		}
-	}
-}
