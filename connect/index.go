@@ -25,13 +25,12 @@ type doc struct {
 	markdown    packed // as the Source returned it
 	bodyStart   int    // offset of the body after any front matter
 	validators  Validators
-	sections    []fulltext.Section // the text the search reads
-	textBytes   int64              // of sections
+	text        fulltext.Packed // the text the search reads, by section
 }
 
 // size is what the page counts against the byte budget: its Markdown and
 // the text the search reads.
-func (d *doc) size() int64 { return int64(d.markdown.n) + d.textBytes }
+func (d *doc) size() int64 { return int64(d.markdown.n) + int64(d.text.TextBytes()) }
 
 // document is the page as the full-text index reads it.
 func (d *doc) document() fulltext.Document {
@@ -39,7 +38,7 @@ func (d *doc) document() fulltext.Document {
 	if u, err := url.Parse(d.url); err == nil {
 		path = u.Path
 	}
-	return fulltext.Document{Title: d.title, Description: d.description, Path: path, Sections: d.sections}
+	return fulltext.Document{Title: d.title, Description: d.description, Path: path, Packed: d.text}
 }
 
 // hit is one search result.

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentready/caddy-agentready/fulltext"
 	"github.com/agentready/caddy-agentready/internal/answered"
 )
 
@@ -265,14 +266,12 @@ func (s *Server) newDoc(key string, p *Page) *doc {
 		title: oneLine(p.Title), description: oneLine(p.Description),
 		language: oneLine(p.Language), updated: oneLine(p.Updated),
 		markdown: pack(md), bodyStart: start, validators: p.Validators,
-		sections: p.Sections,
 	}
-	if d.sections == nil {
-		d.sections = markdownSections(md[start:])
+	sections := p.Sections
+	if sections == nil {
+		sections = markdownSections(md[start:])
 	}
-	for _, sec := range d.sections {
-		d.textBytes += int64(len(sec.Heading) + len(sec.Text))
-	}
+	d.text = fulltext.PackSections(sections)
 	return d
 }
 

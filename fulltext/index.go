@@ -44,15 +44,28 @@ type Document struct {
 	Path string
 	// Sections are the page's text, in order.
 	Sections []Section
+	// Packed is the page's text packed (PackSections), read when Sections
+	// is nil: a caller that holds its pages' text packed hands it over as
+	// it is. Build packs Sections into it (see Build).
+	Packed Packed
+}
+
+// sections returns the document's sections, unpacking them when they are
+// only held packed.
+func (d *Document) sections() []Section {
+	if d.Sections != nil {
+		return d.Sections
+	}
+	return d.Packed.Sections()
 }
 
 // summary is the text that counts with the title: the description, else
-// the NAME section of a manual page.
-func (d *Document) summary() string {
+// the NAME section of a manual page (in secs, the document's sections).
+func (d *Document) summary(secs []Section) string {
 	if d.Description != "" {
 		return d.Description
 	}
-	for _, s := range d.Sections {
+	for _, s := range secs {
 		if strings.EqualFold(s.Heading, "name") {
 			return s.Text
 		}
@@ -79,12 +92,20 @@ type Index struct {
 
 // Build indexes docs for a site in language (a BCP 47 tag, "" for
 // English). The index keeps docs and their strings; the caller must not
-// change them afterwards. Results name documents by their position in docs.
+// change them afterwards. It holds each document's text packed (a
+// document given with Sections is packed into a copy; docs is not
+// modified). Results name documents by their position in docs.
 func Build(docs []Document, language string) *Index {
-	x := &Index{an: newAnalyzer(language), docs: docs, lens: make([][numFields]uint32, len(docs)), starts: make([][]uint32, len(docs))}
+	x := &Index{an: newAnalyzer(language), docs: make([]Document, len(docs)), lens: make([][numFields]uint32, len(docs)), starts: make([][]uint32, len(docs))}
 	b := newBuilder(x.an)
 	for i := range docs {
-		x.lens[i], x.starts[i] = b.add(i, &docs[i])
+		d := docs[i]
+		secs := d.sections()
+		x.lens[i], x.starts[i] = b.add(i, &d, secs)
+		if d.Sections != nil {
+			d.Packed, d.Sections = PackSections(d.Sections), nil
+		}
+		x.docs[i] = d
 	}
 	for i := range x.lens {
 		for f := range numFields {
@@ -101,7 +122,7 @@ func Build(docs []Document, language string) *Index {
 // Len is the number of documents.
 func (x *Index) Len() int { return len(x.docs) }
 
-// Doc returns document i as it was indexed.
+// Doc returns document i as it was indexed (its text packed).
 func (x *Index) Doc(i int) *Document { return &x.docs[i] }
 
 // Size is the memory the index holds besides the documents' own strings,
@@ -156,11 +177,11 @@ func (b *builder) term(word string, compound bool) string {
 	return t
 }
 
-// add indexes document id and returns its field lengths and the body
-// position each section starts at.
-func (b *builder) add(id int, d *Document) ([numFields]uint32, []uint32) {
+// add indexes document id, whose sections are secs, and returns its field
+// lengths and the body position each section starts at.
+func (b *builder) add(id int, d *Document, secs []Section) ([numFields]uint32, []uint32) {
 	var lens [numFields]uint32
-	starts := make([]uint32, len(d.Sections))
+	starts := make([]uint32, len(secs))
 	count := func(f Field) func(string, int, int, bool) {
 		return func(w string, _, _ int, compound bool) {
 			if t := b.term(w, compound); t != "" {
@@ -170,15 +191,15 @@ func (b *builder) add(id int, d *Document) ([numFields]uint32, []uint32) {
 		}
 	}
 	tokens(d.Title, count(Title))
-	tokens(d.summary(), count(Title))
+	tokens(d.summary(secs), count(Title))
 	tokens(d.Path, count(Path))
-	for _, s := range d.Sections {
+	for _, s := range secs {
 		tokens(s.Heading, count(Headings))
 	}
 	pos := 0
-	for i := range d.Sections {
+	for i := range secs {
 		starts[i] = uint32(pos)
-		pos = sectionWords(&d.Sections[i], pos, func(w string, p, _, _ int, compound bool) {
+		pos = sectionWords(&secs[i], pos, func(w string, p, _, _ int, compound bool) {
 			if t := b.term(w, compound); t != "" {
 				a := b.at(t)
 				a.tf[Body]++

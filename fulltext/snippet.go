@@ -21,10 +21,10 @@ const snippetWindow = 16
 // returns its section's heading and the text around it. pos are the body
 // positions of each query term in d.
 func (x *Index) snippet(d int, qt []queryTerm, pos [][]uint32) (string, string) {
-	doc := &x.docs[d]
+	secs := x.docs[d].sections()
 	at, ok := bestWindow(qt, pos)
 	if !ok {
-		for _, s := range doc.Sections {
+		for _, s := range secs {
 			if strings.TrimSpace(s.Text) != "" {
 				return "", excerpt(s.Text, 0, SnippetBytes)
 			}
@@ -40,7 +40,10 @@ func (x *Index) snippet(d int, qt []queryTerm, pos [][]uint32) (string, string) 
 	}
 	// Positions count words (compounds take none), so the match is word
 	// n of the section: in its heading, or in its text after the heading's.
-	s := &doc.Sections[section]
+	if section >= len(secs) {
+		return "", ""
+	}
+	s := &secs[section]
 	n := int(at - starts[section])
 	offset := 0
 	if _, inHeading, ok := nthWord(s.Heading, n); !ok {
