@@ -18,7 +18,11 @@
 // BM25 extension to multiple weighted fields", CIKM 2004): each field's term
 // frequency is normalised by the field's length and weighted, the sum is
 // saturated once per term, so a word in the title counts more than one in
-// the body without a page full of it winning. Each result carries the
+// the body without a page full of it winning. The matching pages are also
+// ranked by query likelihood with Dirichlet smoothing over the same
+// weighted fields, and the two rankings are merged by weighted reciprocal
+// rank fusion (fusion.go): BM25F's order decides where the two disagree
+// by little. Each result carries the
 // heading of its best-matching section (where the query's terms of most
 // weight stand closest together) and a snippet of the text there. A
 // proximity boost to the score (BM25TP), a field for a page's first words,
