@@ -27,8 +27,10 @@
 // weight stand closest together) and a snippet of the text there. A
 // proximity boost to the score (BM25TP), a field for a page's first words,
 // each section scored as a document of its own, and the text of links to
-// a page were tried and left out: each helped one development site and
-// hurt another (docs/benchmarks.md).
+// a page, pseudo-relevance feedback (RM3), a minimal-distance proximity,
+// DFR's DPH and the section ranking fused as a third were tried and left
+// out: each helped one development site and hurt another, or hurt all
+// (docs/benchmarks.md).
 //
 // An Index is immutable and safe for concurrent use: a caller that wants
 // fresh results builds a new one and swaps it in.

@@ -127,6 +127,13 @@ func topDocs(scores []float64, n int) []int {
 			docs = append(docs, d)
 		}
 	}
+	byScore(docs, scores)
+	return docs[:min(n, len(docs))]
+}
+
+// byScore sorts docs by score, highest first, the first indexed among
+// equals.
+func byScore(docs []int, scores []float64) {
 	slices.SortFunc(docs, func(a, b int) int {
 		switch {
 		case scores[a] > scores[b]:
@@ -136,7 +143,6 @@ func topDocs(scores []float64, n int) []int {
 		}
 		return a - b
 	})
-	return docs[:min(n, len(docs))]
 }
 
 // candidatePositions decodes the body positions of every query term in
