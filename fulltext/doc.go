@@ -18,13 +18,19 @@
 // BM25 extension to multiple weighted fields", CIKM 2004): each field's term
 // frequency is normalised by the field's length and weighted, the sum is
 // saturated once per term, so a word in the title counts more than one in
-// the body without a page full of it winning. Each result carries the
+// the body without a page full of it winning. The matching pages are also
+// ranked by query likelihood with Dirichlet smoothing over the same
+// weighted fields, and the two rankings are merged by weighted reciprocal
+// rank fusion (fusion.go): BM25F's order decides where the two disagree
+// by little. Each result carries the
 // heading of its best-matching section (where the query's terms of most
 // weight stand closest together) and a snippet of the text there. A
 // proximity boost to the score (BM25TP), a field for a page's first words,
 // each section scored as a document of its own, and the text of links to
-// a page were tried and left out: each helped one development site and
-// hurt another (docs/benchmarks.md).
+// a page, pseudo-relevance feedback (RM3), a minimal-distance proximity,
+// DFR's DPH and the section ranking fused as a third were tried and left
+// out: each helped one development site and hurt another, or hurt all
+// (docs/benchmarks.md).
 //
 // An Index is immutable and safe for concurrent use: a caller that wants
 // fresh results builds a new one and swaps it in.

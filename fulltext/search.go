@@ -44,13 +44,7 @@ func (x *Index) Search(q string, limit int) []Hit {
 	if len(qt) == 0 {
 		return nil
 	}
-	scores := make([]float64, len(x.docs))
-	for _, t := range qt {
-		eachEntry(x.postings[t.id], func(e *entry) bool {
-			scores[e.doc] += t.idf * x.bm25f(e)
-			return true
-		})
-	}
+	scores := x.score(qt)
 	top := topDocs(scores, limit)
 	pos := x.candidatePositions(qt, top)
 	out := make([]Hit, len(top))
@@ -59,6 +53,31 @@ func (x *Index) Search(q string, limit int) []Hit {
 		out[i].Heading, out[i].Snippet = x.snippet(d, qt, pos[i])
 	}
 	return out
+}
+
+// score is each document's fused score for the query terms (fusion.go):
+// BM25F's ranking and the language model's merged, 0 for a document that
+// holds none of them.
+func (x *Index) score(qt []queryTerm) []float64 {
+	bm := make([]float64, len(x.docs))
+	matched := make([]bool, len(x.docs))
+	lm := newLMScorer(x)
+	var docs []int
+	var tf []float64
+	for _, t := range qt {
+		docs, tf = docs[:0], tf[:0]
+		cf := 0.0
+		eachEntry(x.postings[t.id], func(e *entry) bool {
+			bm[e.doc] += t.idf * x.bm25f(e)
+			matched[e.doc] = true
+			w := weightedTF(&e.tf)
+			docs, tf = append(docs, e.doc), append(tf, w)
+			cf += w
+			return true
+		})
+		lm.add(docs, tf, cf)
+	}
+	return fuse(bm, lm.finish(matched), matched)
 }
 
 // queryTerm is a query term found in the index.
@@ -108,6 +127,13 @@ func topDocs(scores []float64, n int) []int {
 			docs = append(docs, d)
 		}
 	}
+	byScore(docs, scores)
+	return docs[:min(n, len(docs))]
+}
+
+// byScore sorts docs by score, highest first, the first indexed among
+// equals.
+func byScore(docs []int, scores []float64) {
 	slices.SortFunc(docs, func(a, b int) int {
 		switch {
 		case scores[a] > scores[b]:
@@ -117,7 +143,6 @@ func topDocs(scores []float64, n int) []int {
 		}
 		return a - b
 	})
-	return docs[:min(n, len(docs))]
 }
 
 // candidatePositions decodes the body positions of every query term in

@@ -173,18 +173,67 @@ func printTable(rs []result) {
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
+// run serves one site through Caddy, waits for its index and asks its
+// questions of the yardstick, /ask and search_site.
 func run(s site, docs, qfile, logLevel string, verbose bool, concurrency int) (result, error) {
 	res := result{site: s}
 	qs, err := readQuestions(qfile)
 	if err != nil {
 		return res, err
 	}
-	port, admin := freePort(), freePort()
 	dir, err := os.MkdirTemp("", "bench-search")
 	if err != nil {
 		return res, err
 	}
 	defer os.RemoveAll(dir)
+	port, admin := freePort(), freePort()
+	cfg, err := caddyConfig(s, docs, logLevel, dir, port, admin)
+	if err != nil {
+		return res, err
+	}
+	if err := startSite(&res, cfg, docs, admin); err != nil {
+		return res, err
+	}
+	defer caddy.Stop() //nolint:errcheck
+	base := fmt.Sprintf("http://127.0.0.1:%d", port)
+	ctx := context.Background()
+	client := mcp.NewClient(&mcp.Implementation{Name: "bench-search", Version: "1.0.0"}, nil)
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: base + "/mcp"}, nil)
+	if err != nil {
+		return res, fmt.Errorf("mcp: %v", err)
+	}
+	defer cs.Close()
+	if missing, err := missingPages(ctx, cs, docs, s.prefix); err != nil {
+		return res, err
+	} else if len(missing) > 0 {
+		fmt.Printf("HTML files not in the index: %d, e.g. %s\n", len(missing), strings.Join(missing[:min(12, len(missing))], " "))
+	}
+	bl, err := newBaseline(docs)
+	if err != nil {
+		return res, fmt.Errorf("baseline: %v", err)
+	}
+	for _, w := range []way{
+		{"baseline BM25", &res.base, func(q string) ([]string, error) { return bl.search(q, 10, s.prefix), nil }},
+		{"/ask", &res.ask, func(q string) ([]string, error) { return askURLs(base, q) }},
+		{"MCP search_site", &res.search, func(q string) ([]string, error) { return searchURLs(ctx, cs, q) }},
+	} {
+		if err := w.score(qs, s.prefix, verbose); err != nil {
+			return res, err
+		}
+	}
+	if concurrency > 0 {
+		res.p50, res.p99, err = askLatency(base, qs, concurrency, 40*concurrency)
+		if err != nil {
+			return res, err
+		}
+		fmt.Printf("/ask at %d concurrent: p50 %.1f ms, p99 %.1f ms\n", concurrency, ms(res.p50), ms(res.p99))
+	}
+	return res, nil
+}
+
+// caddyConfig writes the site's site.yaml into dir and returns the JSON
+// config of a Caddy serving docs on port, with its admin API on admin.
+func caddyConfig(s site, docs, logLevel, dir string, port, admin int) ([]byte, error) {
 	yaml := filepath.Join(dir, "site.yaml")
 	conf := "site:\n  name: " + s.title + "\n"
 	if s.origin != "" {
@@ -192,7 +241,7 @@ func run(s site, docs, qfile, logLevel string, verbose bool, concurrency int) (r
 	}
 	conf += "connect:\n  enabled: true\n  rate_limit: 1000000\n"
 	if err := os.WriteFile(yaml, []byte(conf), 0o644); err != nil {
-		return res, err
+		return nil, err
 	}
 	// The module's own requests (crawl, index) go to site.origin's host, so
 	// the block answers it too.
@@ -222,83 +271,68 @@ func run(s site, docs, qfile, logLevel string, verbose bool, concurrency int) (r
 `, admin, logLevel, addrs, yaml, serve)
 	cfg, _, err := caddyconfig.GetAdapter("caddyfile").Adapt([]byte(cf), map[string]any{"filename": "Caddyfile"})
 	if err != nil {
-		return res, fmt.Errorf("adapting: %v", err)
+		return nil, fmt.Errorf("adapting: %v", err)
 	}
+	return cfg, nil
+}
+
+// startSite loads cfg into Caddy, waits until the content index is ready
+// and fills res with the time it took, the pages and the memory; the
+// caller stops Caddy.
+func startSite(res *result, cfg []byte, docs string, admin int) error {
 	heapBefore := heapInUse()
 	start := time.Now()
 	if err := caddy.Load(cfg, true); err != nil {
-		return res, fmt.Errorf("loading: %v", err)
+		return fmt.Errorf("loading: %v", err)
 	}
-	defer caddy.Stop() //nolint:errcheck
-	base := fmt.Sprintf("http://127.0.0.1:%d", port)
 	st, err := awaitIndex(fmt.Sprintf("http://127.0.0.1:%d/agent-ready/status", admin), 5*time.Minute)
 	if err != nil {
-		return res, err
+		caddy.Stop() //nolint:errcheck
+		return err
 	}
 	res.ready = time.Since(start)
 	res.rss = rss()
 	heapAfter := heapInUse()
 	res.heap = heapAfter - min(heapBefore, heapAfter)
 	res.pages, res.markdown, res.index = st.Pages, st.Bytes, st.IndexBytes
-	fmt.Printf("== %s: %s (%d HTML files), served by file_server, no sitemap\n", s.name, docs, countHTML(docs))
+	fmt.Printf("== %s: %s (%d HTML files), served by file_server, no sitemap\n", res.site.name, docs, countHTML(docs))
 	fmt.Printf("discovered and indexed: %d pages, %d bytes of Markdown, full-text index %d bytes, in %.1fs\n", st.Pages, st.Bytes, st.IndexBytes, res.ready.Seconds())
 	fmt.Printf("Go heap in use: %.1f MiB before, %.1f MiB after (+%.1f MiB, %.1f per MB of Markdown); RSS %.1f MiB\n",
 		mib(heapBefore), mib(heapAfter), mib(res.heap), mib(res.heap)/(float64(st.Bytes)/1e6), mib(res.rss))
+	return nil
+}
 
-	ctx := context.Background()
-	client := mcp.NewClient(&mcp.Implementation{Name: "bench-search", Version: "1.0.0"}, nil)
-	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: base + "/mcp"}, nil)
-	if err != nil {
-		return res, fmt.Errorf("mcp: %v", err)
-	}
-	defer cs.Close()
-	if missing, err := missingPages(ctx, cs, docs, s.prefix); err != nil {
-		return res, err
-	} else if len(missing) > 0 {
-		fmt.Printf("HTML files not in the index: %d, e.g. %s\n", len(missing), strings.Join(missing[:min(12, len(missing))], " "))
-	}
-	bl, err := newBaseline(docs)
-	if err != nil {
-		return res, fmt.Errorf("baseline: %v", err)
-	}
-	ways := []struct {
-		name string
-		out  *score
-		ask  func(string) ([]string, error)
-	}{
-		{"baseline BM25", &res.base, func(q string) ([]string, error) { return bl.search(q, 10, s.prefix), nil }},
-		{"/ask", &res.ask, func(q string) ([]string, error) { return askURLs(base, q) }},
-		{"MCP search_site", &res.search, func(q string) ([]string, error) { return searchURLs(ctx, cs, q) }},
-	}
-	for _, w := range ways {
-		var fails []string
-		for _, q := range qs {
-			urls, err := w.ask(q.text)
-			if err != nil {
-				return res, fmt.Errorf("%s %s: %v", w.name, q.id, err)
-			}
-			rank := rankOf(urls, s.prefix+q.answer)
-			w.out.add(rank)
-			if rank == 0 || rank > 5 {
-				fails = append(fails, fmt.Sprintf("%s %q (want %s; rank %d; got %s)", q.id, q.text, q.answer, rank, strings.Join(paths(urls, 3, s.prefix), " ")))
-			}
-			if verbose {
-				fmt.Printf("  %s %s: rank %d\n", w.name, q.id, rank)
-			}
-		}
-		fmt.Printf("%s: recall@5 %.2f (%d/%d), MRR@10 %.3f\n", w.name, float64(w.out.hits)/float64(w.out.n), w.out.hits, w.out.n, w.out.rr/float64(w.out.n))
-		for _, f := range fails {
-			fmt.Println("  miss:", f)
-		}
-	}
-	if concurrency > 0 {
-		res.p50, res.p99, err = askLatency(base, qs, concurrency, 40*concurrency)
+// way is one way of asking a site: its name, where its score goes, and the
+// ranked URLs it answers a question with.
+type way struct {
+	name string
+	out  *score
+	ask  func(string) ([]string, error)
+}
+
+// score asks each question, adds its answer page's rank to w.out and
+// prints the score and the questions missed (not in the first five).
+func (w way) score(qs []question, prefix string, verbose bool) error {
+	var fails []string
+	for _, q := range qs {
+		urls, err := w.ask(q.text)
 		if err != nil {
-			return res, err
+			return fmt.Errorf("%s %s: %v", w.name, q.id, err)
 		}
-		fmt.Printf("/ask at %d concurrent: p50 %.1f ms, p99 %.1f ms\n", concurrency, ms(res.p50), ms(res.p99))
+		rank := rankOf(urls, prefix+q.answer)
+		w.out.add(rank)
+		if rank == 0 || rank > 5 {
+			fails = append(fails, fmt.Sprintf("%s %q (want %s; rank %d; got %s)", q.id, q.text, q.answer, rank, strings.Join(paths(urls, 3, prefix), " ")))
+		}
+		if verbose {
+			fmt.Printf("  %s %s: rank %d\n", w.name, q.id, rank)
+		}
 	}
-	return res, nil
+	fmt.Printf("%s: recall@5 %.2f (%d/%d), MRR@10 %.3f\n", w.name, float64(w.out.hits)/float64(w.out.n), w.out.hits, w.out.n, w.out.rr/float64(w.out.n))
+	for _, f := range fails {
+		fmt.Println("  miss:", f)
+	}
+	return nil
 }
 
 // askLatency sends total /ask queries (the questions in turn) from c

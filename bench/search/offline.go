@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"strings"
 	"time"
 
 	"golang.org/x/net/html"
@@ -44,33 +43,20 @@ func offline(s site, docs, qfile string, verbose bool) (result, error) {
 	if err != nil {
 		return res, fmt.Errorf("baseline: %v", err)
 	}
-	ask := func(q string) []string {
-		var out []string
-		for _, h := range x.Search(q, 10) {
-			out = append(out, in[h.Doc].Path)
-		}
-		return out
-	}
-	score1 := func(name string, out *score, f func(string) []string) {
-		var fails []string
-		for _, q := range qs {
-			urls := f(q.text)
-			rank := rankOf(urls, s.prefix+q.answer)
-			out.add(rank)
-			if rank == 0 || rank > 5 {
-				fails = append(fails, fmt.Sprintf("%s %q (want %s; rank %d; got %s)", q.id, q.text, q.answer, rank, strings.Join(paths(urls, 3, s.prefix), " ")))
+	for _, w := range []way{
+		{"baseline BM25", &res.base, func(q string) ([]string, error) { return bl.search(q, 10, s.prefix), nil }},
+		{"fulltext", &res.ask, func(q string) ([]string, error) {
+			var out []string
+			for _, h := range x.Search(q, 10) {
+				out = append(out, in[h.Doc].Path)
 			}
-			if verbose {
-				fmt.Printf("  %s %s: rank %d\n", name, q.id, rank)
-			}
-		}
-		fmt.Printf("%s: %s\n", name, out)
-		for _, f := range fails {
-			fmt.Println("  miss:", f)
+			return out, nil
+		}},
+	} {
+		if err := w.score(qs, s.prefix, verbose); err != nil {
+			return res, err
 		}
 	}
-	score1("baseline BM25", &res.base, func(q string) []string { return bl.search(q, 10, s.prefix) })
-	score1("fulltext", &res.ask, ask)
 	return res, nil
 }
 
