@@ -24,6 +24,7 @@ import (
 	"github.com/agentready/caddy-agentready/internal/admission"
 	"github.com/agentready/caddy-agentready/internal/outsider"
 	"github.com/agentready/caddy-agentready/internal/siteaddr"
+	"github.com/agentready/caddy-agentready/internal/telemetry"
 	"github.com/agentready/caddy-agentready/manifest"
 	"github.com/agentready/caddy-agentready/negotiate"
 	"github.com/agentready/caddy-agentready/negotiate/convert"
@@ -225,7 +226,7 @@ func (ar *AgentReady) Provision(ctx caddy.Context) error {
 	if err := ar.provisionNegotiation(); err != nil {
 		return err
 	}
-	if err := initMetrics(ctx.GetMetricsRegistry()); err != nil {
+	if err := telemetry.Register(ctx.GetMetricsRegistry()); err != nil {
 		return fmt.Errorf("registering metrics: %v", err)
 	}
 	if err := ar.provisionFleet(ctx, ar.trafficKey(ctx)); err != nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/agentready/caddy-agentready/fleet"
 	"github.com/agentready/caddy-agentready/internal/answered"
 	"github.com/agentready/caddy-agentready/internal/outsider"
+	"github.com/agentready/caddy-agentready/internal/telemetry"
 	"github.com/agentready/caddy-agentready/selfcheck"
 )
 
@@ -180,7 +181,7 @@ func (s *siteScan) run(ctx context.Context) error {
 		zap.Float64("score", rep.Score),
 		zap.Duration("duration", time.Since(start)),
 		zap.Strings("checks_failed", failedChecks(rep)))
-	selfScoreGauge(s.key, rep.Score)
+	telemetry.SelfScore(s.key, rep.Score)
 	if missed != nil {
 		s.lastErr = fmt.Sprintf("the site did not answer the scan (%v): the report judges that answer", missed)
 		sc.logger.Warn("self-scan: the site did not answer", zap.String("site", s.key), zap.String("target", sc.target), zap.Error(missed))

@@ -24,6 +24,7 @@ import (
 
 	"github.com/agentready/caddy-agentready/connect"
 	"github.com/agentready/caddy-agentready/fleet"
+	"github.com/agentready/caddy-agentready/internal/telemetry"
 	"github.com/agentready/caddy-agentready/manifest"
 	"github.com/agentready/caddy-agentready/traffic"
 	"github.com/agentready/caddy-agentready/traffic/agents"
@@ -113,7 +114,7 @@ func (ar *AgentReady) provisionTraffic(ctx caddy.Context) error {
 	if cfg.Disabled && pol.Enforce == traffic.EnforceOff {
 		return nil
 	}
-	if err := initTrafficMetrics(ctx.GetMetricsRegistry()); err != nil {
+	if err := telemetry.RegisterAgents(ctx.GetMetricsRegistry()); err != nil {
 		return fmt.Errorf("registering traffic metrics: %v", err)
 	}
 	key := ar.trafficKey(ctx)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 
+	"github.com/agentready/caddy-agentready/internal/telemetry"
 	"github.com/agentready/caddy-agentready/negotiate"
 	"github.com/agentready/caddy-agentready/traffic"
 )
@@ -229,7 +230,7 @@ func (t *siteTraffic) record(r *http.Request, c traffic.Classification, v traffi
 	}
 	t.site.store.Record(traffic.Event{Client: c, Verification: v, Form: form, Status: status, Path: path,
 		Bytes: bytes, Tokens: tokens, HTMLBytes: htmlBytes, Blocked: blocked})
-	countAgentRequest(c, form, v, blocked)
+	telemetry.Agents.Count(c, form, v, blocked)
 }
 
 // block answers 403 to a request the crawler policy refuses: the
