@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/caddyserver/caddy/v2"
+
+	"github.com/agentready/caddy-agentready/selfscan"
 )
 
 func init() {
@@ -82,7 +84,7 @@ func serveSelfScore(w http.ResponseWriter, r *http.Request, sub string, allowSca
 	if sub == "status" {
 		var all []status
 		for _, s := range sitesSnapshot() {
-			all = append(all, s.status())
+			all = append(all, s.Status())
 		}
 		return writeJSON(w, http.StatusOK, map[string]any{"sites": all, "content_indexes": indexStatuses()})
 	}
@@ -94,20 +96,18 @@ func serveSelfScore(w http.ResponseWriter, r *http.Request, sub string, allowSca
 	if sub == "scan" {
 		ctx, cancel := context.WithTimeout(r.Context(), adminScanTimeout)
 		defer cancel()
-		err := site.run(context.WithValue(ctx, scanNowKey{}, true))
-		if errors.Is(err, errScanRunning) {
+		err := site.Run(selfscan.Now(ctx))
+		if errors.Is(err, selfscan.ErrRunning) {
 			return caddy.APIError{HTTPStatus: http.StatusConflict, Err: err}
 		}
 		if err != nil {
 			return caddy.APIError{HTTPStatus: http.StatusBadGateway, Err: fmt.Errorf("scan failed: %v", err)}
 		}
-		return writeJSON(w, http.StatusOK, site.status())
+		return writeJSON(w, http.StatusOK, site.Status())
 	}
 
-	site.mu.Lock()
-	rendered := site.rendered
-	site.mu.Unlock()
-	st := site.status()
+	rendered := site.Rendered()
+	st := site.Status()
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("X-Agent-Ready-Scan-Running", fmt.Sprint(st.Running))
 	if !st.Finished.IsZero() {
@@ -133,7 +133,7 @@ func serveSelfScore(w http.ResponseWriter, r *http.Request, sub string, allowSca
 }
 
 // pickSite finds the site named by ?site=, or the first one.
-func pickSite(r *http.Request) (*siteScan, error) {
+func pickSite(r *http.Request) (*selfscan.Site, error) {
 	if key := r.URL.Query().Get("site"); key != "" {
 		if s := lookupSite(key); s != nil {
 			return s, nil
@@ -148,13 +148,7 @@ func pickSite(r *http.Request) (*siteScan, error) {
 }
 
 func writePending(w http.ResponseWriter, sub string, st status) error {
-	msg := "No self-scan has completed yet for " + st.Site + "."
-	if st.Running {
-		msg += " A scan is running; reload in a few seconds."
-	}
-	if st.Error != "" {
-		msg += " The last attempt failed: " + st.Error
-	}
+	msg := st.PendingMessage()
 	switch sub {
 	case "report.json":
 		return writeJSON(w, http.StatusServiceUnavailable, map[string]any{"status": st, "message": msg})

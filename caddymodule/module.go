@@ -29,6 +29,7 @@ import (
 	"github.com/agentready/caddy-agentready/negotiate"
 	"github.com/agentready/caddy-agentready/negotiate/convert"
 	"github.com/agentready/caddy-agentready/selfcheck"
+	"github.com/agentready/caddy-agentready/selfscan"
 )
 
 func init() {
@@ -429,26 +430,25 @@ func (ar *AgentReady) provisionSelfScan(app *App, srv *caddyhttp.Server, origin,
 	}
 	key := target
 	val, _, err := siteScans.LoadOrNew(key, func() (caddy.Destructor, error) {
-		return &siteScan{key: key}, nil
+		return selfscan.NewSite(key), nil
 	})
 	if err != nil {
 		return err
 	}
 	ar.scanKey = key
 	app.register(registration{
-		site: val.(*siteScan),
-		scanner: &scanner{
-			target:  target,
-			note:    why,
-			handler: srv,
-			site:    ar.own,
-			warning: ar.reachWarning,
-			timeout: timeout,
-			logger:  ar.logger.Named("self_scan"),
-			pages:   ar.pages.ready,
-			fleet:   ar.fleet,
-			fresh:   interval * 9 / 10,
-			opts: selfcheck.Options{
+		site: val.(*selfscan.Site),
+		scanner: &selfscan.Scanner{
+			Target:    target,
+			Note:      why,
+			Transport: inProcessTransport{handler: srv, site: ar.own},
+			Warning:   ar.reachWarning,
+			Timeout:   timeout,
+			Logger:    ar.logger.Named("self_scan"),
+			Pages:     ar.pages.ready,
+			Fleet:     ar.fleet,
+			Fresh:     interval * 9 / 10,
+			Options: selfcheck.Options{
 				Pages:          ss.Pages,
 				Timeout:        timeout,
 				SameOriginOnly: true,
