@@ -13,7 +13,6 @@ import (
 
 	"github.com/agentready/caddy-agentready/connect"
 	"github.com/agentready/caddy-agentready/fleet"
-	"github.com/agentready/caddy-agentready/traffic"
 )
 
 // Fleet makes the instances that share Caddy's `storage` act as one site
@@ -76,16 +75,6 @@ func (ar *AgentReady) fleetLimits(app *App) connect.SharedLimit {
 	}
 	app.onStart(func(ctx context.Context) { go l.Run(ctx, every) })
 	return l
-}
-
-// snapshot is the site's counts: the fleet's, summed, when the instances
-// share them (read from the storage now: the admin endpoint, never the
-// request path), else this instance's.
-func (s *trafficSite) snapshot(ctx context.Context) traffic.Snapshot {
-	if f := s.fleet.Load(); f != nil {
-		return f.Traffic(ctx, s.store)
-	}
-	return s.store.Snapshot()
 }
 
 // unmarshalFleet parses `fleet on|off|<sync interval>`.

@@ -34,7 +34,7 @@ func countDocument(r *http.Request, path string) {
 	if !isInternal(r) {
 		telemetry.Document(path)
 		if tw := requestTraffic(r); tw != nil {
-			tw.form = traffic.FormDiscovery
+			tw.Form = traffic.FormDiscovery
 		}
 	}
 }

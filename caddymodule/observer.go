@@ -38,7 +38,7 @@ func (o observer) Converted(r *http.Request, d time.Duration, in, out, tokens in
 	}
 	if o.counting {
 		if tw := requestTraffic(r); tw != nil {
-			tw.tokens, tw.htmlBytes = int64(tokens), int64(in)
+			tw.Tokens, tw.HTMLBytes = int64(tokens), int64(in)
 		}
 	}
 	if !isInternal(r) {

@@ -1,4 +1,4 @@
-package caddymodule
+package sites
 
 import (
 	"bufio"
@@ -135,7 +135,7 @@ func checkPolicyAgrees(t *testing.T, name, yaml string, extra map[string][]strin
 		t.Fatalf("%s: agents.json states no policy", name)
 	}
 	declared := map[string]string{"training": card.Policy.Training, "search": card.Policy.Search, "user": card.Policy.UserInitiated}
-	pol := trafficPolicy(site.Policy)
+	pol := Policy(site.Policy)
 	if card.Policy.Enforce != pol.Enforce.String() {
 		t.Errorf("%s: agents.json enforce %q, enforcement %q", name, card.Policy.Enforce, pol.Enforce)
 	}
