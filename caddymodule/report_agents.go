@@ -4,8 +4,7 @@ import (
 	"fmt"
 	"net/http"
 
-	"github.com/caddyserver/caddy/v2"
-
+	"github.com/agentready/caddy-agentready/selfscan"
 	"github.com/agentready/caddy-agentready/traffic/view"
 )
 
@@ -15,21 +14,18 @@ import (
 // one.
 func serveTrafficView(w http.ResponseWriter, r *http.Request, sub string) error {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		return caddy.APIError{HTTPStatus: http.StatusMethodNotAllowed, Err: fmt.Errorf("method %s not allowed", r.Method)}
+		return selfscan.HTTPError{Status: http.StatusMethodNotAllowed, Err: fmt.Errorf("method %s not allowed", r.Method)}
 	}
 	site, others, err := trafficSites.Pick(r.URL.Query().Get("site"))
 	if err != nil {
-		return caddy.APIError{HTTPStatus: http.StatusNotFound, Err: err}
+		return selfscan.HTTPError{Status: http.StatusNotFound, Err: err}
 	}
 	snap := site.View(r.Context())
 	w.Header().Set("Cache-Control", "no-store")
 	if sub == "traffic.json" {
-		return writeJSON(w, http.StatusOK, snap)
+		return selfscan.WriteJSON(w, http.StatusOK, snap)
 	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src data:")
-	_, err = w.Write(view.Render(site.Key(), snap, others))
-	return err
+	return selfscan.WriteHTML(w, view.Render(site.Key(), snap, others))
 }
 
 // withViewsNav puts the link to the Agents view at the top of the score's

@@ -49,15 +49,3 @@ func sitesSnapshot() []*selfscan.Site {
 	sort.Slice(out, func(i, j int) bool { return out[i].Key() < out[j].Key() })
 	return out
 }
-
-func lookupSite(key string) *selfscan.Site {
-	var found *selfscan.Site
-	siteScans.Range(func(k, v any) bool {
-		if k.(string) == key {
-			found = v.(*selfscan.Site)
-			return false
-		}
-		return true
-	})
-	return found
-}
