@@ -23,6 +23,7 @@ type memStorage struct {
 	mu    sync.Mutex
 	data  []byte
 	saves int
+	saved chan struct{} // told of each save, when set
 }
 
 func (m *memStorage) Load() ([]byte, error) {
@@ -38,6 +39,9 @@ func (m *memStorage) Save(data []byte) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.data, m.saves = append([]byte(nil), data...), m.saves+1
+	if m.saved != nil {
+		m.saved <- struct{}{}
+	}
 	return nil
 }
 
@@ -62,12 +66,12 @@ func requests(snap traffic.Snapshot) uint64 { return snap.Totals.Requests }
 // The counts survive a restart through the storage: saved periodically
 // and at Destruct, read back by the next Site of the same storage.
 func TestSiteSavesAndRestores(t *testing.T) {
-	mem, tick := new(memStorage), ticker{make(chan time.Time)}
+	mem, tick := &memStorage{saved: make(chan struct{}, 1)}, ticker{make(chan time.Time)}
 	s := New("https://a.test", Config{Storage: mem, After: tick.after})
 	s.SetSaveInterval(time.Minute)
 	s.Store().Record(traffic.Event{Client: gptbot, Form: traffic.FormMarkdown, Status: 200, Path: "/a"})
 	tick.c <- time.Now() // one period
-	tick.c <- time.Now() // the loop is waiting again: the save is done
+	<-mem.saved
 	if mem.count() != 1 {
 		t.Fatalf("%d saves after one period, want 1", mem.count())
 	}
@@ -75,6 +79,8 @@ func TestSiteSavesAndRestores(t *testing.T) {
 	if err := s.Destruct(); err != nil {
 		t.Fatal(err)
 	}
+	<-mem.saved
+	mem.saved = nil
 	again := New("https://a.test", Config{Storage: mem})
 	defer again.Destruct()
 	if n := requests(again.Snapshot(context.Background())); n != 2 {
