@@ -1,6 +1,7 @@
 package telemetry
 
 import (
+	"slices"
 	"sync/atomic"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -72,11 +73,10 @@ func newAgentSet() *AgentSet {
 	return m
 }
 
+// indexOf is the index of s in list, labelOther when absent.
 func indexOf(list []string, s string) int {
-	for i, x := range list {
-		if x == s {
-			return i
-		}
+	if i := slices.Index(list, s); i >= 0 {
+		return i
 	}
 	return labelOther
 }
@@ -123,11 +123,10 @@ func incCached(slot *atomic.Pointer[boxed], lookup func() prometheus.Counter) {
 	p.Inc()
 }
 
+// purposeIdx is the index of p in metricPurposes, "unknown" when absent.
 func purposeIdx(p string) int {
-	for i, s := range metricPurposes {
-		if s == p {
-			return i
-		}
+	if i := slices.Index(metricPurposes, p); i >= 0 {
+		return i
 	}
 	return len(metricPurposes) - 1
 }

@@ -143,13 +143,7 @@ func Converted(d time.Duration, in, out, tokens int) {
 }
 
 // Rewrote counts an annotated HTML page, from a plan or read.
-func Rewrote(fromPlan bool) {
-	if fromPlan {
-		M.rewrotePlan.Inc()
-	} else {
-		M.rewroteRead.Inc()
-	}
-}
+func Rewrote(fromPlan bool) { either(fromPlan, M.rewrotePlan, M.rewroteRead).Inc() }
 
 // FailedOpen counts a response sent as the origin sent it, by reason.
 func FailedOpen(reason string) { M.FailOpen.WithLabelValues(reason).Inc() }
@@ -171,12 +165,14 @@ func FailOpenMessage(reason string) string {
 }
 
 // CacheLookup counts a conversion cache lookup.
-func CacheLookup(hit bool) {
-	if hit {
-		M.cacheHit.Inc()
-	} else {
-		M.cacheMiss.Inc()
+func CacheLookup(hit bool) { either(hit, M.cacheHit, M.cacheMiss).Inc() }
+
+// either is yes when b, else no.
+func either(b bool, yes, no prometheus.Counter) prometheus.Counter {
+	if b {
+		return yes
 	}
+	return no
 }
 
 // Document counts a generated document served.
