@@ -2,14 +2,13 @@ package caddymodule
 
 import (
 	"context"
-	"errors"
 	"sync"
 	"time"
 
 	"github.com/caddyserver/caddy/v2"
 	"go.uber.org/zap"
 
-	"github.com/agentready/caddy-agentready/internal/answered"
+	"github.com/agentready/caddy-agentready/selfscan"
 )
 
 // scanRetryMin is the wait before the first retry of a self-scan that met
@@ -34,8 +33,8 @@ type App struct {
 }
 
 type registration struct {
-	site     *siteScan
-	scanner  *scanner
+	site     *selfscan.Site
+	scanner  *selfscan.Scanner
 	delay    time.Duration
 	interval time.Duration
 }
@@ -82,11 +81,12 @@ func (a *App) Start() error {
 		f(ctx)
 	}
 	for _, reg := range regs {
-		reg.site.mu.Lock()
-		reg.site.scanner = reg.scanner
-		reg.site.mu.Unlock()
+		reg.site.SetScanner(reg.scanner)
 		a.wg.Add(1)
-		go a.schedule(ctx, reg)
+		go func() {
+			defer a.wg.Done()
+			reg.site.Schedule(ctx, reg.delay, reg.interval, scanRetryMin)
+		}()
 	}
 	return nil
 }
@@ -102,43 +102,6 @@ func (a *App) Stop() error {
 	}
 	a.wg.Wait()
 	return nil
-}
-
-func (a *App) schedule(ctx context.Context, reg registration) {
-	defer a.wg.Done()
-	wait := reg.delay
-	missed := 0
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(wait):
-		}
-		err := reg.site.run(ctx)
-		// A scan of the previous config may still be winding down after a
-		// reload: try again shortly rather than skipping this config's scan.
-		if errors.Is(err, errScanRunning) {
-			wait = time.Second
-			continue
-		}
-		// The site did not answer (still starting, a 502, an empty 200):
-		// try again after a backoff, at most the interval (an hour when
-		// the scan runs once), rather than showing that scan until then.
-		if errors.Is(err, errNotAnswered) && ctx.Err() == nil {
-			missed++
-			limit := time.Hour
-			if reg.interval > 0 && reg.interval < limit {
-				limit = reg.interval
-			}
-			wait = answered.Backoff(missed, scanRetryMin, limit)
-			continue
-		}
-		missed = 0
-		if reg.interval <= 0 {
-			return
-		}
-		wait = reg.interval
-	}
 }
 
 // Interface guards

@@ -1,23 +1,19 @@
 package caddymodule
 
 import (
-	"net"
 	"net/http"
 	"net/netip"
 	"net/url"
-	"slices"
-	"strings"
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
+
+	"github.com/agentready/caddy-agentready/internal/clientip"
 )
 
 // clientAddr is the client's address for per-client decisions (the rate
 // limit, the agent verifier), read the way Caddy's trusted_proxies_strict
-// reads forwarded addresses: right to left, skipping trusted proxies, the
-// first untrusted address is the client's. A client can prepend any
-// address it likes to X-Forwarded-For; only the entries the trusted
-// proxies appended count.
+// reads forwarded addresses (package clientip).
 //
 // Where the server is strict, or the peer is not a trusted proxy, this is
 // Caddy's own client_ip variable. Without trusted_proxies_strict, Caddy's
@@ -32,37 +28,12 @@ func clientAddr(r *http.Request) netip.Addr {
 	trusted, _ := caddyhttp.GetVar(ctx, caddyhttp.TrustedProxyVarKey).(bool)
 	srv, _ := ctx.Value(caddyhttp.ServerCtxKey).(*caddyhttp.Server)
 	if trusted && srv != nil && srv.TrustedProxiesStrict == 0 {
-		return strictClientAddr(r, srv)
+		return clientip.Strict(r.Header, srv.ClientIPHeaders, r.RemoteAddr, func(a netip.Addr) bool { return trustedProxy(srv, a) })
 	}
 	if a, err := netip.ParseAddr(ip); err == nil {
 		return a
 	}
-	return peerAddr(r)
-}
-
-// strictClientAddr reads srv's client IP headers right to left and returns
-// the first valid address srv does not trust as a proxy; the peer when
-// every entry is trusted or none is valid (as Caddy's
-// strictUntrustedClientIp does).
-func strictClientAddr(r *http.Request, srv *caddyhttp.Server) netip.Addr {
-	for _, name := range srv.ClientIPHeaders {
-		parts := strings.Split(strings.Join(r.Header.Values(name), ","), ",")
-		for _, part := range slices.Backward(parts) {
-			host, _, err := net.SplitHostPort(strings.TrimSpace(part))
-			if err != nil {
-				host = part
-			}
-			host, _, _ = strings.Cut(strings.TrimSpace(host), "%")
-			a, err := netip.ParseAddr(host)
-			if err != nil {
-				continue
-			}
-			if !trustedProxy(srv, a) {
-				return a
-			}
-		}
-	}
-	return peerAddr(r)
+	return clientip.Peer(r.RemoteAddr)
 }
 
 // trustedProxy asks srv whether it trusts a connection from a: Caddy keeps
@@ -74,13 +45,4 @@ func trustedProxy(srv *caddyhttp.Server, a netip.Addr) bool {
 	probe = caddyhttp.PrepareRequest(probe, caddy.NewEmptyReplacer(), nil, srv)
 	t, _ := caddyhttp.GetVar(probe.Context(), caddyhttp.TrustedProxyVarKey).(bool)
 	return t
-}
-
-// peerAddr is the connection's peer address, the zero Addr when there is
-// none (a Unix socket).
-func peerAddr(r *http.Request) netip.Addr {
-	if ap, err := netip.ParseAddrPort(r.RemoteAddr); err == nil {
-		return ap.Addr().Unmap()
-	}
-	return netip.Addr{}
 }

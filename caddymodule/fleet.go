@@ -3,7 +3,6 @@ package caddymodule
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -14,8 +13,6 @@ import (
 
 	"github.com/agentready/caddy-agentready/connect"
 	"github.com/agentready/caddy-agentready/fleet"
-	"github.com/agentready/caddy-agentready/selfcheck"
-	"github.com/agentready/caddy-agentready/traffic"
 )
 
 // Fleet makes the instances that share Caddy's `storage` act as one site
@@ -70,16 +67,6 @@ func (ar *AgentReady) fleetLimits(app *App) connect.SharedLimit {
 	return l
 }
 
-// snapshot is the site's counts: the fleet's, summed, when the instances
-// share them (read from the storage now: the admin endpoint, never the
-// request path), else this instance's.
-func (s *trafficSite) snapshot(ctx context.Context) traffic.Snapshot {
-	if f := s.fleet.Load(); f != nil {
-		return f.Traffic(ctx, s.store)
-	}
-	return s.store.Snapshot()
-}
-
 // unmarshalFleet parses `fleet on|off|<sync interval>`.
 func (ar *AgentReady) unmarshalFleet(d *caddyfile.Dispenser) error {
 	v, err := oneArg(d)
@@ -99,50 +86,4 @@ func (ar *AgentReady) unmarshalFleet(d *caddyfile.Dispenser) error {
 		ar.Fleet = &Fleet{SyncInterval: caddy.Duration(dur)}
 	}
 	return nil
-}
-
-// scanNowKey marks the context of a scan asked for on the admin endpoint:
-// it runs in this instance even when the fleet has a fresh report.
-type scanNowKey struct{}
-
-// renderedBy is the key of a scan's rendered forms that names the fleet's
-// instance that ran it (never served as a form).
-const renderedBy = "instance"
-
-// errNotShared keeps a scan whose site did not answer out of the fleet.
-var errNotShared = errors.New("not shared")
-
-// fleetScan is the self-scan once per interval for the fleet: the report
-// of another instance's scan within the interval, else a scan here,
-// stored for the others.
-func (sc *scanner) fleetScan(ctx context.Context) (rep *selfcheck.Report, rendered map[string][]byte, missed, err error) {
-	fresh := sc.fresh
-	if now, _ := ctx.Value(scanNowKey{}).(bool); now {
-		fresh = 0
-	}
-	ran := false
-	var here error
-	res, err := sc.fleet.Once(ctx, "selfscan", fresh, func(ctx context.Context) ([]byte, error) {
-		ran = true
-		rep, rendered, missed, here = sc.scanHere(ctx)
-		if here != nil || missed != nil {
-			return nil, errNotShared
-		}
-		rendered[renderedBy] = []byte(sc.fleet.Instance())
-		return json.Marshal(rendered)
-	})
-	if ran {
-		return rep, rendered, missed, here
-	}
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	if err := json.Unmarshal(res.Data, &rendered); err != nil {
-		return nil, nil, nil, fmt.Errorf("the fleet's self-scan report: %v", err)
-	}
-	rep = new(selfcheck.Report)
-	if err := json.Unmarshal(rendered["json"], rep); err != nil {
-		return nil, nil, nil, fmt.Errorf("the fleet's self-scan report: %v", err)
-	}
-	return rep, rendered, nil, nil
 }

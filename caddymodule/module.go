@@ -23,11 +23,13 @@ import (
 	"github.com/agentready/caddy-agentready/internal/admission"
 	"github.com/agentready/caddy-agentready/internal/outsider"
 	"github.com/agentready/caddy-agentready/internal/siteaddr"
+	"github.com/agentready/caddy-agentready/internal/telemetry"
 	"github.com/agentready/caddy-agentready/manifest"
 	"github.com/agentready/caddy-agentready/negotiate"
 	"github.com/agentready/caddy-agentready/negotiate/convert"
 	"github.com/agentready/caddy-agentready/pages"
 	"github.com/agentready/caddy-agentready/selfcheck"
+	"github.com/agentready/caddy-agentready/selfscan"
 )
 
 func init() {
@@ -225,7 +227,7 @@ func (ar *AgentReady) Provision(ctx caddy.Context) error {
 	if err := ar.provisionNegotiation(); err != nil {
 		return err
 	}
-	if err := initMetrics(ctx.GetMetricsRegistry()); err != nil {
+	if err := telemetry.Register(ctx.GetMetricsRegistry()); err != nil {
 		return fmt.Errorf("registering metrics: %v", err)
 	}
 	if err := ar.provisionFleet(ctx, ar.trafficKey(ctx)); err != nil {
@@ -417,26 +419,25 @@ func (ar *AgentReady) provisionSelfScan(app *App, srv *caddyhttp.Server, origin,
 	}
 	key := target
 	val, _, err := siteScans.LoadOrNew(key, func() (caddy.Destructor, error) {
-		return &siteScan{key: key}, nil
+		return selfscan.NewSite(key), nil
 	})
 	if err != nil {
 		return err
 	}
 	ar.scanKey = key
 	app.register(registration{
-		site: val.(*siteScan),
-		scanner: &scanner{
-			target:  target,
-			note:    why,
-			handler: srv,
-			site:    ar.own,
-			warning: ar.reachWarning,
-			timeout: timeout,
-			logger:  ar.logger.Named("self_scan"),
-			pages:   ar.pages.Ready(),
-			fleet:   ar.fleet,
-			fresh:   interval * 9 / 10,
-			opts: selfcheck.Options{
+		site: val.(*selfscan.Site),
+		scanner: &selfscan.Scanner{
+			Target:    target,
+			Note:      why,
+			Transport: inProcessTransport{handler: srv, site: ar.own},
+			Warning:   ar.reachWarning,
+			Timeout:   timeout,
+			Logger:    ar.logger.Named("self_scan"),
+			Pages:     ar.pages.Ready(),
+			Fleet:     ar.fleet,
+			Fresh:     interval * 9 / 10,
+			Options: selfcheck.Options{
 				Pages:          ss.Pages,
 				Timeout:        timeout,
 				SameOriginOnly: true,

@@ -2,16 +2,17 @@ package caddymodule
 
 import (
 	"net/http"
-	"strings"
 	"time"
 
 	"go.uber.org/zap"
 
+	"github.com/agentready/caddy-agentready/internal/telemetry"
 	"github.com/agentready/caddy-agentready/negotiate"
 )
 
-// observer turns the negotiation events of one handler into metrics and
-// log lines. Requests of the self-scan are left out of the metrics.
+// observer turns the negotiation events of one handler into metrics
+// (package telemetry) and log lines. Requests of the self-scan are left
+// out of the metrics.
 type observer struct {
 	logger *zap.Logger
 	// counting reports the tokens of each Markdown response to the
@@ -21,7 +22,7 @@ type observer struct {
 
 func (o observer) Served(r *http.Request, form string) {
 	if !isInternal(r) {
-		served(form)
+		telemetry.Served(form)
 	}
 }
 
@@ -37,48 +38,27 @@ func (o observer) Converted(r *http.Request, d time.Duration, in, out, tokens in
 	}
 	if o.counting {
 		if tw := requestTraffic(r); tw != nil {
-			tw.tokens, tw.htmlBytes = int64(tokens), int64(in)
+			tw.Tokens, tw.HTMLBytes = int64(tokens), int64(in)
 		}
 	}
-	if isInternal(r) {
-		return
+	if !isInternal(r) {
+		telemetry.Converted(d, in, out, tokens)
 	}
-	metrics.conversions.Inc()
-	metrics.duration.Observe(d.Seconds())
-	metrics.bytesIn.Add(float64(in))
-	metrics.bytesOut.Add(float64(out))
-	metrics.tokensOut.Add(float64(tokens))
 }
 
 func (o observer) Rewrote(r *http.Request, fromPlan bool) {
-	if isInternal(r) {
-		return
-	}
-	if fromPlan {
-		metrics.rewrotePlan.Inc()
-	} else {
-		metrics.rewroteRead.Inc()
+	if !isInternal(r) {
+		telemetry.Rewrote(fromPlan)
 	}
 }
 
 func (o observer) FailOpen(r *http.Request, reason string, err error) {
-	msg := "markdown conversion failed open; serving the original response"
-	switch {
-	case reason == "rewrite_larger":
-		msg = "compressed html sent as the origin sent it, unannotated: annotated, it encodes larger than the origin's bytes"
-	case reason == "rewrite_size":
-		msg = "compressed html sent as the origin sent it, unannotated: over 256 KiB compressed, or over max_size decoded"
-	case reason == "plan_mismatch":
-		msg = "html page changed under the same strong ETag and length: the rest went out unannotated, the length made up with trailing spaces; the plan is dropped"
-	case strings.HasPrefix(reason, "rewrite"):
-		msg = "html rewrite failed open; serving the origin's page without its annotations"
-	}
-	o.logger.Warn(msg,
+	o.logger.Warn(telemetry.FailOpenMessage(reason),
 		zap.String("uri", r.RequestURI),
 		zap.String("reason", reason),
 		zap.Error(err))
 	if !isInternal(r) {
-		metrics.failOpen.WithLabelValues(reason).Inc()
+		telemetry.FailedOpen(reason)
 	}
 }
 

@@ -54,7 +54,7 @@ func benchHandler(b *testing.B, extra string) *AgentReady {
 	// Caddy's default log level, not the debug logger a Context without a
 	// config gives tests.
 	ar.logger = zap.New(zapcore.NewCore(zapcore.NewJSONEncoder(zap.NewProductionEncoderConfig()), zapcore.AddSync(io.Discard), zap.InfoLevel))
-	ar.neg.Observer = observer{logger: ar.logger, counting: ar.traffic != nil && ar.traffic.counting}
+	ar.neg.Observer = observer{logger: ar.logger, counting: ar.traffic != nil && ar.traffic.Counting}
 	return ar
 }
 

@@ -1,32 +1,17 @@
 package caddymodule
 
 import (
-	"bytes"
-	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"errors"
 	"fmt"
-	"net"
-	"net/http"
-	"os"
-	"path/filepath"
-	"slices"
-	"sort"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
-	"go.uber.org/zap"
 
 	"github.com/agentready/caddy-agentready/connect"
-	"github.com/agentready/caddy-agentready/fleet"
-	"github.com/agentready/caddy-agentready/manifest"
+	"github.com/agentready/caddy-agentready/internal/telemetry"
 	"github.com/agentready/caddy-agentready/traffic"
-	"github.com/agentready/caddy-agentready/traffic/agents"
+	"github.com/agentready/caddy-agentready/traffic/sites"
 )
 
 // Traffic configures the traffic view of a site (issue #17): who reads it
@@ -66,125 +51,62 @@ type Traffic struct {
 }
 
 // trafficSites holds the traffic state of every site: its counts and its
-// verifier outlive config reloads (a usage pool counts the configs that use
-// each); when the last config lets go, the counts are saved.
-var trafficSites = caddy.NewUsagePool()
+// verifier outlive config reloads (the registry counts the configs that
+// use each); when the last config lets go, the counts are saved.
+var trafficSites sites.Registry
 
 // trafficResolver, when set (tests), is the DNS the verifiers use.
 var trafficResolver traffic.Resolver
 
-// trafficSite is the traffic state of one site.
-type trafficSite struct {
-	key      string
-	file     string // where the counts are saved; "" for none
-	store    *traffic.Store
-	verifier *traffic.Verifier
-	logger   *zap.Logger
-
-	interval atomic.Int64                // save interval (ns) of the newest config; <= 0: at stop only
-	fleet    atomic.Pointer[fleet.Fleet] // the newest config's, nil for none
-	saveMu   sync.Mutex
-	stop     chan struct{}
-	done     chan struct{}
-}
-
 // siteTraffic is one config's use of a site's traffic state: what it
 // classifies with and what it enforces.
-type siteTraffic struct {
-	site       *trafficSite
-	classifier *traffic.Classifier
-	policy     traffic.Policy
-	counting   bool
-	askPath    string
-	signal     string // Content-Signal of a 403, "" for none
-	contact    string
-	policyURL  string // the robots.txt of site.origin, "" to use the request's host
-}
+type siteTraffic = sites.Use
 
 // provisionTraffic sets up counting and enforcement: the site's state from
-// the usage pool (its counts loaded from the data directory when it is
+// the registry (its counts loaded from the data directory when it is
 // new), the classifier with the YAML's extra_agents, and the policy.
 func (ar *AgentReady) provisionTraffic(ctx caddy.Context) error {
 	cfg := ar.Traffic
 	if cfg == nil {
 		cfg = new(Traffic)
 	}
-	pol := trafficPolicy(ar.site.Policy)
-	if cfg.Disabled && pol.Enforce == traffic.EnforceOff {
+	if cfg.Disabled && sites.Policy(ar.site.Policy).Enforce == traffic.EnforceOff {
 		return nil
 	}
-	if err := initTrafficMetrics(ctx.GetMetricsRegistry()); err != nil {
+	if err := telemetry.RegisterAgents(ctx.GetMetricsRegistry()); err != nil {
 		return fmt.Errorf("registering traffic metrics: %v", err)
 	}
 	key := ar.trafficKey(ctx)
-	val, _, err := trafficSites.LoadOrNew(key, func() (caddy.Destructor, error) {
-		return newTrafficSite(key, cfg, ar.logger.Named("traffic")), nil
+	site := trafficSites.Use(key, func() *sites.Site {
+		sc := sites.Config{Resolver: trafficResolver, NoReverseDNS: cfg.ReverseDNS != nil && !*cfg.ReverseDNS,
+			Logger: ar.logger.Named("traffic")}
+		if dir := caddy.AppDataDir(); dir != "" {
+			sc.Storage = sites.FileIn(dir, key)
+		}
+		return sites.New(key, sc)
 	})
-	if err != nil {
-		return err
-	}
-	site := val.(*trafficSite)
 	interval := time.Duration(cfg.SaveInterval)
 	if interval == 0 {
 		interval = 5 * time.Minute
 	}
-	site.interval.Store(int64(interval))
-	site.fleet.Store(ar.fleet)
-	for url, file := range cfg.Ranges {
-		if !slices.Contains(traffic.RangeURLs(), url) {
-			ar.logger.Warn("traffic ranges: no known agent is verified against this list", zap.String("url", url))
-		}
-		set, err := traffic.LoadRangesFile(file)
-		if err != nil {
-			_, _ = trafficSites.Delete(key)
-			return fmt.Errorf("traffic ranges %s: %v", url, err)
-		}
-		site.verifier.SetRanges(url, set)
+	site.SetSaveInterval(interval)
+	site.SetFleet(ar.fleet)
+	if err := site.LoadRanges(cfg.Ranges, ar.logger); err != nil {
+		_ = trafficSites.Release(key)
+		return err
 	}
-	p := ar.site.Policy.ExtraAgents
-	extra := append(append(agents.FromTokens(agents.Training, p.Training...),
-		agents.FromTokens(agents.Search, p.Search...)...), agents.FromTokens(agents.User, p.User...)...)
-	t := &siteTraffic{site: site, classifier: traffic.NewClassifier(extra...), policy: pol, counting: !cfg.Disabled,
-		askPath: ar.site.Connect.AskPath, contact: ar.site.Contacts.Email,
-		signal: ar.neg.Options.ContentSignal}
-	if t.askPath == "" {
-		t.askPath = connect.DefaultAskPath
+	askPath := ar.site.Connect.AskPath
+	if askPath == "" {
+		askPath = connect.DefaultAskPath
 	}
-	if t.signal == "-" {
-		t.signal = ""
-	}
-	if t.contact != "" {
-		t.contact = "mailto:" + t.contact
-	} else if ar.site.Contacts.Page != "" {
-		t.contact = ar.site.Contacts.Page
-	}
-	if o := ar.site.Info.Origin; o != "" {
-		t.policyURL = o + "/robots.txt"
-	}
-	ar.traffic, ar.trafficSiteKey = t, key
+	ar.traffic = sites.NewUse(site, sites.UseConfig{Site: ar.site, ContentSignal: ar.neg.Options.ContentSignal,
+		AskPath: askPath, Counting: !cfg.Disabled})
+	ar.trafficSiteKey = key
 	if d := time.Duration(cfg.RefreshRanges); d > 0 {
-		ar.refreshRanges(ctx, site, d)
+		site.RefreshRanges(ctx, d, ar.logger)
 	}
-	ar.neg.Observer = observer{logger: ar.logger, counting: t.counting}
+	ar.neg.Observer = observer{logger: ar.logger, counting: ar.traffic.Counting}
 	return nil
-}
-
-// refreshRanges fetches the operators' range lists now and every d, until
-// the config stops.
-func (ar *AgentReady) refreshRanges(ctx caddy.Context, site *trafficSite, d time.Duration) {
-	client := &http.Client{Timeout: 30 * time.Second}
-	go func() {
-		for {
-			if err := site.verifier.RefreshRanges(ctx, client, nil); err != nil {
-				ar.logger.Warn("refreshing agent IP ranges", zap.Error(err))
-			}
-			select {
-			case <-ctx.Done():
-				return
-			case <-time.After(d):
-			}
-		}
-	}()
 }
 
 // trafficKey names a site's traffic state: the YAML's site.origin, else the
@@ -207,143 +129,7 @@ func (ar *AgentReady) cleanupTraffic() error {
 	if ar.traffic == nil {
 		return nil
 	}
-	_, err := trafficSites.Delete(ar.trafficSiteKey)
-	return err
-}
-
-// trafficPolicy is what traffic.Decide needs of the YAML's crawler policy.
-func trafficPolicy(p manifest.Policy) traffic.Policy {
-	e, _ := traffic.ParseEnforce(string(p.Enforce)) // validated by manifest
-	var named []string
-	named = append(named, p.ExtraAgents.Training...)
-	named = append(named, p.ExtraAgents.Search...)
-	named = append(named, p.ExtraAgents.User...)
-	return traffic.Policy{Enforce: e, Training: p.Training == manifest.Disallow, Search: p.Search == manifest.Disallow,
-		User: p.User == manifest.Disallow, Named: named}
-}
-
-// newTrafficSite makes the state of a site, with the counts saved by an
-// earlier run, and starts saving them periodically.
-func newTrafficSite(key string, cfg *Traffic, logger *zap.Logger) *trafficSite {
-	vc := traffic.VerifierConfig{Resolver: trafficResolver}
-	if cfg.ReverseDNS != nil && !*cfg.ReverseDNS {
-		vc.Resolver = noResolver{}
-	}
-	s := &trafficSite{key: key, store: traffic.NewStore(traffic.StoreConfig{}), verifier: traffic.NewVerifier(vc),
-		logger: logger, stop: make(chan struct{}), done: make(chan struct{})}
-	if dir := caddy.AppDataDir(); dir != "" {
-		sum := sha256.Sum256([]byte(key))
-		s.file = filepath.Join(dir, "agent_ready", "traffic-"+hex.EncodeToString(sum[:8])+".json")
-		s.load()
-	}
-	go s.saveLoop()
-	return s
-}
-
-// load reads the counts saved by an earlier run, if any.
-func (s *trafficSite) load() {
-	f, err := os.Open(s.file)
-	if errors.Is(err, os.ErrNotExist) {
-		return
-	}
-	if err == nil {
-		err = s.store.Load(f)
-		f.Close()
-	}
-	if err != nil {
-		s.logger.Warn("reading saved traffic counts; starting from zero", zap.String("file", s.file), zap.Error(err))
-		return
-	}
-	s.logger.Info("traffic counts restored", zap.String("site", s.key), zap.String("file", s.file))
-}
-
-// save writes the counts, whole or not at all (a temporary file renamed).
-func (s *trafficSite) save() error {
-	if s.file == "" {
-		return nil
-	}
-	s.saveMu.Lock()
-	defer s.saveMu.Unlock()
-	if err := os.MkdirAll(filepath.Dir(s.file), 0o700); err != nil {
-		return fmt.Errorf("saving traffic counts: %v", err)
-	}
-	var buf bytes.Buffer
-	if err := s.store.Save(&buf); err != nil {
-		return err
-	}
-	if f := s.fleet.Load(); f != nil {
-		_ = f.PublishTraffic(buf.Bytes()) // a failure is logged once, and shown, as the fleet's state
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(s.file), ".traffic-*.tmp")
-	if err != nil {
-		return fmt.Errorf("saving traffic counts: %v", err)
-	}
-	_, err = tmp.Write(buf.Bytes())
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), s.file)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("saving traffic counts to %s: %v", s.file, err)
-	}
-	return nil
-}
-
-// saveLoop saves the counts every interval until Destruct.
-func (s *trafficSite) saveLoop() {
-	defer close(s.done)
-	for {
-		wait := time.Duration(s.interval.Load())
-		if wait <= 0 {
-			wait = time.Minute // look again later: a reload may set one
-		}
-		select {
-		case <-s.stop:
-			return
-		case <-time.After(wait):
-		}
-		if s.interval.Load() <= 0 {
-			continue
-		}
-		if err := s.save(); err != nil {
-			s.logger.Warn("saving traffic counts", zap.Error(err))
-		}
-	}
-}
-
-// Destruct implements caddy.Destructor: the last config that counted the
-// site has stopped; the counts are saved and the verifier stopped.
-func (s *trafficSite) Destruct() error {
-	close(s.stop)
-	<-s.done
-	s.verifier.Close()
-	return s.save()
-}
-
-// trafficSitesSnapshot lists the sites' traffic states by key.
-func trafficSitesSnapshot() []*trafficSite {
-	var out []*trafficSite
-	trafficSites.Range(func(_, v any) bool {
-		out = append(out, v.(*trafficSite))
-		return true
-	})
-	sort.Slice(out, func(i, j int) bool { return out[i].key < out[j].key })
-	return out
-}
-
-// noResolver answers no reverse-DNS lookup (reverse_dns off): agents
-// verified by host name stay unverified.
-type noResolver struct{}
-
-func (noResolver) LookupAddr(context.Context, string) ([]string, error) {
-	return nil, errors.New("reverse DNS verification is off")
-}
-
-func (noResolver) LookupIPAddr(context.Context, string) ([]net.IPAddr, error) {
-	return nil, errors.New("reverse DNS verification is off")
+	return trafficSites.Release(ar.trafficSiteKey)
 }
 
 // unmarshalTraffic parses `traffic off` or a traffic block:
@@ -412,6 +198,3 @@ func (ar *AgentReady) unmarshalTraffic(d *caddyfile.Dispenser) error {
 	}
 	return nil
 }
-
-// Interface guards
-var _ caddy.Destructor = (*trafficSite)(nil)

@@ -366,7 +366,7 @@ func BenchmarkTrafficOverhead(b *testing.B) {
 	off := benchHandler(b, "\ttraffic off\n")
 	on := benchHandler(b, "")
 	b.Cleanup(func() { on.Cleanup() })
-	on.traffic.site.verifier.SetRanges("https://openai.com/gptbot.json", traffic.NewRangeSet([]netip.Prefix{netip.MustParsePrefix("192.0.2.0/24")}))
+	on.traffic.Site.Verifier().SetRanges("https://openai.com/gptbot.json", traffic.NewRangeSet([]netip.Prefix{netip.MustParsePrefix("192.0.2.0/24")}))
 	html := benchOrigin(benchPage(1<<10), "text/html; charset=utf-8", false)
 	for _, tc := range []struct {
 		name, ua, accept string

@@ -2,8 +2,9 @@
 // crawlers, fetchers and agents come, what they read, whether they take
 // the Markdown, how many tokens they were served and saved, and whether the
 // bot that says it is GPTBot really is. It is the pure-Go core of the
-// traffic view (issue #17) and imports no Caddy package; the glue lives in
-// caddymodule.
+// traffic view (issue #17) and imports no Caddy package. Package
+// traffic/sites keeps each site's Store and Verifier across config reloads
+// and carries them through a request; the Caddy glue lives in caddymodule.
 //
 // # Know the client
 //
@@ -70,11 +71,11 @@
 // with Event.Blocked. User-triggered fetchers and autonomous agents are
 // only blocked when the site names them.
 //
-// # Glue outline
+// # Outline (traffic/sites does this for the glue)
 //
-//	// Provision (once per config; store and verifier from usage pools):
+//	// once per config (store and verifier: the site's, kept across reloads):
 //	cl := traffic.NewClassifier(extraAgents...)
-//	// ServeHTTP:
+//	// each request:
 //	c := cl.ClassifySigned(r.UserAgent(), r.Header.Get("Signature-Agent"))
 //	v := verifier.Verify(clientIP, c) // Caddy's client IP
 //	if d := traffic.Decide(policy, c, v); d.Block { /* 403 + BlockBody */ }

@@ -1,4 +1,4 @@
-package caddymodule
+package sites
 
 import (
 	"bufio"
@@ -102,7 +102,49 @@ func TestTrafficPolicyAgrees(t *testing.T) {
 	}
 }
 
+// declaredPolicy is what a site's generated documents declare: its
+// robots.txt rules, the kinds agents.json allows or disallows, and the
+// Content-Signal; with the enforcement the YAML's policy makes.
+type declaredPolicy struct {
+	rules    map[string]bool
+	declared map[string]string
+	signal   string
+	pol      traffic.Policy
+}
+
 func checkPolicyAgrees(t *testing.T, name, yaml string, extra map[string][]string) int {
+	t.Helper()
+	d := declare(t, name, yaml)
+	isNamed := func(a *agents.Agent) bool {
+		for _, list := range extra {
+			for _, tok := range list {
+				if a.Named(tok) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	n := 0
+	for _, a := range agents.All() {
+		checkAgentAgrees(t, name, d, a, a.Policy || isNamed(a), isNamed(a))
+		n++
+	}
+	// No client that claims no agent is ever refused.
+	for _, c := range []traffic.Classification{traffic.Classify("Mozilla/5.0 (X11; Linux x86_64) Firefox/133.0"), traffic.Classify("curl/8.5.0")} {
+		if traffic.Decide(d.pol, c, traffic.Unverified).Block {
+			t.Errorf("%s: %s blocked", name, c.Name())
+		}
+	}
+	if !slices.Contains([]string{"claimed", "verified"}, d.pol.Enforce.String()) {
+		t.Errorf("%s: enforce %s", name, d.pol.Enforce)
+	}
+	return n
+}
+
+// declare generates the documents of the site yaml and reads its policy
+// back out of them.
+func declare(t *testing.T, name, yaml string) declaredPolicy {
 	t.Helper()
 	site, err := manifest.Parse([]byte(yaml), "site.yaml")
 	if err != nil {
@@ -135,66 +177,50 @@ func checkPolicyAgrees(t *testing.T, name, yaml string, extra map[string][]strin
 		t.Fatalf("%s: agents.json states no policy", name)
 	}
 	declared := map[string]string{"training": card.Policy.Training, "search": card.Policy.Search, "user": card.Policy.UserInitiated}
-	pol := trafficPolicy(site.Policy)
+	pol := Policy(site.Policy)
 	if card.Policy.Enforce != pol.Enforce.String() {
 		t.Errorf("%s: agents.json enforce %q, enforcement %q", name, card.Policy.Enforce, pol.Enforce)
 	}
-	isNamed := func(a *agents.Agent) bool {
-		for _, list := range extra {
-			for _, tok := range list {
-				if a.Named(tok) {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	n := 0
-	for _, a := range agents.All() {
-		c := traffic.Classification{Class: traffic.ClassAgent, Agent: a}
-		kind := kindOf(a.Purpose)
-		governed := a.Policy || isNamed(a)
-		disallowed := governed && declared[kind] == "disallow"
-		// robots.txt: a governed agent's tokens sit in its kind's group,
-		// disallowed exactly when the policy disallows the kind.
-		for _, tok := range a.Robots {
-			got, listed := rules[strings.ToLower(tok)]
-			switch {
-			case governed && declared[kind] != "" && !listed:
-				t.Errorf("%s: robots.txt does not name %s (%s)", name, tok, a.Name)
-			case listed && got != disallowed:
-				t.Errorf("%s: robots.txt disallows %s: %v, policy: %v", name, tok, got, disallowed)
-			case !governed && listed:
-				t.Errorf("%s: robots.txt names %s, which the policy does not govern", name, tok)
-			}
-		}
-		// The Content-Signal says no to the kind exactly when it is disallowed.
-		if governed && declared[kind] != "" {
-			no := strings.Contains(b.ContentSignal, signalOf[kind]+"=no")
-			if no != disallowed {
-				t.Errorf("%s: Content-Signal %q for %s, disallowed: %v", name, b.ContentSignal, a.Name, disallowed)
-			}
-		}
-		// Enforcement refuses what is declared disallowed, but a
-		// user-triggered fetch only when the site names the agent.
-		want := disallowed && (!a.Purpose.UserTriggered() || isNamed(a))
-		if d := traffic.Decide(pol, c, traffic.Verified); d.Block != want {
-			t.Errorf("%s: %s (verified) blocked: %v (%s), declared: %v", name, a.Name, d.Block, d.Reason, want)
-		}
-		unverified := traffic.Decide(pol, c, traffic.Unverified)
-		if wantU := want && pol.Enforce == traffic.EnforceClaimed; unverified.Block != wantU {
-			t.Errorf("%s: %s (unverified) blocked: %v (%s), want %v", name, a.Name, unverified.Block, unverified.Reason, wantU)
-		}
-		n++
-	}
-	// No client that claims no agent is ever refused.
-	for _, c := range []traffic.Classification{traffic.Classify("Mozilla/5.0 (X11; Linux x86_64) Firefox/133.0"), traffic.Classify("curl/8.5.0")} {
-		if traffic.Decide(pol, c, traffic.Unverified).Block {
-			t.Errorf("%s: %s blocked", name, c.Name())
+	return declaredPolicy{rules: rules, declared: declared, signal: b.ContentSignal, pol: pol}
+}
+
+// checkAgentAgrees checks that robots.txt, the Content-Signal and the
+// enforcement agree on agent a; governed: the policy covers it, named:
+// the site names it in extra_agents.
+func checkAgentAgrees(t *testing.T, name string, d declaredPolicy, a *agents.Agent, governed, named bool) {
+	t.Helper()
+	rules, declared, pol := d.rules, d.declared, d.pol
+	c := traffic.Classification{Class: traffic.ClassAgent, Agent: a}
+	kind := kindOf(a.Purpose)
+	disallowed := governed && declared[kind] == "disallow"
+	// robots.txt: a governed agent's tokens sit in its kind's group,
+	// disallowed exactly when the policy disallows the kind.
+	for _, tok := range a.Robots {
+		got, listed := rules[strings.ToLower(tok)]
+		switch {
+		case governed && declared[kind] != "" && !listed:
+			t.Errorf("%s: robots.txt does not name %s (%s)", name, tok, a.Name)
+		case listed && got != disallowed:
+			t.Errorf("%s: robots.txt disallows %s: %v, policy: %v", name, tok, got, disallowed)
+		case !governed && listed:
+			t.Errorf("%s: robots.txt names %s, which the policy does not govern", name, tok)
 		}
 	}
-	if !slices.Contains([]string{"claimed", "verified"}, pol.Enforce.String()) {
-		t.Errorf("%s: enforce %s", name, pol.Enforce)
+	// The Content-Signal says no to the kind exactly when it is disallowed.
+	if governed && declared[kind] != "" {
+		no := strings.Contains(d.signal, signalOf[kind]+"=no")
+		if no != disallowed {
+			t.Errorf("%s: Content-Signal %q for %s, disallowed: %v", name, d.signal, a.Name, disallowed)
+		}
 	}
-	return n
+	// Enforcement refuses what is declared disallowed, but a
+	// user-triggered fetch only when the site names the agent.
+	want := disallowed && (!a.Purpose.UserTriggered() || named)
+	if v := traffic.Decide(pol, c, traffic.Verified); v.Block != want {
+		t.Errorf("%s: %s (verified) blocked: %v (%s), declared: %v", name, a.Name, v.Block, v.Reason, want)
+	}
+	unverified := traffic.Decide(pol, c, traffic.Unverified)
+	if wantU := want && pol.Enforce == traffic.EnforceClaimed; unverified.Block != wantU {
+		t.Errorf("%s: %s (unverified) blocked: %v (%s), want %v", name, a.Name, unverified.Block, unverified.Reason, wantU)
+	}
 }
