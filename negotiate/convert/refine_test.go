@@ -114,6 +114,30 @@ func TestPruneUnkept(t *testing.T) {
 			removed: true,
 		},
 		{
+			// securityinfowatch.com, turbotax.intuit.com: an author box
+			// after the story, its bio long enough to count as prose
+			name: "after the story, unkept prose and bylines go",
+			html: `<p>` + strings.Repeat("story ", 250) + `</p><div class="author-box"><h2>About the author</h2>` +
+				`<p class="byline">Jane Doe</p><p>` + strings.Repeat("bio ", 150) + `</p></div>`,
+			kept:    []string{strings.TrimSpace(strings.Repeat("story ", 250))},
+			want:    strings.TrimSpace(strings.Repeat("story ", 250)), // heading and all
+			removed: true,
+		},
+		{
+			// a forum topic: readability took the first post; the replies
+			// after it are the rest of the page
+			name: "after the story, unkept prose of half the story's length stays",
+			html: `<p>` + strings.Repeat("post ", 120) + `</p><div class="reply"><p>` + strings.Repeat("reply ", 100) + `</p></div>`,
+			kept: []string{strings.TrimSpace(strings.Repeat("post ", 120))},
+			want: strings.TrimSpace(strings.Repeat("post ", 120)) + " " + strings.TrimSpace(strings.Repeat("reply ", 100)),
+		},
+		{
+			name: "before the story's end, unkept prose stays",
+			html: `<p>` + strings.Repeat("story ", 120) + `</p><div><p>` + strings.Repeat("aside ", 90) + `</p></div><p>end</p>`,
+			kept: []string{strings.TrimSpace(strings.Repeat("story ", 120)), "end"},
+			want: strings.TrimSpace(strings.Repeat("story ", 120)) + " " + strings.TrimSpace(strings.Repeat("aside ", 90)) + " end",
+		},
+		{
 			// github.blog and a target.com category: readability's article
 			// was none of the landmark's blocks; pruning them all emptied
 			// the page ("page has no content")
