@@ -203,7 +203,10 @@ func collectTexts(n *html.Node, set map[string]bool) {
 // lead image): it stays whole, unless it is mostly links. After the last
 // kept text, the blocks of which readability kept nothing also go when
 // they hold prose or a byline (an author box with its bio), unless they
-// hold maxTrailingShare of the kept text or more. Nothing is
+// hold maxTrailingShare of the kept text or more; and the prunable blocks
+// there stay when they hold more than maxTailShare times the kept text
+// (readability's article is then a category page's introduction, and the
+// product grid after it the page). Nothing is
 // removed when it would leave root with no text: the oracle then kept
 // nothing of the landmark that it recognises (a listing page, a shop
 // category), and the landmark stays whole.
@@ -217,8 +220,8 @@ func unkept(root *html.Node, kept map[string]bool, cl *cleaner) []*html.Node {
 	var victims []*html.Node
 	started := false
 	last := lastKept(root, kept)
-	var trailing []*html.Node
-	trailingLen := 0
+	var trailingProse, trailingChrome []*html.Node
+	proseLen, chromeLen := 0, 0
 	var walk func(n *html.Node)
 	walk = func(n *html.Node) {
 		after := false
@@ -232,11 +235,14 @@ func unkept(root *html.Node, kept map[string]bool, cl *cleaner) []*html.Node {
 					// the article's header
 				case !has && any && cl.keepPath[c]:
 					walk(c) // prune around the kept element
+				case !has && any && prunable(c) && after && k == 0:
+					trailingChrome = append(trailingChrome, c)
+					chromeLen += t
 				case !has && any && prunable(c):
 					victims = append(victims, c)
 				case after && k == 0 && any && trailingPrunable(c):
-					trailing = append(trailing, c)
-					trailingLen += t
+					trailingProse = append(trailingProse, c)
+					proseLen += t
 				case !has:
 					// not prunable (inline, a byline, a real form, prose): whole
 				case any:
@@ -253,8 +259,12 @@ func unkept(root *html.Node, kept map[string]bool, cl *cleaner) []*html.Node {
 		}
 	}
 	walk(root)
-	if kl, _ := textKept(root, kept); float64(trailingLen) < maxTrailingShare*float64(kl) {
-		victims = append(victims, trailing...)
+	kl, _ := textKept(root, kept)
+	if float64(proseLen) < maxTrailingShare*float64(kl) {
+		victims = append(victims, trailingProse...)
+	}
+	if float64(chromeLen) <= maxTailShare*float64(kl) {
+		victims = append(victims, trailingChrome...)
 	}
 	return victims
 }

@@ -59,6 +59,13 @@ const minKeptShare = 0.1
 // readability took for the article.
 const maxTrailingShare = 0.5
 
+// maxTailShare bounds, as a multiple of the kept text, the text of the
+// prunable blocks after the article's end of which readability kept
+// nothing that refine removes: more, and readability's article is a small
+// part of the page (a category page's introduction above its product
+// grid), not the page's content with chrome after it, and they stay.
+const maxTailShare = 6
+
 // protected are the elements refine never removes nor looks into: headings
 // (with the text that names a section), tables, code, definition lists and
 // quotes are content whatever readability thinks of them.

@@ -132,6 +132,15 @@ func TestPruneUnkept(t *testing.T) {
 			want: strings.TrimSpace(strings.Repeat("post ", 120)) + " " + strings.TrimSpace(strings.Repeat("reply ", 100)),
 		},
 		{
+			// upliftdesk.com's standing desks: readability took the
+			// category's introduction; the product cards after it are the
+			// page
+			name: "after the story, unkept blocks of over six times its text stay",
+			html: `<p>Desks that stand</p>` + strings.Repeat(`<div class="card"><a href="/d">Desk</a><span>from $599, in stock</span></div>`, 12),
+			kept: []string{"Desks that stand"},
+			want: "Desks that stand" + strings.Repeat(" Desk from $599, in stock", 12),
+		},
+		{
 			name: "before the story's end, unkept prose stays",
 			html: `<p>` + strings.Repeat("story ", 120) + `</p><div><p>` + strings.Repeat("aside ", 90) + `</p></div><p>end</p>`,
 			kept: []string{strings.TrimSpace(strings.Repeat("story ", 120)), "end"},
