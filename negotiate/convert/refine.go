@@ -259,6 +259,9 @@ func unkept(root *html.Node, kept map[string]bool, cl *cleaner) []*html.Node {
 		}
 	}
 	walk(root)
+	if len(trailingProse)+len(trailingChrome) == 0 {
+		return victims
+	}
 	kl, _ := textKept(root, kept)
 	if float64(proseLen) < maxTrailingShare*float64(kl) {
 		victims = append(victims, trailingProse...)
@@ -401,17 +404,25 @@ func fixAtoms(n *html.Node) {
 // lastKept returns the last text node under root that readability kept,
 // with its ancestors up to root.
 func lastKept(root *html.Node, kept map[string]bool) map[*html.Node]bool {
-	var last *html.Node
-	for n := range root.Descendants() {
-		if n.Type == html.TextNode && kept[strings.TrimSpace(n.Data)] {
-			last = n
-		}
-	}
 	path := map[*html.Node]bool{}
-	for n := last; n != nil && n != root; n = n.Parent {
+	for n := lastKeptText(root, kept); n != nil && n != root; n = n.Parent {
 		path[n] = true
 	}
 	return path
+}
+
+// lastKeptText returns the last text node under n that readability kept,
+// or nil: it walks n backwards, so it reads only what follows that text.
+func lastKeptText(n *html.Node, kept map[string]bool) *html.Node {
+	for c := n.LastChild; c != nil; c = c.PrevSibling {
+		if c.Type == html.TextNode && kept[strings.TrimSpace(c.Data)] {
+			return c
+		}
+		if t := lastKeptText(c, kept); t != nil {
+			return t
+		}
+	}
+	return nil
 }
 
 // trailingPrunable reports whether n, a block after the article's end of
