@@ -235,11 +235,13 @@ func unkept(root *html.Node, kept map[string]bool, cl *cleaner) []*html.Node {
 					// the article's header
 				case !has && any && cl.keepPath[c]:
 					walk(c) // prune around the kept element
-				case !has && any && prunable(c) && after && k == 0:
-					trailingChrome = append(trailingChrome, c)
-					chromeLen += t
 				case !has && any && prunable(c):
-					victims = append(victims, c)
+					if after && k == 0 {
+						trailingChrome = append(trailingChrome, c)
+						chromeLen += t
+					} else {
+						victims = append(victims, c)
+					}
 				case after && k == 0 && any && trailingPrunable(c):
 					trailingProse = append(trailingProse, c)
 					proseLen += t
