@@ -145,6 +145,27 @@ func statsOf(rs []score.Result, failed []bool) stats {
 	return s
 }
 
+// modernRow is one tool's (or ensemble's) figures on the modern-web pages.
+type modernRow struct {
+	name    string
+	bySplit map[string]stats
+	byKind  map[string]stats
+	mbps    float64
+	heap    string
+}
+
+// modernRun is what one tool made of the pages: its Markdown and, for an
+// ensemble, the tool it picked per page (else agent_ready's extraction
+// path).
+type modernRun struct {
+	t    tool
+	outs [][]byte
+	how  []string
+	mbps float64
+}
+
+// runModern scores every tool, then every ensemble whose tools all ran, on
+// the modern-web pages of the chosen split, and prints the tables.
 func runModern(tools []tool, misses int, list string) error {
 	pages, err := loadModern(modernDir, modernSplit)
 	if err != nil {
@@ -155,106 +176,110 @@ func runModern(tools []tool, misses int, list string) error {
 	}
 	inputs, names := make([][]byte, len(pages)), make([]string, len(pages))
 	total := 0
-	kinds := map[string]bool{}
-	splits := map[string]bool{}
 	for i, p := range pages {
 		inputs[i], names[i] = p.html, p.id
 		total += len(p.html)
-		kinds[p.kind], splits[p.split] = true, true
-	}
-	kindList := sortedKeys(kinds)
-	splitList := sortedKeys(splits)
-	if len(splitList) > 1 {
-		splitList = append(splitList, "all")
 	}
 	fmt.Printf("## modern-web: %d pages (split %s), %.1f MB (word metric against articleBody)\n\n", len(pages), modernSplit, float64(total)/1e6)
-	type row struct {
-		name    string
-		bySplit map[string]stats
-		byKind  map[string]stats
-		mbps    float64
-		heap    string
-	}
-	var rows []row
-	type ran struct {
-		name string
-		outs [][]byte
-		mbps float64
-	}
-	var done []ran
-	var scores strings.Builder
 	u := func(i int) *url.URL { return pages[i].url }
-	for ti := 0; ti < len(tools)+len(ensembles); ti++ {
-		var t tool
-		var outs [][]byte
-		var how []string
-		var mbps float64
-		if ti < len(tools) {
-			t = tools[ti]
-			outs, how, _, mbps = convertAll(t, "modern", names, inputs, u)
-			done = append(done, ran{t.name, outs, mbps})
-		} else {
-			e := ensembles[ti-len(tools)]
-			var parts [][][]byte
-			var secs float64
-			for _, n := range e.tools {
-				for _, d := range done {
-					if d.name == n && d.mbps > 0 {
-						parts, secs = append(parts, d.outs), secs+1/d.mbps
-					}
-				}
-			}
-			if len(parts) != len(e.tools) {
-				continue // a tool it needs did not run
-			}
-			t, outs, how, mbps = tool{name: e.name, peer: true}, make([][]byte, len(pages)), make([]string, len(pages)), 1/secs
-			for i := range pages {
-				cand := make([][]byte, len(parts))
-				for j := range parts {
-					cand[j] = parts[j][i]
-				}
-				k := e.pick(cand)
-				outs[i], how[i] = cand[k], e.tools[k]
-			}
+	var done []modernRun
+	for _, t := range tools {
+		outs, how, _, mbps := convertAll(t, "modern", names, inputs, u)
+		done = append(done, modernRun{t, outs, how, mbps})
+	}
+	runs := done
+	for _, e := range ensembles {
+		if r, ok := e.run(done, len(pages)); ok {
+			runs = append(runs, r)
 		}
-		rs := make([]score.Result, len(pages))
-		failed := make([]bool, len(pages))
-		for i, p := range pages {
-			words := score.Words(score.MarkdownText(outs[i]))
-			failed[i] = outs[i] == nil || words.Size() == 0
-			rs[i] = score.Compare(p.expected, words)
-			if failed[i] {
-				rs[i] = score.Result{Expected: p.expected.Size()}
-			}
-		}
-		rw := row{name: t.name, bySplit: map[string]stats{}, byKind: map[string]stats{}, mbps: mbps}
-		group := func(keep func(modernPage) bool) stats {
-			var sub []score.Result
-			var f []bool
-			for i, p := range pages {
-				if keep(p) {
-					sub, f = append(sub, rs[i]), append(f, failed[i])
-				}
-			}
-			return statsOf(sub, f)
-		}
-		for _, s := range splitList {
-			rw.bySplit[s] = group(func(p modernPage) bool { return s == "all" || p.split == s })
-		}
-		for _, k := range kindList {
-			rw.byKind[k] = group(func(p modernPage) bool { return p.kind == k })
-		}
-		if !t.peer {
-			rw.heap = maxAlloc(t, inputs, u)
+	}
+	var rows []modernRow
+	var scores strings.Builder
+	for _, r := range runs {
+		rs, failed := scoreModern(pages, r.outs)
+		rw := modernRowOf(r, pages, rs, failed)
+		if !r.t.peer {
+			rw.heap = maxAlloc(r.t, inputs, u)
 		}
 		rows = append(rows, rw)
 		for i, p := range pages {
-			fmt.Fprintf(&scores, "%s\t%s\t%s\t%s\t%.3f\t%.3f\t%.3f\t%s\n", p.id, p.split, p.kind, t.name, rs[i].Precision, rs[i].Recall, rs[i].F1, how[i])
+			fmt.Fprintf(&scores, "%s\t%s\t%s\t%s\t%.3f\t%.3f\t%.3f\t%s\n", p.id, p.split, p.kind, r.t.name, rs[i].Precision, rs[i].Recall, rs[i].F1, r.how[i])
 		}
-		if t.name == "agent_ready" {
-			modernMisses(pages, rs, failed, how, outs, misses)
+		if r.t.name == "agent_ready" {
+			modernMisses(pages, rs, failed, r.how, r.outs, misses)
 		}
 	}
+	printModern(rows, splitsOf(pages), kindsOf(pages))
+	if scoresFile != "" {
+		return os.WriteFile(scoresFile, []byte(scores.String()), 0o644)
+	}
+	return nil
+}
+
+// scoreModern scores each page's Markdown against its articleBody; a page
+// with no Markdown or no words failed and scores 0.
+func scoreModern(pages []modernPage, outs [][]byte) (rs []score.Result, failed []bool) {
+	rs, failed = make([]score.Result, len(pages)), make([]bool, len(pages))
+	for i, p := range pages {
+		words := score.Words(score.MarkdownText(outs[i]))
+		failed[i] = outs[i] == nil || words.Size() == 0
+		rs[i] = score.Compare(p.expected, words)
+		if failed[i] {
+			rs[i] = score.Result{Expected: p.expected.Size()}
+		}
+	}
+	return rs, failed
+}
+
+// modernRowOf groups a run's page scores by split (and "all" when there
+// are two) and by kind.
+func modernRowOf(r modernRun, pages []modernPage, rs []score.Result, failed []bool) modernRow {
+	rw := modernRow{name: r.t.name, bySplit: map[string]stats{}, byKind: map[string]stats{}, mbps: r.mbps}
+	group := func(keep func(modernPage) bool) stats {
+		var sub []score.Result
+		var f []bool
+		for i, p := range pages {
+			if keep(p) {
+				sub, f = append(sub, rs[i]), append(f, failed[i])
+			}
+		}
+		return statsOf(sub, f)
+	}
+	for _, s := range splitsOf(pages) {
+		rw.bySplit[s] = group(func(p modernPage) bool { return s == "all" || p.split == s })
+	}
+	for _, k := range kindsOf(pages) {
+		rw.byKind[k] = group(func(p modernPage) bool { return p.kind == k })
+	}
+	return rw
+}
+
+// splitsOf returns the splits the pages belong to, in order, and "all"
+// after them when there are two.
+func splitsOf(pages []modernPage) []string {
+	splits := map[string]bool{}
+	for _, p := range pages {
+		splits[p.split] = true
+	}
+	list := sortedKeys(splits)
+	if len(list) > 1 {
+		list = append(list, "all")
+	}
+	return list
+}
+
+// kindsOf returns the page kinds, in order.
+func kindsOf(pages []modernPage) []string {
+	kinds := map[string]bool{}
+	for _, p := range pages {
+		kinds[p.kind] = true
+	}
+	return sortedKeys(kinds)
+}
+
+// printModern prints the table by split, the table by kind and each
+// tool's heap bound.
+func printModern(rows []modernRow, splitList, kindList []string) {
 	fmt.Println("| tool | split | pages | median precision | median recall | median F1 | p10 F1 | failures | MB/s (CPU, 1 core) |")
 	fmt.Println("|---|---|---:|---:|---:|---:|---:|---:|---:|")
 	for _, r := range rows {
@@ -266,8 +291,7 @@ func runModern(tools []tool, misses int, list string) error {
 	fmt.Println()
 	fmt.Println("Per kind (median precision / recall / F1, p10 F1, failures):")
 	fmt.Println()
-	head := "| tool |"
-	sep := "|---|"
+	head, sep := "| tool |", "|---|"
 	for _, k := range kindList {
 		head += fmt.Sprintf(" %s (%d) |", k, rows[0].byKind[k].n)
 		sep += "---|"
@@ -289,10 +313,6 @@ func runModern(tools []tool, misses int, list string) error {
 		}
 	}
 	fmt.Println()
-	if scoresFile != "" {
-		return os.WriteFile(scoresFile, []byte(scores.String()), 0o644)
-	}
-	return nil
 }
 
 // scoresFile is where -scores writes every tool's score of every page
@@ -314,6 +334,34 @@ type ensemble struct {
 var ensembles = []ensemble{
 	{"vote(agent_ready, readability, trafilatura)", []string{"agent_ready", "readability+h2m", "trafilatura+h2m"}, pickByAgreement},
 	{"trafilatura, agent_ready when it disagrees", []string{"trafilatura+h2m", "agent_ready"}, pickFirstUnlessDisagrees},
+}
+
+// run picks, per page, among the outputs of the runs in done that it
+// names; its MB/s is that of running them one after the other. ok is
+// false when one of its tools did not run.
+func (e ensemble) run(done []modernRun, n int) (r modernRun, ok bool) {
+	var parts [][][]byte
+	var secs float64
+	for _, name := range e.tools {
+		for _, d := range done {
+			if d.t.name == name && d.mbps > 0 {
+				parts, secs = append(parts, d.outs), secs+1/d.mbps
+			}
+		}
+	}
+	if len(parts) != len(e.tools) {
+		return r, false
+	}
+	r = modernRun{tool{name: e.name, peer: true}, make([][]byte, n), make([]string, n), 1 / secs}
+	for i := range n {
+		cand := make([][]byte, len(parts))
+		for j := range parts {
+			cand[j] = parts[j][i]
+		}
+		k := e.pick(cand)
+		r.outs[i], r.how[i] = cand[k], e.tools[k]
+	}
+	return r, true
 }
 
 // pickByAgreement picks the output whose words agree most (the sum of its

@@ -271,84 +271,103 @@ func fScore(c counts) float64 { return 2 * float64(c.tp) / float64(2*c.tp+c.fp+c
 // (false positives plus false negatives), each with its extraction path
 // and wrong snippets, and what the F-score would be with the first k of
 // them scored perfectly (their false negatives found, their false
-// positives gone): the share of the gap to 0.92 they hold.
+// positives gone): the share of the gap to costTarget they hold.
 func printCosts(pages []pageCost, all counts) {
 	sort.SliceStable(pages, func(i, j int) bool {
 		return pages[i].c.fp+pages[i].c.fn > pages[j].c.fp+pages[j].c.fn
 	})
-	const target = 0.92
+	printCostsByHow(pages, all)
+	printCostliest(pages, all)
+	printCostSpread(pages, all)
+	printUnreachable(pages, all)
+}
+
+// costTarget is the snippet F-score the cost tables measure the gap to.
+const costTarget = 0.92
+
+// fixedBy returns c with the wrong snippets of p scored right (its false
+// negatives found, its false positives gone).
+func fixedBy(c, p counts) counts {
+	return counts{tp: c.tp + p.fn, fn: c.fn - p.fn, fp: c.fp - p.fp, tn: c.tn + p.fp}
+}
+
+// printCostsByHow prints the gap by extraction path: each path's wrong
+// snippets and the F-score were that path's pages all right.
+func printCostsByHow(pages []pageCost, all counts) {
 	f0 := fScore(all)
-	// The gap by extraction path: each path's wrong snippets and the
-	// F-score were that path's pages all right.
-	byHow := map[string]counts{}
+	byHow, n := map[string]counts{}, map[string]int{}
 	for _, p := range pages {
 		h := byHow[p.how]
 		h.tp, h.fn, h.fp, h.tn = h.tp+p.c.tp, h.fn+p.c.fn, h.fp+p.c.fp, h.tn+p.c.tn
 		byHow[p.how] = h
+		n[p.how]++
 	}
-	var hows []string
-	for h := range byHow {
-		hows = append(hows, h)
-	}
-	sort.Slice(hows, func(i, j int) bool {
+	hows := sortedKeys(byHow)
+	sort.SliceStable(hows, func(i, j int) bool {
 		return byHow[hows[i]].fp+byHow[hows[i]].fn > byHow[hows[j]].fp+byHow[hows[j]].fn
 	})
-	fmt.Fprintln(os.Stderr, "| extraction | pages | fn | fp | share of the wrong snippets | F if its pages were right | share of the gap to 0.92 |")
+	fmt.Fprintf(os.Stderr, "| extraction | pages | fn | fp | share of the wrong snippets | F if its pages were right | share of the gap to %.2f |\n", costTarget)
 	fmt.Fprintln(os.Stderr, "|---|---:|---:|---:|---:|---:|---:|")
 	for _, h := range hows {
-		c, n := byHow[h], 0
-		for _, p := range pages {
-			if p.how == h {
-				n++
-			}
-		}
-		fixed := counts{all.tp + c.fn, all.fn - c.fn, all.fp - c.fp, all.tn + c.fp}
-		fmt.Fprintf(os.Stderr, "| %s | %d | %d | %d | %.0f%% | %.3f | %.0f%% |\n", h, n, c.fn, c.fp,
-			100*float64(c.fn+c.fp)/float64(all.fn+all.fp), fScore(fixed), 100*(fScore(fixed)-f0)/(target-f0))
+		c := byHow[h]
+		f := fScore(fixedBy(all, c))
+		fmt.Fprintf(os.Stderr, "| %s | %d | %d | %d | %.0f%% | %.3f | %.0f%% |\n", h, n[h], c.fn, c.fp,
+			100*float64(c.fn+c.fp)/float64(all.fn+all.fp), f, 100*(f-f0)/(costTarget-f0))
 	}
+}
+
+// printCostliest prints the -costs costliest pages, with the F-score were
+// the pages up to each one right, then each one's wrong snippets.
+func printCostliest(pages []pageCost, all counts) {
+	f0 := fScore(all)
 	fmt.Fprintf(os.Stderr, "costliest pages of agent_ready: F %.3f, fp %d + fn %d = %d wrong snippets\n", f0, all.fp, all.fn, all.fp+all.fn)
-	fmt.Fprintln(os.Stderr, "| # | page | extraction | KB | tp/fn/fp/tn | lost snippets not in the page's text / only in scripts | fp+fn | F if pages 1..# were right | share of the gap to 0.92 |")
+	fmt.Fprintf(os.Stderr, "| # | page | extraction | KB | tp/fn/fp/tn | lost snippets not in the page's text / only in scripts | fp+fn | F if pages 1..# were right | share of the gap to %.2f |\n", costTarget)
 	fmt.Fprintln(os.Stderr, "|---:|---|---|---:|---|---|---:|---:|---:|")
 	fixed := all
-	for k, p := range pages[:min(costs, len(pages))] {
-		fixed.tp += p.c.fn
-		fixed.fn -= p.c.fn
-		fixed.tn += p.c.fp
-		fixed.fp -= p.c.fp
+	top := pages[:min(costs, len(pages))]
+	for k, p := range top {
+		fixed = fixedBy(fixed, p.c)
 		f := fScore(fixed)
 		fmt.Fprintf(os.Stderr, "| %d | %s | %s | %.0f | %d/%d/%d/%d | %d / %d | %d | %.3f | %.0f%% |\n", k+1, p.file, p.how, float64(p.size)/1e3,
-			p.c.tp, p.c.fn, p.c.fp, p.c.tn, p.absent, p.inScript, p.c.fp+p.c.fn, f, 100*(f-f0)/(target-f0))
+			p.c.tp, p.c.fn, p.c.fp, p.c.tn, p.absent, p.inScript, p.c.fp+p.c.fn, f, 100*(f-f0)/(costTarget-f0))
 	}
-	for k, p := range pages[:min(costs, len(pages))] {
+	for k, p := range top {
 		fmt.Fprintf(os.Stderr, "%d %s: %q\n", k+1, p.file, p.wrong)
 	}
-	// How many of the costliest pages, in this order, would have to be
-	// right for the target; and how the wrong snippets spread over pages.
+}
+
+// printCostSpread prints how many of the costliest pages, in order, would
+// have to be right for the target, and how the wrong snippets spread over
+// pages.
+func printCostSpread(pages []pageCost, all counts) {
 	fixed, need, wrongPages := all, 0, 0
+	hist := map[int]int{}
 	for _, p := range pages {
 		if p.c.fp+p.c.fn > 0 {
 			wrongPages++
 		}
+		hist[p.c.fp+p.c.fn]++
 	}
 	for _, p := range pages {
-		if fScore(fixed) >= target {
+		if fScore(fixed) >= costTarget {
 			break
 		}
 		need++
-		fixed.tp, fixed.fn, fixed.tn, fixed.fp = fixed.tp+p.c.fn, fixed.fn-p.c.fn, fixed.tn+p.c.fp, fixed.fp-p.c.fp
+		fixed = fixedBy(fixed, p.c)
 	}
-	hist := map[int]int{}
-	for _, p := range pages {
-		hist[p.c.fp+p.c.fn]++
-	}
-	fmt.Fprintf(os.Stderr, "%d of %d pages have a wrong snippet; the %d costliest would all have to be right for F %.2f; pages by wrong snippets:", wrongPages, len(pages), need, target)
+	fmt.Fprintf(os.Stderr, "%d of %d pages have a wrong snippet; the %d costliest would all have to be right for F %.2f; pages by wrong snippets:", wrongPages, len(pages), need, costTarget)
 	for w := 0; w <= 10; w++ {
 		if hist[w] > 0 {
 			fmt.Fprintf(os.Stderr, " %d:%d", w, hist[w])
 		}
 	}
 	fmt.Fprintln(os.Stderr)
-	// The false negatives no conversion of the page's text can avoid.
+}
+
+// printUnreachable prints the false negatives no conversion of the page's
+// text can avoid: snippets not in its text, or only inside scripts.
+func printUnreachable(pages []pageCost, all counts) {
+	f0 := fScore(all)
 	absent, inScript, fn := 0, 0, 0
 	for _, p := range pages {
 		fn += p.c.fn
@@ -358,7 +377,7 @@ func printCosts(pages []pageCost, all counts) {
 	rest := all
 	rest.fn -= absent + inScript
 	fmt.Fprintf(os.Stderr, "of the %d false negatives, %d are not in the page's text at all and %d only inside a script, style, template or noscript element; F %.3f without them (%.0f%% of the gap to %.2f)\n",
-		fn, absent, inScript, fScore(rest), 100*(fScore(rest)-f0)/(target-f0), target)
+		fn, absent, inScript, fScore(rest), 100*(fScore(rest)-f0)/(costTarget-f0), costTarget)
 }
 
 // reach tells, for each of p's lost "with" snippets (in wrong, marked

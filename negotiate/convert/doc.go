@@ -26,7 +26,11 @@
 //     never removed this way, nor a block that holds code, a definition
 //     list, an admonition or a DocBook box (sidebar, note, tip), nor a link list
 //     mistaken for the article's header, so pages that are not articles keep
-//     all their content;
+//     all their content. After the article's end (the last text readability
+//     kept), a block of which it kept nothing goes even when it holds prose
+//     or a byline (an author box and its bio, a block theme's sidebar
+//     column), unless such blocks hold half the article's text or more (a
+//     forum topic's replies);
 //  3. the whole <body> ("body"), when it holds no chrome at all: no block
 //     of mostly link text outside a paragraph (a man page's "See also
 //     git-rm(1), git-mv(1)" is a sentence) and no form control. A man page

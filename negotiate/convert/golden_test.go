@@ -57,6 +57,9 @@ var goldenExtraction = map[string]string{
 	// is a paragraph of links): converted whole, where readability would
 	// take its option list for the article
 	"reference-manpage": "body",
+	// a block theme's post: after the story, the author box (its bio is
+	// prose) and the sidebar column readability kept nothing of go
+	"article-author-box": "landmark:main+pruned",
 }
 
 // goldenHeader is the origin response every golden page is converted with.

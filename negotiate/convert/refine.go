@@ -32,10 +32,10 @@ func newReadability() readability.Parser {
 // minKeptShare is removed (pruneUnkept). Readability's own output is not
 // used, since it also rewrites what it keeps (h1 becomes h2; the byline
 // and the headings it finds unlikely are dropped). Headings, tables, code,
-// definition lists, quotes, inline elements, bylines, real forms, prose,
-// the article's header and kept elements are never removed
-// (refine_rules.go), so a page that is not an article loses no content
-// even when it passes the check.
+// definition lists, quotes, inline elements, real forms, the article's
+// header and kept elements are never removed (refine_rules.go), nor
+// bylines and prose before the article's end (pruneUnkept), so a page
+// that is not an article loses no content even when it passes the check.
 func refine(lm content, base *url.URL, cl *cleaner) content {
 	if len(lm.roots) != 1 {
 		return lm
@@ -200,7 +200,13 @@ func collectTexts(n *html.Node, set map[string]bool) {
 // (almost) none of the kept text, and reports whether it removed any. A
 // block that comes before the first kept text and holds the <h1>, or is
 // short and holds a heading, is the article's header (title, byline, date,
-// lead image): it stays whole, unless it is mostly links. Nothing is
+// lead image): it stays whole, unless it is mostly links. After the last
+// kept text, the blocks of which readability kept nothing also go when
+// they hold prose or a byline (an author box with its bio), unless they
+// hold maxTrailingShare of the kept text or more; and the prunable blocks
+// there stay when they hold more than maxTailShare times the kept text
+// (readability's article is then a category page's introduction, and the
+// product grid after it the page). Nothing is
 // removed when it would leave root with no text: the oracle then kept
 // nothing of the landmark that it recognises (a listing page, a shop
 // category), and the landmark stays whole.
@@ -213,8 +219,12 @@ func pruneUnkept(root *html.Node, kept map[string]bool, cl *cleaner) bool {
 func unkept(root *html.Node, kept map[string]bool, cl *cleaner) []*html.Node {
 	var victims []*html.Node
 	started := false
+	last := lastKept(root, kept)
+	var trailingProse, trailingChrome []*html.Node
+	proseLen, chromeLen := 0, 0
 	var walk func(n *html.Node)
 	walk = func(n *html.Node) {
+		after := false
 		for c := n.FirstChild; c != nil; {
 			next := c.NextSibling
 			if c.Type == html.ElementNode && !cl.keep[c] && !protected[c.DataAtom] {
@@ -226,14 +236,24 @@ func unkept(root *html.Node, kept map[string]bool, cl *cleaner) []*html.Node {
 				case !has && any && cl.keepPath[c]:
 					walk(c) // prune around the kept element
 				case !has && any && prunable(c):
-					victims = append(victims, c)
+					if after && k == 0 {
+						trailingChrome = append(trailingChrome, c)
+						chromeLen += t
+					} else {
+						victims = append(victims, c)
+					}
+				case after && k == 0 && any && trailingPrunable(c):
+					trailingProse = append(trailingProse, c)
+					proseLen += t
 				case !has:
 					// not prunable (inline, a byline, a real form, prose): whole
 				case any:
 					walk(c)
 				}
 				started = started || has
+				after = after || last[c]
 			} else if c.Type == html.ElementNode {
+				after = after || last[c]
 				k, _ := textKept(c, kept)
 				started = started || k > 0
 			}
@@ -241,6 +261,16 @@ func unkept(root *html.Node, kept map[string]bool, cl *cleaner) []*html.Node {
 		}
 	}
 	walk(root)
+	if len(trailingProse)+len(trailingChrome) == 0 {
+		return victims
+	}
+	kl, _ := textKept(root, kept)
+	if float64(proseLen) < maxTrailingShare*float64(kl) {
+		victims = append(victims, trailingProse...)
+	}
+	if float64(chromeLen) <= maxTailShare*float64(kl) {
+		victims = append(victims, trailingChrome...)
+	}
 	return victims
 }
 
@@ -371,4 +401,37 @@ func fixAtoms(n *html.Node) {
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		fixAtoms(c)
 	}
+}
+
+// lastKept returns the last text node under root that readability kept,
+// with its ancestors up to root.
+func lastKept(root *html.Node, kept map[string]bool) map[*html.Node]bool {
+	path := map[*html.Node]bool{}
+	for n := lastKeptText(root, kept); n != nil && n != root; n = n.Parent {
+		path[n] = true
+	}
+	return path
+}
+
+// lastKeptText returns the last text node under n that readability kept,
+// or nil: it walks n backwards, so it reads only what follows that text.
+func lastKeptText(n *html.Node, kept map[string]bool) *html.Node {
+	for c := n.LastChild; c != nil; c = c.PrevSibling {
+		if c.Type == html.TextNode && kept[strings.TrimSpace(c.Data)] {
+			return c
+		}
+		if t := lastKeptText(c, kept); t != nil {
+			return t
+		}
+	}
+	return nil
+}
+
+// trailingPrunable reports whether n, a block after the article's end of
+// which readability kept nothing, may go: what prunable allows, and also
+// prose and bylines (an author box's bio, its "Written by" line). Inline
+// elements, real forms, code, definition lists, admonitions and DocBook
+// boxes still stay.
+func trailingPrunable(n *html.Node) bool {
+	return !inline[n.DataAtom] && !isRealForm(n) && !findAny(n, codeBlocks) && !isAdmonition(n) && !isDocBookBox(n)
 }

@@ -50,6 +50,22 @@ const maxHeaderLen = 400
 // "By", "Share") occur both in the article and in the teasers around it.
 const minKeptShare = 0.1
 
+// maxTrailingShare bounds what refine removes after the article's end
+// (after the last text readability kept): blocks of which readability kept
+// nothing go there even when they hold prose or a byline (an author box,
+// a sidebar column of a block theme), as long as together they hold less
+// than this share of the kept text. More is not chrome around an article
+// but the rest of the page: a forum topic's replies after the first post
+// readability took for the article.
+const maxTrailingShare = 0.5
+
+// maxTailShare bounds, as a multiple of the kept text, the text of the
+// prunable blocks after the article's end of which readability kept
+// nothing that refine removes: more, and readability's article is a small
+// part of the page (a category page's introduction above its product
+// grid), not the page's content with chrome after it, and they stay.
+const maxTailShare = 6
+
 // protected are the elements refine never removes nor looks into: headings
 // (with the text that names a section), tables, code, definition lists and
 // quotes are content whatever readability thinks of them.

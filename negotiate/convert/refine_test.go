@@ -9,121 +9,159 @@ import (
 	"golang.org/x/net/html/atom"
 )
 
+// pruneUnkeptTests are TestPruneUnkept's cases: a landmark's content, the
+// text readability kept of it, a Keep selector (or ""), the space-joined
+// text left and whether anything was removed.
+var pruneUnkeptTests = []struct {
+	name    string
+	html    string // the landmark's content
+	kept    []string
+	keep    string // a Keep selector, or ""
+	want    string // space-joined text left
+	removed bool
+}{
+	{
+		name:    "unkept list goes",
+		html:    `<p>story</p><ul><li><a href="/a">other one</a></li><li><a href="/b">other two</a></li></ul>`,
+		kept:    []string{"story"},
+		want:    "story",
+		removed: true,
+	},
+	{
+		name: "nothing unkept",
+		html: `<p>story</p><p>more</p>`,
+		kept: []string{"story", "more"},
+		want: "story more",
+	},
+	{
+		name: "tables, code, definition lists and headings stay",
+		html: `<p>story</p><table><tr><td>cell</td></tr></table><pre>code</pre><dl><dt>term</dt><dd>def</dd></dl>` +
+			`<p><code>x</code></p><h2>section</h2>`,
+		kept:    []string{"story"},
+		want:    "story cell code term def section",
+		removed: true, // the <p> around the <code>
+	},
+	{
+		name: "inline elements stay",
+		html: `<p>By <a href="/me">Me</a> and <span>you</span></p>`,
+		kept: []string{"By", "and"},
+		want: "By Me and you",
+	},
+	{
+		name:    "a block needs a tenth of its text kept",
+		html:    `<p>story text</p><div><span>Photo</span><p>a long teaser about another story entirely, with a summary of it that runs on</p></div>`,
+		kept:    []string{"story text", "Photo"},
+		want:    "story text",
+		removed: true,
+	},
+	{
+		name: "the article's header before the story stays",
+		html: `<div class="head"><h1>Title</h1><p>14 March</p></div><p>story</p><div><h2>Most popular</h2><p>teaser</p></div>`,
+		kept: []string{"story"},
+		want: "Title 14 March story",
+		// the block after the story goes, heading and all
+		removed: true,
+	},
+	{
+		name:    "a long block before the story goes unless it holds the h1",
+		html:    `<div><h2>Highlights</h2>` + strings.Repeat("<p>a teaser about another story</p>", 20) + `</div><p>story</p>`,
+		kept:    []string{"story"},
+		want:    "story",
+		removed: true,
+	},
+	{
+		name: "a long block before the story with the h1 stays",
+		html: `<div><h1>Title</h1><p>` + strings.Repeat("caption ", 80) + `</p></div><p>story</p>`,
+		kept: []string{"story"},
+		want: "Title " + strings.TrimSpace(strings.Repeat("caption ", 80)) + " story",
+	},
+	{
+		name: "prose and forms stay",
+		html: `<p>story</p><div><p>` + strings.Repeat("words ", 80) + `</p></div><form><label>Email</label><input type="email"><textarea></textarea><button>Send</button></form>` +
+			`<form><input type="search"><button>Search</button></form>`,
+		kept:    []string{"story"},
+		want:    "story " + strings.TrimSpace(strings.Repeat("words ", 80)) + " Email Send",
+		removed: true, // the one-field search form
+	},
+	{
+		name:    "bylines stay",
+		html:    `<p>story</p><div class="author-byline">Jane Doe</div><div class="author-card">Jane writes about tides.</div>`,
+		kept:    []string{"story"},
+		want:    "story Jane Doe",
+		removed: true, // the bio card
+	},
+	{
+		name: "quotes stay with their attribution",
+		html: `<p>story</p><blockquote><p>quoted</p><footer>— someone</footer></blockquote>`,
+		kept: []string{"story", "quoted"},
+		want: "story quoted — someone",
+	},
+	{
+		name: "kept elements stay",
+		html: `<p>story</p><div class="bio">about the author</div>`,
+		kept: []string{"story"},
+		keep: ".bio",
+		want: "story about the author",
+	},
+	{
+		name: "the path to a kept element stays",
+		html: `<p>story</p><div class="card"><p>chrome</p><p class="bio">about the author</p></div>`,
+		kept: []string{"story"},
+		keep: ".bio",
+		want: "story about the author",
+		// the chrome paragraph beside it goes
+		removed: true,
+	},
+	{
+		// securityinfowatch.com, turbotax.intuit.com: an author box
+		// after the story, its bio long enough to count as prose
+		name: "after the story, unkept prose and bylines go",
+		html: `<p>` + strings.Repeat("story ", 250) + `</p><div class="author-box"><h2>About the author</h2>` +
+			`<p class="byline">Jane Doe</p><p>` + strings.Repeat("bio ", 150) + `</p></div>`,
+		kept:    []string{strings.TrimSpace(strings.Repeat("story ", 250))},
+		want:    strings.TrimSpace(strings.Repeat("story ", 250)), // heading and all
+		removed: true,
+	},
+	{
+		// a forum topic: readability took the first post; the replies
+		// after it are the rest of the page
+		name: "after the story, unkept prose of half the story's length stays",
+		html: `<p>` + strings.Repeat("post ", 120) + `</p><div class="reply"><p>` + strings.Repeat("reply ", 100) + `</p></div>`,
+		kept: []string{strings.TrimSpace(strings.Repeat("post ", 120))},
+		want: strings.TrimSpace(strings.Repeat("post ", 120)) + " " + strings.TrimSpace(strings.Repeat("reply ", 100)),
+	},
+	{
+		// upliftdesk.com's standing desks: readability took the
+		// category's introduction; the product cards after it are the
+		// page
+		name: "after the story, unkept blocks of over six times its text stay",
+		html: `<p>Desks that stand</p>` + strings.Repeat(`<div class="card"><a href="/d">Desk</a><span>from $599, in stock</span></div>`, 12),
+		kept: []string{"Desks that stand"},
+		want: "Desks that stand" + strings.Repeat(" Desk from $599, in stock", 12),
+	},
+	{
+		name: "before the story's end, unkept prose stays",
+		html: `<p>` + strings.Repeat("story ", 120) + `</p><div><p>` + strings.Repeat("aside ", 90) + `</p></div><p>end</p>`,
+		kept: []string{strings.TrimSpace(strings.Repeat("story ", 120)), "end"},
+		want: strings.TrimSpace(strings.Repeat("story ", 120)) + " " + strings.TrimSpace(strings.Repeat("aside ", 90)) + " end",
+	},
+	{
+		// github.blog and a target.com category: readability's article
+		// was none of the landmark's blocks; pruning them all emptied
+		// the page ("page has no content")
+		name: "nothing goes when everything would",
+		html: `<div class="cards"><a href="/a">First post</a><a href="/b">Second post</a></div><div class="more"><a href="/c">Third post</a><a href="/d">Fourth</a></div>`,
+		kept: []string{"an unrelated sentence"},
+		want: "First post Second post Third post Fourth",
+	},
+}
+
 // TestPruneUnkept checks which blocks of a landmark go when readability
 // kept only some of its text: blocks without kept text go, unless they are
-// protected, inline, kept, a byline or the article's header.
+// protected, inline, kept, a byline or the article's header; after the
+// article's end, prose and bylines go too, unless they are much of the page.
 func TestPruneUnkept(t *testing.T) {
-	tests := []struct {
-		name    string
-		html    string // the landmark's content
-		kept    []string
-		keep    string // a Keep selector, or ""
-		want    string // space-joined text left
-		removed bool
-	}{
-		{
-			name:    "unkept list goes",
-			html:    `<p>story</p><ul><li><a href="/a">other one</a></li><li><a href="/b">other two</a></li></ul>`,
-			kept:    []string{"story"},
-			want:    "story",
-			removed: true,
-		},
-		{
-			name: "nothing unkept",
-			html: `<p>story</p><p>more</p>`,
-			kept: []string{"story", "more"},
-			want: "story more",
-		},
-		{
-			name: "tables, code, definition lists and headings stay",
-			html: `<p>story</p><table><tr><td>cell</td></tr></table><pre>code</pre><dl><dt>term</dt><dd>def</dd></dl>` +
-				`<p><code>x</code></p><h2>section</h2>`,
-			kept:    []string{"story"},
-			want:    "story cell code term def section",
-			removed: true, // the <p> around the <code>
-		},
-		{
-			name: "inline elements stay",
-			html: `<p>By <a href="/me">Me</a> and <span>you</span></p>`,
-			kept: []string{"By", "and"},
-			want: "By Me and you",
-		},
-		{
-			name:    "a block needs a tenth of its text kept",
-			html:    `<p>story text</p><div><span>Photo</span><p>a long teaser about another story entirely, with a summary of it that runs on</p></div>`,
-			kept:    []string{"story text", "Photo"},
-			want:    "story text",
-			removed: true,
-		},
-		{
-			name: "the article's header before the story stays",
-			html: `<div class="head"><h1>Title</h1><p>14 March</p></div><p>story</p><div><h2>Most popular</h2><p>teaser</p></div>`,
-			kept: []string{"story"},
-			want: "Title 14 March story",
-			// the block after the story goes, heading and all
-			removed: true,
-		},
-		{
-			name:    "a long block before the story goes unless it holds the h1",
-			html:    `<div><h2>Highlights</h2>` + strings.Repeat("<p>a teaser about another story</p>", 20) + `</div><p>story</p>`,
-			kept:    []string{"story"},
-			want:    "story",
-			removed: true,
-		},
-		{
-			name: "a long block before the story with the h1 stays",
-			html: `<div><h1>Title</h1><p>` + strings.Repeat("caption ", 80) + `</p></div><p>story</p>`,
-			kept: []string{"story"},
-			want: "Title " + strings.TrimSpace(strings.Repeat("caption ", 80)) + " story",
-		},
-		{
-			name: "prose and forms stay",
-			html: `<p>story</p><div><p>` + strings.Repeat("words ", 80) + `</p></div><form><label>Email</label><input type="email"><textarea></textarea><button>Send</button></form>` +
-				`<form><input type="search"><button>Search</button></form>`,
-			kept:    []string{"story"},
-			want:    "story " + strings.TrimSpace(strings.Repeat("words ", 80)) + " Email Send",
-			removed: true, // the one-field search form
-		},
-		{
-			name:    "bylines stay",
-			html:    `<p>story</p><div class="author-byline">Jane Doe</div><div class="author-card">Jane writes about tides.</div>`,
-			kept:    []string{"story"},
-			want:    "story Jane Doe",
-			removed: true, // the bio card
-		},
-		{
-			name: "quotes stay with their attribution",
-			html: `<p>story</p><blockquote><p>quoted</p><footer>— someone</footer></blockquote>`,
-			kept: []string{"story", "quoted"},
-			want: "story quoted — someone",
-		},
-		{
-			name: "kept elements stay",
-			html: `<p>story</p><div class="bio">about the author</div>`,
-			kept: []string{"story"},
-			keep: ".bio",
-			want: "story about the author",
-		},
-		{
-			name: "the path to a kept element stays",
-			html: `<p>story</p><div class="card"><p>chrome</p><p class="bio">about the author</p></div>`,
-			kept: []string{"story"},
-			keep: ".bio",
-			want: "story about the author",
-			// the chrome paragraph beside it goes
-			removed: true,
-		},
-		{
-			// github.blog and a target.com category: readability's article
-			// was none of the landmark's blocks; pruning them all emptied
-			// the page ("page has no content")
-			name: "nothing goes when everything would",
-			html: `<div class="cards"><a href="/a">First post</a><a href="/b">Second post</a></div><div class="more"><a href="/c">Third post</a><a href="/d">Fourth</a></div>`,
-			kept: []string{"an unrelated sentence"},
-			want: "First post Second post Third post Fourth",
-		},
-	}
-	for _, tt := range tests {
+	for _, tt := range pruneUnkeptTests {
 		t.Run(tt.name, func(t *testing.T) {
 			doc, err := html.Parse(strings.NewReader("<main>" + tt.html + "</main>"))
 			if err != nil {
