@@ -62,3 +62,20 @@ func TestBuildPacked(t *testing.T) {
 		t.Errorf("no snippet from the packed text: %+v", res)
 	}
 }
+
+// FuzzPackSections: whatever the sections hold, they come back as they
+// went in, and the byte count is theirs.
+func FuzzPackSections(f *testing.F) {
+	f.Add("NAME", "git-stash - Stash the changes", "", "\x00\xff é")
+	f.Add("", "", "Usage", strings.Repeat("a", 300))
+	f.Fuzz(func(t *testing.T, h1, t1, h2, t2 string) {
+		in := []Section{{Heading: h1, Text: t1}, {Heading: h2, Text: t2}}
+		p := PackSections(in)
+		if got := p.Sections(); !reflect.DeepEqual(got, in) {
+			t.Fatalf("Sections() = %q, want %q", got, in)
+		}
+		if p.TextBytes() != len(h1)+len(t1)+len(h2)+len(t2) {
+			t.Fatalf("TextBytes() = %d", p.TextBytes())
+		}
+	})
+}
