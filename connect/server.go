@@ -118,8 +118,8 @@ func (s *Server) Stats() Stats { return s.store.Stats() }
 // Page returns the index's copy of a page of the site (an absolute URL on
 // Options.Origin, or a path): its canonical URL, title, description and
 // Markdown (front matter included), as the last refresh fetched it; ok is
-// false when the index does not hold it. The Markdown is shared: do not
-// modify it.
+// false when the index does not hold it. The Markdown may be shared with
+// the index (a page held unpacked): do not modify it.
 func (s *Server) Page(raw string) (p Page, ok bool) {
 	d, err := s.lookup(raw)
 	if err != nil {
@@ -130,9 +130,9 @@ func (s *Server) Page(raw string) (p Page, ok bool) {
 }
 
 // Close stops the refresh schedule and waits for a running refresh to end.
-// When the Store is the server's own, Close releases it (removing its on-disk
-// copy) and requests after Close fail; a Store handed in through
-// Options.Store stays open for its next user.
+// When the Store is the server's own, Close releases it and requests after
+// Close fail; a Store handed in through Options.Store stays open for its
+// next user.
 func (s *Server) Close() error {
 	s.closeOnce.Do(func() {
 		s.closed.Store(true)
