@@ -110,6 +110,14 @@ func TestConvertCases(t *testing.T) {
 			extract: "landmark:main",
 		},
 		{
+			name: "headings hidden from view go, a hidden h1 and hidden text stay",
+			html: `<main><h1 class="sr-only">Acme tools</h1><h2 class="sr-only">Filter controls</h2><p>text</p>
+<h3 class="visually-hidden">Results list</h3><p>Price: <span class="sr-only">Sale price</span> $5</p>
+<h2 class="screen-reader-text" id="footnote-label">Footnotes</h2><h4 class="show-for-sr">Park footer</h4><h2>Seen</h2></main>`,
+			want:    "# Acme tools\n\ntext\n\nPrice: Sale price $5\n\n## Seen\n",
+			extract: "landmark:main",
+		},
+		{
 			name:    "empty prune list prunes nothing",
 			opts:    Options{Settings: Settings{PruneDefaults: Bool(false)}},
 			html:    `<main><nav>menu</nav><p>text</p></main>`,

@@ -41,10 +41,10 @@ func (o Options) maxMarkdownSize() int {
 // DefaultPrune returns the built-in prune selectors (Settings.PruneDefaults):
 // navigation, footers, asides, hidden elements, menus, toolbars and
 // dialogs, cookie and consent banners, share widgets, comment threads and
-// reply forms, related-post and ad widgets, skip links, and WordPress's
-// post meta.
+// reply forms, related-post and ad widgets, skip links, WordPress's post
+// meta, and the <h2> to <h6> hidden from view (hiddenHeadings).
 func DefaultPrune() []string {
-	return []string{
+	return append([]string{
 		// an <aside> is chrome unless it is a note or a footnote (docutils
 		// writes footnotes as aside.footnote in aside.footnote-list) or holds
 		// a code block (a Sphinx sidebar with an example): code is content
@@ -78,7 +78,29 @@ func DefaultPrune() []string {
 		".wp-block-comments", ".wp-block-post-comments", ".wp-block-post-comments-form",
 		"#respond", ".comment-respond", ".comment-list", ".commentlist",
 		wpPostMeta(".wp-block-group"), wpPostMeta(".wp-block-columns"),
+	}, hiddenHeadings()...)
+}
+
+// hiddenClasses are the classes that hide an element from view but not
+// from screen readers, as CSS frameworks and CMSs name them: Bootstrap 3–4
+// and Tailwind (sr-only), Bootstrap 5 and Drupal (visually-hidden),
+// WordPress (screen-reader-text), HTML5 Boilerplate (visuallyhidden),
+// Foundation (show-for-sr).
+var hiddenClasses = []string{"sr-only", "visually-hidden", "screen-reader-text", "visuallyhidden", "show-for-sr"}
+
+// hiddenHeadings selects the <h2> to <h6> hidden from view: labels of a
+// page's regions for screen readers' heading navigation ("Filter
+// controls", "Results list", "Footnotes", a modal's title), not a heading
+// of the text a reader sees. A hidden <h1> stays: it is often the page's
+// title where the visible one is a logo.
+func hiddenHeadings() []string {
+	var sels []string
+	for _, c := range hiddenClasses {
+		for _, h := range []string{"h2", "h3", "h4", "h5", "h6"} {
+			sels = append(sels, h+"."+c)
+		}
 	}
+	return sels
 }
 
 // wpPostMeta selects the WordPress blocks of kind that hold a post's meta
@@ -91,7 +113,7 @@ func wpPostMeta(kind string) string {
 
 // formatVersion changes whenever the Markdown this package writes for the
 // same input changes, so cached conversions of an older build are not served.
-const formatVersion = "convert/8"
+const formatVersion = "convert/9"
 
 // Hash returns a short stable digest of the options (with the defaults
 // filled in and the prune list spelled out) and the output format version:
