@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -99,15 +100,38 @@ func TrafficCaddyfile(t testing.TB, originURL, yaml, extra string) string {
 }`
 }
 
-// FreePort returns a TCP port on 127.0.0.1 that was free a moment ago.
+// given holds the ports FreePort handed out in this process.
+var given struct {
+	sync.Mutex
+	ports map[int]bool
+}
+
+// FreePort returns a TCP port on 127.0.0.1 that was free a moment ago and
+// that it has not returned before in this process. The kernel may hand a
+// port just closed out again, so two calls in a row (a site's port and its
+// admin port) could otherwise get the same one, and Caddy, which listens
+// with SO_REUSEPORT, would then serve both on it and split the requests.
 func FreePort(t testing.TB) int {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	given.Lock()
+	defer given.Unlock()
+	if given.ports == nil {
+		given.ports = make(map[int]bool)
 	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
+	for range 100 {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		port := l.Addr().(*net.TCPAddr).Port
+		l.Close()
+		if !given.ports[port] {
+			given.ports[port] = true
+			return port
+		}
+	}
+	t.Fatal("no port on 127.0.0.1 that was not handed out before")
+	return 0
 }
 
 // Load adapts the Caddyfile text, as read from filename (its relative
