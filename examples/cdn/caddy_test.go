@@ -2,7 +2,6 @@ package cdn_test
 
 import (
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -21,6 +20,7 @@ import (
 	_ "github.com/caddyserver/caddy/v2/modules/caddyhttp/rewrite"
 
 	_ "github.com/agentready/caddy-agentready/caddymodule"
+	"github.com/agentready/caddy-agentready/internal/testnet"
 )
 
 // The ports the example files name; each test run moves them to free ones.
@@ -58,15 +58,11 @@ func (p ports) apply(t *testing.T, text string, want ...string) string {
 	return text
 }
 
-// freePort returns a TCP port on 127.0.0.1 that was free a moment ago.
+// freePort returns a TCP port on 127.0.0.1 that was free a moment ago
+// and that no other test of this process was given (testnet.FreePort).
 func freePort(t *testing.T) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return fmt.Sprint(l.Addr().(*net.TCPAddr).Port)
+	return fmt.Sprint(testnet.FreePort(t))
 }
 
 // readExample returns a file of this directory.
@@ -134,14 +130,5 @@ func mustReplace(t *testing.T, s, old, new string) string {
 // addr.
 func waitListening(t *testing.T, addr string) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
-		c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond)
-		if err == nil {
-			c.Close()
-			return
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Fatalf("nothing listens on %s", addr)
+	testnet.WaitListening(t, addr, 20*time.Second)
 }

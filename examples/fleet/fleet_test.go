@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -23,6 +22,7 @@ import (
 	// invalidates go test's cached result of this package (the tests run
 	// the binary TestMain builds, which go test cannot see).
 	_ "github.com/agentready/caddy-agentready/caddymodule"
+	"github.com/agentready/caddy-agentready/internal/testnet"
 	_ "github.com/caddyserver/caddy/v2/modules/standard"
 )
 
@@ -117,22 +117,12 @@ type instance struct {
 	log   string
 }
 
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
-
 // start runs examples/fleet/Caddyfile in its own process, with its own
 // data directory, on storage, in front of o.
 func start(t *testing.T, storage string, o *origin) *instance {
 	t.Helper()
 	dir := t.TempDir()
-	in := &instance{port: freePort(t), admin: fmt.Sprintf("127.0.0.1:%d", freePort(t)), log: filepath.Join(dir, "caddy.log")}
+	in := &instance{port: testnet.FreePort(t), admin: fmt.Sprintf("127.0.0.1:%d", testnet.FreePort(t)), log: filepath.Join(dir, "caddy.log")}
 	logf, err := os.Create(in.log)
 	if err != nil {
 		t.Fatal(err)

@@ -5,16 +5,16 @@
 package caddytest
 
 import (
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/caddyconfig"
+
+	"github.com/agentready/caddy-agentready/internal/testnet"
 	_ "github.com/caddyserver/caddy/v2/caddyconfig/httpcaddyfile" // the caddyfile adapter
 )
 
@@ -100,38 +100,11 @@ func TrafficCaddyfile(t testing.TB, originURL, yaml, extra string) string {
 }`
 }
 
-// given holds the ports FreePort handed out in this process.
-var given struct {
-	sync.Mutex
-	ports map[int]bool
-}
-
 // FreePort returns a TCP port on 127.0.0.1 that was free a moment ago and
-// that it has not returned before in this process. The kernel may hand a
-// port just closed out again, so two calls in a row (a site's port and its
-// admin port) could otherwise get the same one, and Caddy, which listens
-// with SO_REUSEPORT, would then serve both on it and split the requests.
+// that no test of this process was given before (see testnet.FreePort).
 func FreePort(t testing.TB) int {
 	t.Helper()
-	given.Lock()
-	defer given.Unlock()
-	if given.ports == nil {
-		given.ports = make(map[int]bool)
-	}
-	for range 100 {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		port := l.Addr().(*net.TCPAddr).Port
-		l.Close()
-		if !given.ports[port] {
-			given.ports[port] = true
-			return port
-		}
-	}
-	t.Fatal("no port on 127.0.0.1 that was not handed out before")
-	return 0
+	return testnet.FreePort(t)
 }
 
 // Load adapts the Caddyfile text, as read from filename (its relative
@@ -159,14 +132,5 @@ func Load(t testing.TB, text, filename string) {
 // WaitListening waits up to 10 s for something to listen on addr.
 func WaitListening(t testing.TB, addr string) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond)
-		if err == nil {
-			c.Close()
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Fatalf("nothing listens on %s", addr)
+	testnet.WaitListening(t, addr, 10*time.Second)
 }
