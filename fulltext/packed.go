@@ -50,18 +50,19 @@ func (p Packed) Sections() []Section {
 	if err != nil {
 		return nil // only a corrupted block fails, and PackSections made each
 	}
-	all := string(raw)
+	all := string(raw) // the strings below share this one copy
 	out := make([]Section, 0, p.sections)
+	pos := 0
 	next := func() (string, bool) {
-		l, k := binary.Uvarint([]byte(all[:min(len(all), binary.MaxVarintLen64)]))
-		if k <= 0 || uint64(len(all)-k) < l {
+		l, k := binary.Uvarint(raw[pos:])
+		if k <= 0 || uint64(len(raw)-pos-k) < l {
 			return "", false
 		}
-		s := all[k : k+int(l)]
-		all = all[k+int(l):]
-		return s, true
+		start := pos + k
+		pos = start + int(l)
+		return all[start:pos], true
 	}
-	for len(all) > 0 {
+	for pos < len(raw) {
 		h, ok1 := next()
 		t, ok2 := next()
 		if !ok1 || !ok2 {
