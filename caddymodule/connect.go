@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentready/caddy-agentready/connect"
 	"github.com/agentready/caddy-agentready/fleet"
+	"github.com/agentready/caddy-agentready/internal/telemetry"
 	"github.com/agentready/caddy-agentready/pages"
 )
 
@@ -74,7 +75,7 @@ func (ar *AgentReady) cleanupConnect() {
 	if ar.connect == nil {
 		return
 	}
-	metrics.index.remove(ar.connectSite, ar.connect)
+	telemetry.M.Indexes.Remove(ar.connectSite, ar.connect)
 	if err := ar.connect.Close(); err != nil {
 		ar.logger.Warn("closing the content index", zap.Error(err))
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentready/caddy-agentready/connect"
 	"github.com/agentready/caddy-agentready/internal/admission"
+	"github.com/agentready/caddy-agentready/internal/telemetry"
 	"github.com/agentready/caddy-agentready/negotiate"
 	"github.com/agentready/caddy-agentready/negotiate/convert"
 )
@@ -120,7 +121,7 @@ func (ar *AgentReady) cachedPage(page negotiate.Page) *negotiate.Converted {
 		return nil
 	}
 	res, hit := ar.cache.Get(key)
-	cacheLookup(hit)
+	telemetry.CacheLookup(hit)
 	if !hit {
 		return nil
 	}

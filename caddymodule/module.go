@@ -351,7 +351,7 @@ func (ar *AgentReady) provisionBackground(ctx caddy.Context) error {
 	if ar.connect != nil {
 		app.onStart(ar.connect.Start)
 		ar.connectSite = origin
-		metrics.index.add(origin, ar.connect)
+		telemetry.M.Indexes.Add(origin, ar.connect)
 	}
 	return ar.provisionSelfScan(app, srv, origin, why)
 }

@@ -3,13 +3,11 @@ package caddymodule
 import (
 	"log/slog"
 	"net/http"
-	"time"
 
 	"github.com/caddyserver/caddy/v2"
 	"go.uber.org/zap"
 	"go.uber.org/zap/exp/zapslog"
 
-	"github.com/agentready/caddy-agentready/discover"
 	"github.com/agentready/caddy-agentready/pages"
 )
 
@@ -23,8 +21,6 @@ type pageList struct{ pages.List }
 
 // Destruct implements caddy.Destructor: nothing to release but the entry.
 func (p *pageList) Destruct() error { return nil }
-
-func (p *pageList) set(res *discover.Result) { p.Set(res, time.Now()) }
 
 // sitePages is one config's part in discovering its site's pages (package
 // pages), and its entry in pageLists.
