@@ -25,18 +25,11 @@ func init() {
 // under `caddy validate`), and stops when the config is unloaded.
 type App struct {
 	mu      sync.Mutex
-	pending []registration
+	pending []selfscan.Runner
 	starts  []func(context.Context)
 	cancel  context.CancelFunc
 	wg      sync.WaitGroup
 	logger  *zap.Logger
-}
-
-type registration struct {
-	site     *selfscan.Site
-	scanner  *selfscan.Scanner
-	delay    time.Duration
-	interval time.Duration
 }
 
 // CaddyModule returns the Caddy module information.
@@ -54,7 +47,7 @@ func (a *App) Provision(ctx caddy.Context) error {
 }
 
 // register adds a site to scan once the config starts.
-func (a *App) register(reg registration) {
+func (a *App) register(reg selfscan.Runner) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.pending = append(a.pending, reg)
@@ -81,11 +74,10 @@ func (a *App) Start() error {
 		f(ctx)
 	}
 	for _, reg := range regs {
-		reg.site.SetScanner(reg.scanner)
 		a.wg.Add(1)
 		go func() {
 			defer a.wg.Done()
-			reg.site.Schedule(ctx, reg.delay, reg.interval, scanRetryMin)
+			reg.Run(ctx, scanRetryMin)
 		}()
 	}
 	return nil

@@ -3,6 +3,7 @@ package caddymodule
 import (
 	"context"
 	"net/http"
+	"net/url"
 	"testing"
 	"time"
 
@@ -40,4 +41,12 @@ func TestBackgroundConvertBudget(t *testing.T) {
 			t.Errorf("%s: err = %v, want error %v", tc.name, err, tc.wantErr)
 		}
 	}
+}
+
+func mustURL(s string) *url.URL {
+	u, err := url.Parse(s)
+	if err != nil {
+		panic(err)
+	}
+	return u
 }

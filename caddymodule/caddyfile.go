@@ -3,17 +3,20 @@ package caddymodule
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"math"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
-	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
 	"github.com/caddyserver/caddy/v2/caddyconfig/httpcaddyfile"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
-	"github.com/dustin/go-humanize"
+
+	"github.com/agentready/caddy-agentready/fleet"
+	"github.com/agentready/caddy-agentready/internal/setting"
+	"github.com/agentready/caddy-agentready/selfscan"
+	"github.com/agentready/caddy-agentready/traffic/sites"
 )
 
 func init() {
@@ -173,17 +176,20 @@ func configPath(d *caddyfile.Dispenser) string {
 // parseConfig reads `config <file>` (configPath: a relative file is the
 // Caddyfile's directory's).
 func (ar *AgentReady) parseConfig(d *caddyfile.Dispenser) error {
-	if _, err := oneArg(d); err != nil {
-		return err
+	if !d.NextArg() {
+		return d.ArgErr()
 	}
-	ar.Config = configPath(d) // oneArg leaves the file as the current token
+	ar.Config = configPath(d)
+	if d.NextArg() {
+		return d.ArgErr()
+	}
 	return nil
 }
 
 // subdirective is one line of the agent_ready block: the JSON fields of
 // AgentReady it sets and how it reads its arguments into them. It only
 // sets what the line says: defaults and checks belong to the packages
-// that own the settings (negotiate.Options, convert.Settings).
+// that own the settings (negotiate.Options, convert.Settings, …).
 type subdirective struct {
 	fields []string
 	parse  func(ar *AgentReady, d *caddyfile.Dispenser) error
@@ -196,258 +202,124 @@ type subdirective struct {
 // (keep or drop) and prune (whose "off" is prune_defaults).
 var subdirectives = map[string]subdirective{
 	"config":                 {[]string{"config"}, (*AgentReady).parseConfig},
-	"max_size":               {[]string{"max_size"}, sizeArg(false, func(ar *AgentReady) *int64 { return &ar.MaxSize })},
-	"max_markdown_size":      {[]string{"max_markdown_size"}, sizeArg(false, func(ar *AgentReady) *int64 { return &ar.MaxMarkdownSize })},
-	"convert_timeout":        {[]string{"convert_timeout"}, durationArg(func(ar *AgentReady) *caddy.Duration { return &ar.ConvertTimeout })},
-	"queue_timeout":          {[]string{"queue_timeout"}, durationArg(func(ar *AgentReady) *caddy.Duration { return &ar.QueueTimeout })},
-	"conversions_per_client": {[]string{"conversions_per_client"}, countArg(func(ar *AgentReady) *int { return &ar.ConversionsPerClient })},
-	"markdown_suffix":        {[]string{"markdown_suffix"}, offableArg(func(ar *AgentReady) *string { return &ar.MarkdownSuffix })},
-	"link_llms":              {[]string{"link_llms"}, offableArg(func(ar *AgentReady) *string { return &ar.LinkLLMS })},
-	"link_agents":            {[]string{"link_agents"}, offableArg(func(ar *AgentReady) *string { return &ar.LinkAgents })},
-	"link_markdown":          {[]string{"link_markdown"}, switchArg(func(ar *AgentReady) **bool { return &ar.LinkMarkdown })},
-	"head_link":              {[]string{"head_link"}, switchArg(func(ar *AgentReady) **bool { return &ar.HeadLink })},
-	"cache_control":          {[]string{"cache_control"}, textArg(func(ar *AgentReady) *string { return &ar.CacheControl })},
-	"content_signal":         {[]string{"content_signal"}, (*AgentReady).parseContentSignal},
-	"tokens_header":          {[]string{"tokens_header"}, switchArg(func(ar *AgentReady) **bool { return &ar.TokensHeader })},
-	"rewrite_cache":          {[]string{"rewrite_cache"}, sizeArg(true, func(ar *AgentReady) *int64 { return &ar.RewriteCache })},
-	"content_selector":       {[]string{"content_selectors"}, listArgs(func(ar *AgentReady) *[]string { return &ar.ContentSelectors })},
-	"prune":                  {[]string{"prune", "prune_defaults"}, (*AgentReady).parsePrune},
-	"keep":                   {[]string{"keep"}, listArgs(func(ar *AgentReady) *[]string { return &ar.Keep })},
-	"images_without_alt":     {[]string{"keep_images_without_alt"}, (*AgentReady).parseImagesWithoutAlt},
-	"jsonld_block":           {[]string{"jsonld_block"}, switchArg(func(ar *AgentReady) **bool { return &ar.JSONLDBlock })},
-	"default_language":       {[]string{"default_language"}, textArg(func(ar *AgentReady) *string { return &ar.DefaultLanguage })},
-	"conversion_cache":       {[]string{"conversion_cache"}, sizeArg(true, func(ar *AgentReady) *int64 { return &ar.ConversionCache })},
-	"inject":                 {[]string{"inject"}, switchArg(func(ar *AgentReady) **bool { return &ar.Inject })},
-	"self_scan":              {[]string{"self_scan"}, (*AgentReady).unmarshalSelfScan},
-	"traffic":                {[]string{"traffic"}, (*AgentReady).unmarshalTraffic},
-	"fleet":                  {[]string{"fleet"}, (*AgentReady).unmarshalFleet},
+	"max_size":               {[]string{"max_size"}, word(func(ar *AgentReady) *int64 { return &ar.MaxSize }, setting.Size)},
+	"max_markdown_size":      {[]string{"max_markdown_size"}, word(func(ar *AgentReady) *int64 { return &ar.MaxMarkdownSize }, setting.Size)},
+	"convert_timeout":        {[]string{"convert_timeout"}, word(func(ar *AgentReady) *setting.Duration { return &ar.ConvertTimeout }, setting.Positive)},
+	"queue_timeout":          {[]string{"queue_timeout"}, word(func(ar *AgentReady) *setting.Duration { return &ar.QueueTimeout }, setting.Positive)},
+	"conversions_per_client": {[]string{"conversions_per_client"}, word(func(ar *AgentReady) *int { return &ar.ConversionsPerClient }, setting.AtLeast(1))},
+	"markdown_suffix":        {[]string{"markdown_suffix"}, word(func(ar *AgentReady) *string { return &ar.MarkdownSuffix }, setting.Offable)},
+	"link_llms":              {[]string{"link_llms"}, word(func(ar *AgentReady) *string { return &ar.LinkLLMS }, setting.Offable)},
+	"link_agents":            {[]string{"link_agents"}, word(func(ar *AgentReady) *string { return &ar.LinkAgents }, setting.Offable)},
+	"link_markdown":          {[]string{"link_markdown"}, word(func(ar *AgentReady) **bool { return &ar.LinkMarkdown }, setting.Switch)},
+	"head_link":              {[]string{"head_link"}, word(func(ar *AgentReady) **bool { return &ar.HeadLink }, setting.Switch)},
+	"cache_control":          {[]string{"cache_control"}, word(func(ar *AgentReady) *string { return &ar.CacheControl }, setting.Text)},
+	"content_signal":         {[]string{"content_signal"}, words(joined)},
+	"tokens_header":          {[]string{"tokens_header"}, word(func(ar *AgentReady) **bool { return &ar.TokensHeader }, setting.Switch)},
+	"rewrite_cache":          {[]string{"rewrite_cache"}, word(func(ar *AgentReady) *int64 { return &ar.RewriteCache }, setting.SizeOrOff)},
+	"content_selector":       {[]string{"content_selectors"}, words(appended(func(ar *AgentReady) *[]string { return &ar.ContentSelectors }))},
+	"prune":                  {[]string{"prune", "prune_defaults"}, words(prune)},
+	"keep":                   {[]string{"keep"}, words(appended(func(ar *AgentReady) *[]string { return &ar.Keep }))},
+	"images_without_alt":     {[]string{"keep_images_without_alt"}, word(func(ar *AgentReady) *bool { return &ar.KeepImagesWithoutAlt }, keepOrDrop)},
+	"jsonld_block":           {[]string{"jsonld_block"}, word(func(ar *AgentReady) **bool { return &ar.JSONLDBlock }, setting.Switch)},
+	"default_language":       {[]string{"default_language"}, word(func(ar *AgentReady) *string { return &ar.DefaultLanguage }, setting.Text)},
+	"conversion_cache":       {[]string{"conversion_cache"}, word(func(ar *AgentReady) *int64 { return &ar.ConversionCache }, setting.SizeOrOff)},
+	"inject":                 {[]string{"inject"}, word(func(ar *AgentReady) **bool { return &ar.Inject }, setting.Switch)},
+	"self_scan": {[]string{"self_scan"}, func(ar *AgentReady, d *caddyfile.Dispenser) error {
+		ar.SelfScan = new(SelfScan)
+		return block(d, ar.SelfScan, &ar.SelfScan.Disabled, selfscan.Subdirectives)
+	}},
+	"traffic": {[]string{"traffic"}, func(ar *AgentReady, d *caddyfile.Dispenser) error {
+		ar.Traffic = new(Traffic)
+		return block(d, ar.Traffic, &ar.Traffic.Disabled, sites.Subdirectives)
+	}},
+	"fleet": {[]string{"fleet"}, word(func(ar *AgentReady) **Fleet { return &ar.Fleet }, fleet.ParseSetting)},
 }
 
-// textArg reads one argument into a string field.
-func textArg(field func(*AgentReady) *string) func(*AgentReady, *caddyfile.Dispenser) error {
-	return func(ar *AgentReady, d *caddyfile.Dispenser) error {
-		v, err := oneArg(d)
-		if err != nil {
-			return err
-		}
-		*field(ar) = v
-		return nil
+// words reads the arguments of a subdirective with set (package setting's
+// readers); an error names the subdirective.
+func words[S any](set setting.Words[S]) func(*S, *caddyfile.Dispenser) error {
+	return func(s *S, d *caddyfile.Dispenser) error {
+		sub := d.Val()
+		return wordsErr(d, sub, set(s, d.RemainingArgs()))
 	}
 }
 
-// offableArg reads one argument into a string field; "off" is stored as
-// "-", the value that turns the setting off.
-func offableArg(field func(*AgentReady) *string) func(*AgentReady, *caddyfile.Dispenser) error {
-	return func(ar *AgentReady, d *caddyfile.Dispenser) error {
-		v, err := oneArg(d)
-		if err != nil {
-			return err
-		}
-		if v == "off" {
-			v = "-"
-		}
-		*field(ar) = v
-		return nil
-	}
+// word reads the one argument of a subdirective with read into a field.
+func word[T any](field func(*AgentReady) *T, read func(string) (T, error)) func(*AgentReady, *caddyfile.Dispenser) error {
+	return words(setting.Word(field, read))
 }
 
-// switchArg reads on or off into a *bool field.
-func switchArg(field func(*AgentReady) **bool) func(*AgentReady, *caddyfile.Dispenser) error {
-	return func(ar *AgentReady, d *caddyfile.Dispenser) error {
-		b, err := onOff(d)
-		if err != nil {
-			return err
-		}
-		*field(ar) = &b
+// wordsErr is err, an error of subdirective sub's arguments, as the
+// Caddyfile's error at the current token.
+func wordsErr(d *caddyfile.Dispenser, sub string, err error) error {
+	switch {
+	case err == nil:
 		return nil
+	case errors.Is(err, setting.ErrArgs):
+		return d.ArgErr()
 	}
+	return d.Errf("%s: %v", sub, err)
 }
 
-// listArgs appends one or more arguments to a list field.
-func listArgs(field func(*AgentReady) *[]string) func(*AgentReady, *caddyfile.Dispenser) error {
-	return func(ar *AgentReady, d *caddyfile.Dispenser) error {
-		args := d.RemainingArgs()
+// block parses `<name> off` (which sets *off) or a block of the
+// subdirectives of table into s.
+func block[S any](d *caddyfile.Dispenser, s *S, off *bool, table setting.Block[S]) error {
+	name := d.Val()
+	if d.NextArg() {
+		if d.Val() != "off" || d.NextArg() {
+			return d.Errf("%s: expected 'off' or a block", name)
+		}
+		*off = true
+		return nil
+	}
+	for nesting := d.Nesting(); d.NextBlock(nesting); {
+		sub := d.Val()
+		set, ok := table[sub]
+		if !ok {
+			return d.Errf("unrecognized %s subdirective '%s'", name, sub)
+		}
+		if err := wordsErr(d, name+" "+sub, set(s, d.RemainingArgs())); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// joined sets the Content-Signal value, which may be given unquoted: its
+// arguments are joined with spaces.
+func joined(ar *AgentReady, args []string) error {
+	if len(args) == 0 {
+		return setting.ErrArgs
+	}
+	ar.ContentSignal = strings.Join(args, " ")
+	return nil
+}
+
+// appended reads one or more arguments onto a list field.
+func appended(field func(*AgentReady) *[]string) setting.Words[AgentReady] {
+	return func(ar *AgentReady, args []string) error {
 		if len(args) == 0 {
-			return d.ArgErr()
+			return setting.ErrArgs
 		}
 		*field(ar) = append(*field(ar), args...)
 		return nil
 	}
 }
 
-// sizeArg reads a positive size ("4MiB", "10MB", bytes) into a field; with
-// offable, "off" is stored as -1.
-func sizeArg(offable bool, field func(*AgentReady) *int64) func(*AgentReady, *caddyfile.Dispenser) error {
-	return func(ar *AgentReady, d *caddyfile.Dispenser) error {
-		sub := d.Val()
-		v, err := oneArg(d)
-		if err != nil {
-			return err
-		}
-		if v == "off" && offable {
-			*field(ar) = -1
-			return nil
-		}
-		n, err := humanize.ParseBytes(v)
-		if err != nil || n == 0 || n > math.MaxInt64 {
-			return d.Errf("%s: invalid size '%s'", sub, v)
-		}
-		*field(ar) = int64(n)
-		return nil
-	}
-}
-
-// durationArg reads a positive duration into a field.
-func durationArg(field func(*AgentReady) *caddy.Duration) func(*AgentReady, *caddyfile.Dispenser) error {
-	return func(ar *AgentReady, d *caddyfile.Dispenser) error {
-		sub := d.Val()
-		v, err := oneArg(d)
-		if err != nil {
-			return err
-		}
-		dur, err := caddy.ParseDuration(v)
-		if err != nil || dur <= 0 {
-			return d.Errf("%s: invalid duration '%s'", sub, v)
-		}
-		*field(ar) = caddy.Duration(dur)
-		return nil
-	}
-}
-
-// countArg reads a positive whole number into a field.
-func countArg(field func(*AgentReady) *int) func(*AgentReady, *caddyfile.Dispenser) error {
-	return func(ar *AgentReady, d *caddyfile.Dispenser) error {
-		sub := d.Val()
-		v, err := oneArg(d)
-		if err != nil {
-			return err
-		}
-		n, err := strconv.Atoi(v)
-		if err != nil || n <= 0 {
-			return d.Errf("%s: invalid number '%s'", sub, v)
-		}
-		*field(ar) = n
-		return nil
-	}
-}
-
-// parseContentSignal reads the Content-Signal value, which may be given
-// unquoted: its arguments are joined with spaces.
-func (ar *AgentReady) parseContentSignal(d *caddyfile.Dispenser) error {
-	args := d.RemainingArgs()
-	if len(args) == 0 {
-		return d.ArgErr()
-	}
-	ar.ContentSignal = strings.Join(args, " ")
-	return nil
-}
-
-// parsePrune reads `prune <selector...>` (more selectors to prune) or
-// `prune off` (no built-in prune selectors).
-func (ar *AgentReady) parsePrune(d *caddyfile.Dispenser) error {
-	args := d.RemainingArgs()
-	switch {
-	case len(args) == 0:
-		return d.ArgErr()
-	case len(args) == 1 && args[0] == "off":
+// prune reads `prune <selector...>` (more selectors to prune) or `prune
+// off` (no built-in prune selectors).
+func prune(ar *AgentReady, args []string) error {
+	if len(args) == 1 && args[0] == "off" {
 		ar.PruneDefaults = new(bool)
-	default:
-		ar.Prune = append(ar.Prune, args...)
-	}
-	return nil
-}
-
-func (ar *AgentReady) parseImagesWithoutAlt(d *caddyfile.Dispenser) error {
-	v, err := oneArg(d)
-	if err != nil {
-		return err
-	}
-	if v != "keep" && v != "drop" {
-		return d.Errf("images_without_alt: expected keep or drop, got '%s'", v)
-	}
-	ar.KeepImagesWithoutAlt = v == "keep"
-	return nil
-}
-
-// unmarshalSelfScan parses `self_scan off` or a self_scan block.
-func (ar *AgentReady) unmarshalSelfScan(d *caddyfile.Dispenser) error {
-	ss := new(SelfScan)
-	ar.SelfScan = ss
-	if d.NextArg() {
-		if d.Val() != "off" || d.NextArg() {
-			return d.Errf("self_scan: expected 'off' or a block")
-		}
-		ss.Disabled = true
 		return nil
 	}
-	for nesting := d.Nesting(); d.NextBlock(nesting); {
-		sub := d.Val()
-		v, err := oneArg(d)
-		if err != nil {
-			return err
-		}
-		switch sub {
-		case "target":
-			ss.Target = v
-		case "delay", "interval", "timeout":
-			var dur caddy.Duration
-			if sub == "interval" && v == "off" {
-				dur = -1
-			} else {
-				parsed, err := caddy.ParseDuration(v)
-				if err != nil || parsed <= 0 {
-					return d.Errf("self_scan %s: invalid duration '%s'", sub, v)
-				}
-				dur = caddy.Duration(parsed)
-			}
-			switch sub {
-			case "delay":
-				ss.Delay = dur
-			case "interval":
-				ss.Interval = dur
-			default:
-				ss.Timeout = dur
-			}
-		case "pages":
-			n, err := strconv.Atoi(v)
-			if err != nil || n < 0 {
-				return d.Errf("self_scan pages: invalid number '%s'", v)
-			}
-			ss.Pages = n
-		default:
-			return d.Errf("unrecognized self_scan subdirective '%s'", sub)
-		}
-	}
-	return nil
+	return appended(func(ar *AgentReady) *[]string { return &ar.Prune })(ar, args)
 }
 
-// oneArg reads exactly one argument of the current subdirective.
-func oneArg(d *caddyfile.Dispenser) (string, error) {
-	if !d.NextArg() {
-		return "", d.ArgErr()
+// keepOrDrop reads images_without_alt's keep or drop.
+func keepOrDrop(v string) (bool, error) {
+	if v != "keep" && v != "drop" {
+		return false, fmt.Errorf("expected keep or drop, got '%s'", v)
 	}
-	v := d.Val()
-	if d.NextArg() {
-		return "", d.ArgErr()
-	}
-	return v, nil
-}
-
-// onOff reads one on/off argument of the current subdirective.
-func onOff(d *caddyfile.Dispenser) (bool, error) {
-	sub := d.Val()
-	v, err := oneArg(d)
-	if err != nil {
-		return false, err
-	}
-	switch v {
-	case "on", "true":
-		return true, nil
-	case "off", "false":
-		return false, nil
-	}
-	if b, err := strconv.ParseBool(v); err == nil {
-		return b, nil
-	}
-	return false, d.Errf("%s: expected on or off, got '%s'", sub, v)
+	return v == "keep", nil
 }

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/caddyconfig"
 	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
 	_ "github.com/caddyserver/caddy/v2/caddyconfig/httpcaddyfile"
@@ -17,6 +16,8 @@ import (
 	_ "github.com/caddyserver/caddy/v2/modules/caddyhttp/encode/gzip"
 	_ "github.com/caddyserver/caddy/v2/modules/caddyhttp/reverseproxy"
 
+	"github.com/agentready/caddy-agentready/internal/setting"
+	"github.com/agentready/caddy-agentready/manifest"
 	"github.com/agentready/caddy-agentready/negotiate"
 	"github.com/agentready/caddy-agentready/negotiate/convert"
 )
@@ -161,13 +162,13 @@ func TestUnmarshalCaddyfile(t *testing.T) {
 	f := false
 	tr := true
 	want := AgentReady{
-		Config: "site.yaml",
+		Source: manifest.Source{Config: "site.yaml"},
 		Options: negotiate.Options{
 			MaxSize: 4 << 20, MaxMarkdownSize: 10e6, MarkdownSuffix: "-", LinkLLMS: "/docs/llms.txt", LinkAgents: "-",
 			LinkMarkdown: &f, HeadLink: &tr, CacheControl: "private, max-age=60",
 			ContentSignal: "search=yes, ai-input=yes, ai-train=no", TokensHeader: &f, RewriteCache: -1,
 		},
-		ConvertTimeout: caddy.Duration(3 * time.Second),
+		ConvertTimeout: setting.Duration(3 * time.Second),
 		Settings: convert.Settings{
 			ContentSelectors: []string{"#content", ".post", ".extra"}, Prune: []string{"nav", ".ads"}, Keep: []string{".keep-me"},
 			KeepImagesWithoutAlt: true, JSONLDBlock: &f, DefaultLanguage: "en-GB", ConversionCache: -1,

@@ -2,11 +2,7 @@ package caddymodule
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
-	"net/http"
-	"net/url"
 	"os"
 	"os/signal"
 	"time"
@@ -16,8 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/agentready/caddy-agentready/negotiate"
-	"github.com/agentready/caddy-agentready/negotiate/convert"
+	"github.com/agentready/caddy-agentready/internal/convertcmd"
 	"github.com/agentready/caddy-agentready/selfcheck"
 )
 
@@ -39,26 +34,13 @@ Tools of the agent_ready module that work without a running server.
 // addCommands adds convert and scan under `caddy agent-ready`.
 func addCommands(cmd *cobra.Command) {
 	conv := &cobra.Command{
-		Use:   "convert [--url <url>] [--content-selector <sel>]... [<file>|-]",
-		Short: "Converts one HTML document to Markdown as the proxy would",
-		Long: `
-Reads one HTML document (standard input by default, or a file) and prints
-the Markdown the agent_ready handler would serve for it, front matter
-included. --url sets the page's address, used for the canonical URL and to
-make relative links absolute. The other flags mirror the handler's settings.
-`,
-		Args: usageArgs(cobra.MaximumNArgs(1)),
-		RunE: caddycmd.WrapCommandFuncForCobra(cmdConvert),
+		Use:   convertcmd.Use,
+		Short: convertcmd.Short,
+		Long:  convertcmd.Long,
+		Args:  usageArgs(cobra.MaximumNArgs(1)),
+		RunE:  caddycmd.WrapCommandFuncForCobra(cmdConvert),
 	}
-	conv.Flags().String("url", "http://localhost/", "address of the page")
-	conv.Flags().StringArray("content-selector", nil, "CSS selector of the main content (repeatable)")
-	conv.Flags().StringArray("prune", nil, "CSS selector to remove, besides the defaults (repeatable)")
-	conv.Flags().Bool("no-default-prune", false, "do not apply the default prune selectors")
-	conv.Flags().StringArray("keep", nil, "CSS selector that always survives pruning (repeatable)")
-	conv.Flags().Bool("keep-images-without-alt", false, "keep images that have no alt text")
-	conv.Flags().Bool("no-jsonld", false, "do not append the page's JSON-LD block")
-	conv.Flags().String("default-language", "", "front matter language when the page names none")
-	conv.Flags().Bool("tokens", false, "print the o200k token count on standard error")
+	conv.Flags().AddFlagSet(convertcmd.Flags())
 	cmd.AddCommand(conv)
 
 	scan := &cobra.Command{
@@ -114,92 +96,12 @@ func usageArgs(check cobra.PositionalArgs) cobra.PositionalArgs {
 	}
 }
 
-// maxConvertInput caps what `convert` reads, like the handler's max_size
-// default but larger: a user debugging a big page should still get output.
-const maxConvertInput = 64 << 20
-
+// cmdConvert runs `caddy agent-ready convert` (package convertcmd).
 func cmdConvert(fl caddycmd.Flags) (int, error) {
-	strs := func(name string) []string {
-		v, _ := fl.GetStringArray(name)
-		return v
-	}
-	args := convertArgs{
-		URL:    fl.String("url"),
-		File:   fl.Arg(0),
-		Tokens: fl.Bool("tokens"),
-		Settings: convert.Settings{
-			ContentSelectors:     strs("content-selector"),
-			Prune:                strs("prune"),
-			PruneDefaults:        convert.Bool(!fl.Bool("no-default-prune")),
-			Keep:                 strs("keep"),
-			KeepImagesWithoutAlt: fl.Bool("keep-images-without-alt"),
-			JSONLDBlock:          convert.Bool(!fl.Bool("no-jsonld")),
-			DefaultLanguage:      fl.String("default-language"),
-		},
-	}
-	if err := runConvert(os.Stdin, os.Stdout, os.Stderr, args); err != nil {
+	if err := convertcmd.Run(os.Stdin, os.Stdout, os.Stderr, convertcmd.FromFlags(fl.FlagSet)); err != nil {
 		return caddy.ExitCodeFailedStartup, err
 	}
 	return caddy.ExitCodeSuccess, nil
-}
-
-// convertArgs are the inputs of `caddy agent-ready convert`.
-type convertArgs struct {
-	URL      string // the page's address
-	File     string // input file; "" or "-" for stdin
-	Tokens   bool   // print the token count on stderr
-	Settings convert.Settings
-}
-
-// runConvert converts one HTML document exactly as the handler would:
-// charset decoding, extraction, conversion, front matter.
-func runConvert(stdin io.Reader, stdout, stderr io.Writer, args convertArgs) error {
-	pageURL, err := url.Parse(args.URL)
-	if err != nil || !pageURL.IsAbs() {
-		return fmt.Errorf("--url: need an absolute URL, got %q", args.URL)
-	}
-	in := stdin
-	if args.File != "" && args.File != "-" {
-		f, err := os.Open(args.File)
-		if err != nil {
-			return fmt.Errorf("opening input: %v", err)
-		}
-		defer f.Close()
-		in = f
-	}
-	raw, err := io.ReadAll(io.LimitReader(in, maxConvertInput+1))
-	if err != nil {
-		return fmt.Errorf("reading input: %v", err)
-	}
-	if len(raw) > maxConvertInput {
-		return fmt.Errorf("input larger than %d bytes", maxConvertInput)
-	}
-	var neg negotiate.Options // the handler's default output budget
-	if err := neg.Provision(); err != nil {
-		return err
-	}
-	conv, err := newConverter(args.Settings, neg.MaxMarkdownSize)
-	if err != nil {
-		return err
-	}
-	html, err := negotiate.ToUTF8(raw, "text/html")
-	if err != nil {
-		return fmt.Errorf("decoding input: %v", err)
-	}
-	res, err := conv.Convert(html, pageURL, http.Header{})
-	if errors.Is(err, convert.ErrNoContent) {
-		return fmt.Errorf("converting: %v; the proxy answers this page with its HTML (fail-open reason no_content)", err)
-	}
-	if err != nil {
-		return fmt.Errorf("converting: %v", err)
-	}
-	if _, err := stdout.Write(res.Markdown); err != nil {
-		return err
-	}
-	if args.Tokens {
-		fmt.Fprintf(stderr, "tokens: %d\n", res.Tokens)
-	}
-	return nil
 }
 
 func cmdScan(fl caddycmd.Flags) (int, error) {

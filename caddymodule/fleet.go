@@ -5,29 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"time"
 
 	"github.com/caddyserver/caddy/v2"
-	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
 	"go.uber.org/zap/exp/zapslog"
 
 	"github.com/agentready/caddy-agentready/connect"
 	"github.com/agentready/caddy-agentready/fleet"
 )
-
-// Fleet makes the instances that share Caddy's `storage` act as one site
-// (package fleet): one crawl per refresh for all of them, the traffic
-// view's counts summed over them, the MCP and /ask rate limits counted
-// across them. Off unless set: a single instance gains nothing from it.
-type Fleet struct {
-	// SyncInterval is how often each instance writes its rate-limit
-	// counts to the storage and reads the others': the fleet's limit is
-	// approximate by this much. Default: 5s.
-	SyncInterval caddy.Duration `json:"sync_interval,omitempty"`
-}
-
-// defaultFleetSync is Fleet.SyncInterval's default (caddy-ratelimit's).
-const defaultFleetSync = 5 * time.Second
 
 // provisionFleet joins the fleet of the site's instances through ctx's
 // storage when the config asks for it; the key names the site and a hash
@@ -58,32 +42,7 @@ func (ar *AgentReady) fleetLimits(app *App) connect.SharedLimit {
 	if ar.fleet == nil || ar.site.Connect.RateLimit < 0 {
 		return nil
 	}
-	l := ar.fleet.Limits()
-	every := time.Duration(ar.Fleet.SyncInterval)
-	if every <= 0 {
-		every = defaultFleetSync
-	}
+	l, every := ar.fleet.Limits(), ar.Fleet.Every()
 	app.onStart(func(ctx context.Context) { go l.Run(ctx, every) })
 	return l
-}
-
-// unmarshalFleet parses `fleet on|off|<sync interval>`.
-func (ar *AgentReady) unmarshalFleet(d *caddyfile.Dispenser) error {
-	v, err := oneArg(d)
-	if err != nil {
-		return err
-	}
-	switch v {
-	case "off":
-		ar.Fleet = nil
-	case "on":
-		ar.Fleet = new(Fleet)
-	default:
-		dur, err := caddy.ParseDuration(v)
-		if err != nil || dur <= 0 {
-			return d.Errf("fleet: expected on, off or a sync interval, got '%s'", v)
-		}
-		ar.Fleet = &Fleet{SyncInterval: caddy.Duration(dur)}
-	}
-	return nil
 }

@@ -5,14 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"runtime"
-	"sync"
 	"time"
 
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 
 	"github.com/agentready/caddy-agentready/connect"
-	"github.com/agentready/caddy-agentready/internal/admission"
 	"github.com/agentready/caddy-agentready/internal/telemetry"
 	"github.com/agentready/caddy-agentready/negotiate"
 	"github.com/agentready/caddy-agentready/negotiate/convert"
@@ -69,48 +66,6 @@ func clientKey(ctx context.Context) string {
 	}
 	ip, _ := caddyhttp.GetVar(ctx, caddyhttp.ClientIPVarKey).(string)
 	return ip
-}
-
-// conversionSlots is the CPU gate of the process: every handler's
-// conversions share the machine's cores.
-var conversionSlots = sync.OnceValue(func() *admission.Slots {
-	return admission.NewSlots(admission.DefaultSlots())
-})
-
-// newGate is a handler's admission: perClient conversions per client, as
-// many maxSize pages in memory as there are cores to convert them (on 2
-// cores, 4 MiB of HTML, about 120 MB of live heap at the worst), and the
-// process's CPU slots.
-func newGate(perClient int, maxSize int64) *admission.Gate {
-	return admission.New(admission.Limits{
-		PerClient: perClient,
-		Bytes:     int64(max(2, runtime.GOMAXPROCS(0))) * maxSize,
-	}, conversionSlots())
-}
-
-// Defaults of the admission settings.
-const (
-	defaultQueueTimeout         = 2 * time.Second
-	defaultConversionsPerClient = 2
-)
-
-// provisionAdmission fills in the defaults of queue_timeout and
-// conversions_per_client and checks them.
-func (ar *AgentReady) provisionAdmission() error {
-	if ar.QueueTimeout < 0 {
-		return fmt.Errorf("queue_timeout must not be negative")
-	}
-	if ar.ConversionsPerClient < 0 {
-		return fmt.Errorf("conversions_per_client must not be negative")
-	}
-	ar.queueTimeout = time.Duration(ar.QueueTimeout)
-	if ar.queueTimeout == 0 {
-		ar.queueTimeout = defaultQueueTimeout
-	}
-	if ar.ConversionsPerClient == 0 {
-		ar.ConversionsPerClient = defaultConversionsPerClient
-	}
-	return nil
 }
 
 // cachedPage is the negotiate handler's Cached hook: a conversion of the

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 	"time"
 
 	"github.com/caddyserver/caddy/v2"
@@ -22,14 +21,15 @@ import (
 	"github.com/agentready/caddy-agentready/fleet"
 	"github.com/agentready/caddy-agentready/internal/admission"
 	"github.com/agentready/caddy-agentready/internal/outsider"
+	"github.com/agentready/caddy-agentready/internal/setting"
 	"github.com/agentready/caddy-agentready/internal/siteaddr"
 	"github.com/agentready/caddy-agentready/internal/telemetry"
 	"github.com/agentready/caddy-agentready/manifest"
 	"github.com/agentready/caddy-agentready/negotiate"
 	"github.com/agentready/caddy-agentready/negotiate/convert"
 	"github.com/agentready/caddy-agentready/pages"
-	"github.com/agentready/caddy-agentready/selfcheck"
 	"github.com/agentready/caddy-agentready/selfscan"
+	"github.com/agentready/caddy-agentready/traffic/sites"
 )
 
 func init() {
@@ -47,26 +47,9 @@ func init() {
 // Place it in front of the handler that produces pages (reverse_proxy,
 // file_server, …). In the Caddyfile it orders itself after `encode`.
 type AgentReady struct {
-	// Config is the path of the site's YAML file (see docs/configuration.md).
-	// In JSON, a relative path is resolved against Caddy's working
-	// directory; the Caddyfile adapter resolves it against the Caddyfile's
-	// directory.
-	// Default: none; when SiteYAML is empty too, the documents are
-	// generated from defaults derived from the request's origin.
-	Config string `json:"config,omitempty"`
-
-	// ConfigSHA256 is the hex SHA-256 of the Config file's content when the
-	// Caddyfile was adapted. The Caddyfile adapter sets it so that an edit
-	// of the YAML changes the adapted config and `caddy reload` applies it
-	// (Caddy skips a reload whose config is unchanged). It is not checked
-	// against the file: in a JSON config, change it (or run `caddy reload
-	// --force`) after an edit of the YAML. Default: none.
-	ConfigSHA256 string `json:"config_sha256,omitempty"`
-
-	// SiteYAML is the site's YAML configuration inlined as a string, for
-	// JSON configs that do not want a separate file. Mutually exclusive with
-	// Config. Default: none.
-	SiteYAML string `json:"site_yaml,omitempty"`
+	// Where the site's YAML comes from (config, config_sha256, site_yaml):
+	// manifest's.
+	manifest.Source
 
 	// The negotiation settings (max_size, convert_timeout,
 	// max_markdown_size, markdown_suffix, link_llms, link_agents,
@@ -83,27 +66,11 @@ type AgentReady struct {
 	// `budget_time`). A conversion also stops when its client goes away.
 	// It takes Caddy's duration syntax ("1500ms", or nanoseconds) and is
 	// negotiate.Options.ConvertTimeout. Default: 2s.
-	ConvertTimeout caddy.Duration `json:"convert_timeout,omitempty"`
+	ConvertTimeout setting.Duration `json:"convert_timeout,omitempty"`
 
-	// QueueTimeout is the longest a Markdown request waits for its turn
-	// to be converted, all waits together: behind its own client's
-	// earlier conversions (ConversionsPerClient), for memory (the bytes
-	// of HTML being converted at once: as many max_size pages as cores),
-	// and, once the page has been read, for a CPU slot (conversions run
-	// at once on one core fewer than the machine has, at least one, so a
-	// browser's HTML always finds a core). Past it the page is sent as
-	// HTML (logged, and counted with reason `busy`). Browsers' HTML never
-	// waits here. It takes Caddy's duration syntax. Default: 2s.
-	QueueTimeout caddy.Duration `json:"queue_timeout,omitempty"`
-
-	// ConversionsPerClient is how many Markdown conversions of one client
-	// (Caddy's `client_ip`: the connection's address, or the forwarded
-	// one behind `trusted_proxies`) are admitted at once, waiting for a
-	// CPU slot or converting; the client's further ones wait behind them
-	// (within QueueTimeout), so a client that sends many at once delays
-	// another client's conversion by at most this many of its own.
-	// Default: 2.
-	ConversionsPerClient int `json:"conversions_per_client,omitempty"`
+	// The conversion queue's settings (queue_timeout,
+	// conversions_per_client): admission's.
+	admission.Queue
 
 	// The conversion settings (content_selectors, prune, prune_defaults,
 	// keep, keep_images_without_alt, jsonld_block, default_language,
@@ -121,15 +88,17 @@ type AgentReady struct {
 	// SelfScan configures the self-score: the module scans its own site
 	// through Caddy's server (every middleware and the real origin) shortly
 	// after start, after every config reload, on a schedule and on demand,
-	// and shows the report on the admin endpoint. Default: on.
+	// and shows the report on the admin endpoint (see selfscan.Settings).
+	// Default: on.
 	SelfScan *SelfScan `json:"self_scan,omitempty"`
 
 	// Traffic configures the traffic view: who reads the site, in which
-	// form, claimed versus verified (see Traffic). Default: on.
+	// form, claimed versus verified (see sites.Settings). Default: on.
 	Traffic *Traffic `json:"traffic,omitempty"`
 
 	// Fleet makes the instances that share Caddy's storage act as one
-	// site (see Fleet). Default: nil (off: each instance works alone).
+	// site (see fleet.Settings). Default: nil (off: each instance works
+	// alone).
 	Fleet *Fleet `json:"fleet,omitempty"`
 	fleet *fleet.Fleet
 
@@ -161,35 +130,13 @@ type AgentReady struct {
 	logger       *zap.Logger
 }
 
-// SelfScan configures the self-score of a site.
-type SelfScan struct {
-	// Disabled turns the self-scan off. Default: false.
-	Disabled bool `json:"disabled,omitempty"`
-
-	// Target is the URL the scan starts from; its host selects the site in
-	// Caddy's routing. Default: the YAML's `site.origin`, else the first
-	// host of the site block that holds agent_ready (a wildcard
-	// `*.example.com` as www.example.com) on the server's scheme and port,
-	// else `http://localhost:<port>` of the server's first listener. The
-	// report says which address it scanned and why.
-	Target string `json:"target,omitempty"`
-
-	// Delay is how long after start (or reload) the first scan waits.
-	// Default: 2s.
-	Delay caddy.Duration `json:"delay,omitempty"`
-
-	// Interval is the time between scheduled scans; a negative value scans
-	// only at start, reload and on demand. Default: 6h.
-	Interval caddy.Duration `json:"interval,omitempty"`
-
-	// Timeout bounds one scan. Default: 60s.
-	Timeout caddy.Duration `json:"timeout,omitempty"`
-
-	// Pages is how many pages are scanned besides the home page, picked
-	// from the sitemap to represent the site's sections and page kinds (a
-	// page with a form first). Default: 5.
-	Pages int `json:"pages,omitempty"`
-}
+// The settings of the self-score, the traffic view and the fleet, by
+// their names in the handler.
+type (
+	SelfScan = selfscan.Settings
+	Traffic  = sites.Settings
+	Fleet    = fleet.Settings
+)
 
 // CaddyModule returns the Caddy module information.
 func (AgentReady) CaddyModule() caddy.ModuleInfo {
@@ -204,13 +151,10 @@ func (AgentReady) CaddyModule() caddy.ModuleInfo {
 // self-scan and content index with the agent_ready app.
 func (ar *AgentReady) Provision(ctx caddy.Context) error {
 	ar.logger = ctx.Logger()
-	if ar.Config != "" && ar.SiteYAML != "" {
-		return fmt.Errorf("config and site_yaml are mutually exclusive")
-	}
 	if err := ar.provisionSettings(); err != nil {
 		return err
 	}
-	site, err := ar.loadSite()
+	site, err := ar.Source.Load()
 	if err != nil {
 		return err
 	}
@@ -244,9 +188,10 @@ func (ar *AgentReady) Provision(ctx caddy.Context) error {
 // an error names the setting as the Caddyfile and JSON do.
 func (ar *AgentReady) provisionSettings() error {
 	ar.Options.ConvertTimeout = time.Duration(ar.ConvertTimeout)
-	if err := ar.provisionAdmission(); err != nil {
+	if err := ar.Queue.Provision(); err != nil {
 		return err
 	}
+	ar.queueTimeout = ar.Queue.Timeout()
 	if err := ar.Options.Provision(); err != nil {
 		return fmt.Errorf("negotiation: %w", err)
 	}
@@ -269,7 +214,7 @@ func (ar *AgentReady) provisionConverter() error {
 	}
 	ar.conv = conv
 	ar.optsHash = conv.Options().Hash()
-	ar.gate = newGate(ar.ConversionsPerClient, ar.MaxSize)
+	ar.gate = ar.Queue.Gate(ar.MaxSize)
 	if ar.ConversionCache > 0 {
 		ar.cache = convert.NewCache(ar.ConversionCache)
 	}
@@ -344,7 +289,7 @@ func (ar *AgentReady) provisionBackground(ctx caddy.Context) error {
 		return err
 	}
 	ar.docs.SetSitemapFinder(ar.pages.FindSitemap)
-	app.onStart(func(ctx context.Context) { go ar.pages.CheckDeclaredAfter(ctx, ar.selfScanDelay()) })
+	app.onStart(func(ctx context.Context) { go ar.pages.CheckDeclaredAfter(ctx, ar.SelfScan.FirstDelay()) })
 	if ar.site.Documents.LLMsFullTxt != manifest.ServeOff {
 		app.onStart(func(context.Context) { go ar.pages.KeepLLMsFull(ar.index()) })
 	}
@@ -410,52 +355,23 @@ func (ar *AgentReady) provisionSelfScan(app *App, srv *caddyhttp.Server, origin,
 		// the first scan chooses among them (it waits for the list).
 		app.onStart(func(ctx context.Context) { go ar.docs.FindSitemap(ctx) })
 	}
-	delay, interval, timeout := ar.selfScanDelay(), time.Duration(ss.Interval), time.Duration(ss.Timeout)
-	if interval == 0 {
-		interval = 6 * time.Hour
-	}
-	if timeout == 0 {
-		timeout = 60 * time.Second
-	}
-	key := target
-	val, _, err := siteScans.LoadOrNew(key, func() (caddy.Destructor, error) {
-		return selfscan.NewSite(key), nil
+	val, _, err := siteScans.LoadOrNew(target, func() (caddy.Destructor, error) {
+		return selfscan.NewSite(target), nil
 	})
 	if err != nil {
 		return err
 	}
-	ar.scanKey = key
-	app.register(registration{
-		site: val.(*selfscan.Site),
-		scanner: &selfscan.Scanner{
-			Target:    target,
-			Note:      why,
-			Transport: inProcessTransport{handler: srv, site: ar.own},
-			Warning:   ar.reachWarning,
-			Timeout:   timeout,
-			Logger:    ar.logger.Named("self_scan"),
-			Pages:     ar.pages.Ready(),
-			Fleet:     ar.fleet,
-			Fresh:     interval * 9 / 10,
-			Options: selfcheck.Options{
-				Pages:          ss.Pages,
-				Timeout:        timeout,
-				SameOriginOnly: true,
-			},
-		},
-		delay:    delay,
-		interval: interval,
-	})
+	ar.scanKey = target
+	app.register(ss.Runner(val.(*selfscan.Site), selfscan.Scanner{
+		Target:    target,
+		Note:      why,
+		Transport: inProcessTransport{handler: srv, site: ar.own},
+		Warning:   ar.reachWarning,
+		Logger:    ar.logger.Named("self_scan"),
+		Pages:     ar.pages.Ready(),
+		Fleet:     ar.fleet,
+	}))
 	return nil
-}
-
-// selfScanDelay is how long after start the first self-scan waits (the
-// declared URLs are checked then too): self_scan delay, default 2s.
-func (ar *AgentReady) selfScanDelay() time.Duration {
-	if ar.SelfScan != nil && ar.SelfScan.Delay != 0 {
-		return time.Duration(ar.SelfScan.Delay)
-	}
-	return 2 * time.Second
 }
 
 // Cleanup releases the site's self-score entry and content index; each
@@ -481,19 +397,11 @@ func (ar *AgentReady) Validate() error {
 		return fmt.Errorf("negotiation: %w", err)
 	}
 	if ar.conv != nil {
-		if _, err := ar.conv.Convert([]byte("<html><head><title>t</title></head><body><main><p>ok</p></main></body></html>"), mustURL("http://localhost/"), http.Header{}); err != nil {
+		if err := ar.conv.DryRun(); err != nil {
 			return fmt.Errorf("converter dry run: %v", err)
 		}
 	}
 	return nil
-}
-
-func mustURL(s string) *url.URL {
-	u, err := url.Parse(s)
-	if err != nil {
-		panic(err)
-	}
-	return u
 }
 
 // ServeHTTP answers generated documents from memory and negotiates every

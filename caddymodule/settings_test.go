@@ -201,9 +201,14 @@ func TestSettingsDefaultsFromOwners(t *testing.T) {
 // start with the field's name and state its default.
 func TestSettingsDocumented(t *testing.T) {
 	for file, types := range map[string][]string{
-		"module.go":                        {"AgentReady", "SelfScan"},
-		"../negotiate/options.go":          {"Options"},
-		"../negotiate/convert/settings.go": {"Settings"},
+		"module.go":                         {"AgentReady"},
+		"../manifest/source.go":             {"Source"},
+		"../internal/admission/settings.go": {"Queue"},
+		"../selfscan/settings.go":           {"Settings"},
+		"../traffic/sites/settings.go":      {"Settings"},
+		"../fleet/settings.go":              {"Settings"},
+		"../negotiate/options.go":           {"Options"},
+		"../negotiate/convert/settings.go":  {"Settings"},
 	} {
 		f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.ParseComments)
 		if err != nil {

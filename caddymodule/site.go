@@ -5,8 +5,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
-	"os"
-	"path/filepath"
 
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 	"go.uber.org/zap/exp/zapslog"
@@ -15,34 +13,13 @@ import (
 	"github.com/agentready/caddy-agentready/manifest"
 )
 
-// loadSite reads the site's YAML from the file or the inline string, or
-// returns the defaults.
-func (ar *AgentReady) loadSite() (*manifest.Site, error) {
-	switch {
-	case ar.Config != "":
-		return manifest.Load(ar.Config)
-	case ar.SiteYAML != "":
-		return manifest.Parse([]byte(ar.SiteYAML), "site_yaml")
-	}
-	return manifest.Default(), nil
-}
-
-// configDir is where relative paths of the YAML (skill files) resolve from.
-func (ar *AgentReady) configDir() string {
-	if ar.Config == "" {
-		wd, _ := os.Getwd()
-		return wd
-	}
-	return filepath.Dir(ar.Config)
-}
-
 // provisionDocuments sets up the site's generated documents and HTML
 // annotations (package documents) under Caddy: its handler errors, its
 // logger, the URL a client asked for.
 func (ar *AgentReady) provisionDocuments(site *manifest.Site) (err error) {
 	ar.docs, err = documents.New(site, documents.Options{
 		MarkdownSuffix: ar.Suffix(),
-		ConfigDir:      ar.configDir(),
+		ConfigDir:      ar.Source.Dir(),
 		Logger:         slog.New(zapslog.NewHandler(ar.logger.Core())),
 		NotFound:       notFound,
 		ClientURL:      clientURL,

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/caddyserver/caddy/v2"
-	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 
 	"github.com/agentready/caddy-agentready/connect"
@@ -13,42 +12,6 @@ import (
 	"github.com/agentready/caddy-agentready/traffic"
 	"github.com/agentready/caddy-agentready/traffic/sites"
 )
-
-// Traffic configures the traffic view of a site (issue #17): who reads it
-// (AI crawlers, fetchers and agents, generic clients, browsers), what they
-// read, in which form, and whether the clients that claim to be a known
-// agent are. The counts live across config reloads and are saved in
-// Caddy's data directory. The YAML's policy.enforce uses the same
-// classification and verification.
-type Traffic struct {
-	// Disabled turns counting off (enforcement, when the YAML asks for it,
-	// still applies). Default: false.
-	Disabled bool `json:"disabled,omitempty"`
-
-	// SaveInterval is how often the counts are written to the data
-	// directory (`<caddy data dir>/agent_ready/traffic-<site>.json`), in
-	// Caddy's duration syntax; they are also written when the last config
-	// that counts the site stops, and read back when counting starts. A
-	// negative value saves only at stop. Default: 5m.
-	SaveInterval caddy.Duration `json:"save_interval,omitempty"`
-
-	// Ranges maps the URL of an operator's published IP-range list, as the
-	// data file of known agents names it (https://openai.com/gptbot.json,
-	// …), to a local file holding a copy: the agents of that operator are
-	// verified against it. Default: none.
-	Ranges map[string]string `json:"ranges,omitempty"`
-
-	// RefreshRanges, when positive, fetches every range list the data file
-	// names from the operators at start and then at this interval (a list
-	// that fails to load keeps the copy it had). Default: 0 (off: only
-	// the files of Ranges are used).
-	RefreshRanges caddy.Duration `json:"refresh_ranges,omitempty"`
-
-	// ReverseDNS verifies agents whose operator publishes host names
-	// (Googlebot, Applebot…) by forward-confirmed reverse DNS, in the
-	// background, with a bounded queue and cache. Default: true.
-	ReverseDNS *bool `json:"reverse_dns,omitempty"`
-}
 
 // trafficSites holds the traffic state of every site: its counts and its
 // verifier outlive config reloads (the registry counts the configs that
@@ -78,18 +41,13 @@ func (ar *AgentReady) provisionTraffic(ctx caddy.Context) error {
 	}
 	key := ar.trafficKey(ctx)
 	site := trafficSites.Use(key, func() *sites.Site {
-		sc := sites.Config{Resolver: trafficResolver, NoReverseDNS: cfg.ReverseDNS != nil && !*cfg.ReverseDNS,
-			Logger: ar.logger.Named("traffic")}
+		sc := sites.Config{Resolver: trafficResolver, NoReverseDNS: cfg.NoReverseDNS(), Logger: ar.logger.Named("traffic")}
 		if dir := caddy.AppDataDir(); dir != "" {
 			sc.Storage = sites.FileIn(dir, key)
 		}
 		return sites.New(key, sc)
 	})
-	interval := time.Duration(cfg.SaveInterval)
-	if interval == 0 {
-		interval = 5 * time.Minute
-	}
-	site.SetSaveInterval(interval)
+	site.SetSaveInterval(cfg.SaveEvery())
 	site.SetFleet(ar.fleet)
 	if err := site.LoadRanges(cfg.Ranges, ar.logger); err != nil {
 		_ = trafficSites.Release(key)
@@ -130,71 +88,4 @@ func (ar *AgentReady) cleanupTraffic() error {
 		return nil
 	}
 	return trafficSites.Release(ar.trafficSiteKey)
-}
-
-// unmarshalTraffic parses `traffic off` or a traffic block:
-//
-//	traffic off
-//	traffic {
-//	    save_interval  <duration>|off
-//	    ranges         <list url> <file>
-//	    refresh_ranges <duration>|off
-//	    reverse_dns    on|off
-//	}
-func (ar *AgentReady) unmarshalTraffic(d *caddyfile.Dispenser) error {
-	t := new(Traffic)
-	ar.Traffic = t
-	if d.NextArg() {
-		if d.Val() != "off" || d.NextArg() {
-			return d.Errf("traffic: expected 'off' or a block")
-		}
-		t.Disabled = true
-		return nil
-	}
-	for nesting := d.Nesting(); d.NextBlock(nesting); {
-		sub := d.Val()
-		switch sub {
-		case "save_interval", "refresh_ranges":
-			v, err := oneArg(d)
-			if err != nil {
-				return err
-			}
-			var dur caddy.Duration
-			if v == "off" {
-				dur = -1
-				if sub == "refresh_ranges" {
-					dur = 0
-				}
-			} else {
-				parsed, err := caddy.ParseDuration(v)
-				if err != nil || parsed <= 0 {
-					return d.Errf("traffic %s: invalid duration '%s'", sub, v)
-				}
-				dur = caddy.Duration(parsed)
-			}
-			if sub == "save_interval" {
-				t.SaveInterval = dur
-			} else {
-				t.RefreshRanges = dur
-			}
-		case "ranges":
-			args := d.RemainingArgs()
-			if len(args) != 2 {
-				return d.ArgErr()
-			}
-			if t.Ranges == nil {
-				t.Ranges = map[string]string{}
-			}
-			t.Ranges[args[0]] = args[1]
-		case "reverse_dns":
-			b, err := onOff(d)
-			if err != nil {
-				return err
-			}
-			t.ReverseDNS = &b
-		default:
-			return d.Errf("unrecognized traffic subdirective '%s'", sub)
-		}
-	}
-	return nil
 }
