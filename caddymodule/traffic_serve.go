@@ -68,7 +68,6 @@ func (ar *AgentReady) serveTraffic(w http.ResponseWriter, r *http.Request, next 
 			tw.Form = traffic.FormAsk
 		}
 	}
-	caddyhttp.SetVar(r.Context(), trafficVar, tw)
 	err := ar.serve(tw, r, next)
 	if vars != nil {
 		delete(vars, trafficVar)

@@ -170,10 +170,14 @@ func (b *builder) term(word string, compound bool) string {
 	if t, ok := b.stems[word]; ok {
 		return t
 	}
-	t := b.an.term(word, b.env)
-	if len(b.stems) < 1<<20 {
-		b.stems[word] = t
+	if len(b.stems) >= 1<<20 {
+		return b.an.term(word, b.env)
 	}
+	// A copy: word is a slice of a page's text (unpacked for the build),
+	// which a key, or a term the stemmer left as it was, would keep alive.
+	word = strings.Clone(word)
+	t := b.an.term(word, b.env)
+	b.stems[word] = t
 	return t
 }
 
@@ -212,7 +216,10 @@ func (b *builder) add(id int, d *Document, secs []Section) ([numFields]uint32, [
 		l := b.lists[t]
 		if l == nil {
 			l = &list{last: -1}
-			b.lists[t] = l
+			// The dictionary's terms are the index's: a copy, not a slice
+			// of a page's text (a compound's is one), which would keep
+			// the whole text alive with the index.
+			b.lists[strings.Clone(t)] = l
 		}
 		l.buf = binary.AppendUvarint(l.buf, uint64(id-l.last))
 		l.last = id

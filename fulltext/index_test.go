@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // corpus is a small site: each document stresses one field or feature.
@@ -193,4 +194,44 @@ func syntheticDocs(n int) []Document {
 		docs[i] = Document{Title: vocab[next()] + " " + vocab[next()], Path: fmt.Sprintf("/p/%d.html", i), Sections: secs}
 	}
 	return docs
+}
+
+// TestTermsAreCopied: the index's terms are copies, not slices of the
+// documents' strings; a slice of a page's text would keep the whole text
+// alive as long as the index (the text Build unpacks for a packed page
+// too, which would otherwise be garbage once the page is indexed).
+func TestTermsAreCopied(t *testing.T) {
+	docs := append([]Document(nil), corpus...)
+	docs = append(docs, Document{Title: "Compounds", Path: "/c.html", Sections: []Section{
+		{Heading: "os.path", Text: "Call os.path.join and git-commit; python pythons"},
+	}})
+	type span struct{ start, end uintptr }
+	var spans []span
+	add := func(s string) {
+		if s != "" {
+			p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+			spans = append(spans, span{p, p + uintptr(len(s))})
+		}
+	}
+	for _, d := range docs {
+		add(d.Title)
+		add(d.Description)
+		add(d.Path)
+		for _, s := range d.Sections {
+			add(s.Heading)
+			add(s.Text)
+		}
+	}
+	x := Build(docs, "en")
+	if len(x.terms) < 50 {
+		t.Fatalf("only %d terms", len(x.terms))
+	}
+	for _, term := range x.terms {
+		p := uintptr(unsafe.Pointer(unsafe.StringData(term)))
+		for _, s := range spans {
+			if s.start <= p && p < s.end {
+				t.Fatalf("term %q is a slice of a document's string", term)
+			}
+		}
+	}
 }

@@ -86,10 +86,10 @@ func (s *series) add(t time.Time, purpose int, requests, markdown, saved, blocke
 	if b == nil {
 		return
 	}
-	b.requests[purpose].Add(requests)
-	b.markdown.Add(markdown)
-	b.saved.Add(saved)
-	b.blocked.Add(blocked)
+	addNonZero(&b.requests[purpose], requests)
+	addNonZero(&b.markdown, markdown)
+	addNonZero(&b.saved, saved)
+	addNonZero(&b.blocked, blocked)
 }
 
 // snapshot returns the series ending with the step holding now, oldest

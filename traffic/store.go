@@ -238,13 +238,22 @@ func (s *Store) Record(e Event) {
 	if e.Bytes > 0 {
 		cl.bytes.Add(uint64(e.Bytes))
 	}
-	cl.tokens.Add(tokens)
-	cl.saved.Add(saved)
-	cl.blocked.Add(blocked)
+	addNonZero(&cl.tokens, tokens)
+	addNonZero(&cl.saved, saved)
+	addNonZero(&cl.blocked, blocked)
 	r.pages.add(PagePath(e.Path), 1, 0)
 	p := purposeIndex(purpose)
 	s.minutes.add(e.Time, p, 1, markdown, saved, blocked)
 	s.hours.add(e.Time, p, 1, markdown, saved, blocked)
+}
+
+// addNonZero adds n to c unless n is 0: most of a request's counts are
+// (a browser's HTML page has no tokens, nothing saved, nothing blocked),
+// and an atomic add of 0 still takes the cache line for writing.
+func addNonZero(c *atomic.Uint64, n uint64) {
+	if n != 0 {
+		c.Add(n)
+	}
 }
 
 // countedFrom moves the start of the counts back to t when an event is

@@ -75,7 +75,7 @@ func TestCorpus(t *testing.T) {
 			continue
 		}
 		ways[res.Extraction]++
-		if ref := referenceCount(string(res.Markdown)); ref != res.Tokens {
+		if ref := referenceCount(t, string(res.Markdown)); ref != res.Tokens {
 			t.Errorf("%s: CountTokens = %d, library says %d", p.Name, res.Tokens, ref)
 		}
 		want := words(htmlText(p.Expected))

@@ -1,36 +1,80 @@
 package convert
 
 import (
+	"math"
 	"strings"
 	"sync"
 	"unicode"
 	"unicode/utf8"
 
 	vocab "github.com/agentready/caddy-agentready/internal/o200k"
-	"github.com/pkoukk/tiktoken-go"
 )
 
-// bpe is the o200k_base tokenizer of github.com/pkoukk/tiktoken-go, made
-// on first use from the vocabulary internal/o200k embeds (no network), or
-// the error that kept it from being made.
-type bpe struct {
-	t   *tiktoken.Tiktoken
-	err error
-}
+// o200k returns the o200k_base vocabulary internal/o200k embeds, as a
+// pointer-free rank table (the garbage collector does not read through
+// it), or the error that kept it from being made; the first call decodes
+// it.
+func o200k() (*vocab.Table, error) { return vocab.Vocabulary() }
 
-// o200k returns the tokenizer; the first call decodes the vocabulary.
-func o200k() bpe {
-	t, err := vocab.Tokenizer()
-	return bpe{t, err}
-}
-
-// Count returns the number of tokens of s, special-token names counted as
-// plain text.
-func (c bpe) Count(s string) (int, error) {
-	if c.err != nil {
-		return 0, c.err
+// bpeCount returns the number of tokens the byte-pair encoding of one
+// pre-tokenized piece makes: 1 for a piece that is a token, else the
+// number of parts left by bytePairMerge.
+func bpeCount(t *vocab.Table, piece string) int {
+	if len(piece) == 0 {
+		return 0
 	}
-	return len(c.t.EncodeOrdinary(s)), nil
+	if _, ok := t.Rank(piece); ok || len(piece) == 1 {
+		return 1
+	}
+	return bytePairMerge(t, piece)
+}
+
+// bytePairMerge is github.com/pkoukk/tiktoken-go's bytePairMerge (the
+// algorithm of OpenAI's tiktoken), with the same ranks and tie-breaking,
+// so the counts are the library's: the piece starts as single bytes;
+// repeatedly, the adjacent pair whose joined bytes have the lowest rank
+// (the leftmost of equals) is merged, until no pair is a token. It returns
+// the number of parts left.
+func bytePairMerge(t *vocab.Table, piece string) int {
+	type part struct{ start, rank int }
+	var buf [64]part
+	parts := buf[:0]
+	if len(piece)+1 > len(buf) {
+		parts = make([]part, 0, len(piece)+1)
+	}
+	for i := 0; i <= len(piece); i++ {
+		parts = append(parts, part{i, math.MaxInt})
+	}
+	// rankAt is the rank of the bytes from part i to part i+skip+2, or
+	// MaxInt when they are not a token.
+	rankAt := func(i, skip int) int {
+		if i+skip+2 < len(parts) {
+			if r, ok := t.Rank(piece[parts[i].start:parts[i+skip+2].start]); ok {
+				return r
+			}
+		}
+		return math.MaxInt
+	}
+	for i := 0; i < len(parts)-2; i++ {
+		parts[i].rank = rankAt(i, 0)
+	}
+	for len(parts) > 1 {
+		minRank, i := math.MaxInt, -1
+		for j := 0; j < len(parts)-1; j++ {
+			if parts[j].rank < minRank {
+				minRank, i = parts[j].rank, j
+			}
+		}
+		if i < 0 {
+			break
+		}
+		parts[i].rank = rankAt(i, 1)
+		if i > 0 {
+			parts[i-1].rank = rankAt(i-1, 1)
+		}
+		parts = append(parts[:i+1], parts[i+2:]...)
+	}
+	return len(parts) - 1
 }
 
 // CountTokens returns the number of o200k_base tokens in s, the count the
@@ -39,7 +83,8 @@ func (c bpe) Count(s string) (int, error) {
 // The text is split into pieces by splitO200k, a hand-written equivalent of
 // the o200k pre-tokenizer regular expression (the regexp2 engine is the
 // slow part of the library), and each distinct piece's byte-pair count is
-// taken from the library once and remembered.
+// taken once (bpeCount) and remembered. The counts equal
+// github.com/pkoukk/tiktoken-go's, which the tests compare with.
 func CountTokens(s []byte) int {
 	n, _ := countTokens(s, nil)
 	return n
@@ -82,8 +127,8 @@ func countTokens(s []byte, b *budget) (int, error) {
 
 // maxPiece bounds the bytes handed to the byte-pair encoder at once. Longer
 // pieces (runs of one character class: base64, long rules, blank runs in
-// code) are counted in chunks, because the library's cost grows with the
-// square of a piece's length; such a piece's count may then differ from the
+// code) are counted in chunks, because the byte-pair merge's cost grows with
+// the square of a piece's length (as the library's does); such a piece's count may then differ from the
 // reference by a few tokens per chunk.
 const maxPiece = 512
 
@@ -108,8 +153,12 @@ func pieceTokens(piece string) int {
 	if ok {
 		return int(n)
 	}
-	c, err := o200k().Count(piece)
-	if err != nil || len(piece) > maxMemoPiece {
+	t, err := o200k()
+	if err != nil {
+		return 0
+	}
+	c := bpeCount(t, piece)
+	if len(piece) > maxMemoPiece {
 		return c
 	}
 	memo.Lock()

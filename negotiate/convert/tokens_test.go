@@ -2,18 +2,32 @@ package convert
 
 import (
 	"encoding/json"
+	"math/rand"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	vocab "github.com/agentready/caddy-agentready/internal/o200k"
+	"github.com/pkoukk/tiktoken-go"
 )
+
+// library is github.com/pkoukk/tiktoken-go's o200k_base tokenizer, the
+// reference CountTokens and bpeCount are held to.
+func library(t testing.TB) *tiktoken.Tiktoken {
+	t.Helper()
+	tk, err := vocab.Tokenizer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tk
+}
 
 // referenceCount is the library's own count (regexp2 split), the ground
 // truth CountTokens must equal.
-func referenceCount(s string) int {
-	n, _ := o200k().Count(s)
-	return n
+func referenceCount(t testing.TB, s string) int {
+	return len(library(t).EncodeOrdinary(s))
 }
 
 // tokenSamples mix the shapes the pre-tokenizer distinguishes: contractions,
@@ -39,11 +53,11 @@ func TestCountTokensMatchesLibrary(t *testing.T) {
 		samples = append(samples, string(b))
 	}
 	for _, s := range samples {
-		if got, want := CountTokens([]byte(s)), referenceCount(s); got != want {
+		if got, want := CountTokens([]byte(s)), referenceCount(t, s); got != want {
 			t.Errorf("CountTokens(%.60q) = %d, library says %d", s, got, want)
 			var pieces []string
 			splitO200k(s, func(p string) { pieces = append(pieces, p) })
-			ref := o200k().t.EncodeOrdinary(s)
+			ref := library(t).EncodeOrdinary(s)
 			t.Logf("pieces %q\ntoken ids %v", pieces, ref)
 		}
 	}
@@ -76,7 +90,7 @@ func FuzzCountTokens(f *testing.F) {
 		if !utf8.ValidString(s) {
 			s = strings.ToValidUTF8(s, "\uFFFD")
 		}
-		if got, want := CountTokens([]byte(s)), referenceCount(s); got != want {
+		if got, want := CountTokens([]byte(s)), referenceCount(t, s); got != want {
 			t.Fatalf("CountTokens(%q) = %d, library says %d", s, got, want)
 		}
 	})
@@ -94,7 +108,7 @@ func TestCountTokensHugePieces(t *testing.T) {
 		// Against the library where it is still fast: a chunk boundary may
 		// split a long token into a few.
 		s := shape(8 << 10)
-		got, want := CountTokens([]byte(s)), referenceCount(s)
+		got, want := CountTokens([]byte(s)), referenceCount(t, s)
 		if slack := 8 * (len(s)/maxPiece + 1); got < want-slack || got > want+slack {
 			t.Errorf("%s: CountTokens = %d, library says %d", name, got, want)
 		}
@@ -153,5 +167,48 @@ func readJSON(t *testing.T, name string, v any) {
 	}
 	if err := json.Unmarshal(b, v); err != nil {
 		t.Fatalf("%s: %v", name, err)
+	}
+}
+
+// TestCountTokensMatchesLibraryOnMixedText: random texts of words from
+// many scripts, numbers, punctuation, emoji and white space, counted by
+// CountTokens (its own split and byte-pair merge over internal/o200k's
+// Table) and by the library, which must agree on every one.
+func TestCountTokensMatchesLibraryOnMixedText(t *testing.T) {
+	words := []string{
+		"the", "The", "THE", "don't", "they're", "naïve", "Éclair", "straße", "İstanbul",
+		"中文", "日本語の", "テキスト", "한국어", "Русский", "ελληνικά", "עברית", "العربية", "हिन्दी", "ไทย",
+		"🚀", "👩‍💻", "🇫🇷", "12", "2026", "3.14", "½", "١٢٣", "func()", "x := y", "**bold**",
+		"[link](https://example.com/a?b=c)", "`code`", "---", "...", "/*", "#", "\t", "\n", "\r\n",
+		"  ", "\u00a0", "\u3000", "camelCase", "snake_case", "HTTPServer", "ǅemal", "x'S", "'ll",
+	}
+	seps := []string{" ", "", "\n", ", ", "  ", "\n\n", "-", "/"}
+	rng := rand.New(rand.NewSource(28))
+	lib := library(t)
+	for i := 0; i < 500; i++ {
+		var b strings.Builder
+		for j, n := 0, 1+rng.Intn(40); j < n; j++ {
+			b.WriteString(words[rng.Intn(len(words))])
+			b.WriteString(seps[rng.Intn(len(seps))])
+		}
+		s := b.String()
+		if got, want := CountTokens([]byte(s)), len(lib.EncodeOrdinary(s)); got != want {
+			t.Errorf("CountTokens(%q) = %d, the library counts %d", s, got, want)
+		}
+	}
+}
+
+// TestCountTokensMatchesLibraryOnCounts: the texts of
+// internal/o200k/testdata/counts.json, against the library itself.
+func TestCountTokensMatchesLibraryOnCounts(t *testing.T) {
+	var entries []tiktokenCount
+	readJSON(t, "../../internal/o200k/testdata/counts.json", &entries)
+	lib := library(t)
+	for _, e := range entries {
+		long := false
+		splitO200k(e.Text, func(p string) { long = long || len(p) > maxPiece })
+		if got, want := CountTokens([]byte(e.Text)), len(lib.EncodeOrdinary(e.Text)); got != want && !long {
+			t.Errorf("%s: CountTokens = %d, the library counts %d", e.Name, got, want)
+		}
 	}
 }
