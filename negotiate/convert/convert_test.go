@@ -118,6 +118,13 @@ func TestConvertCases(t *testing.T) {
 			extract: "landmark:main",
 		},
 		{
+			name: "Webflow's elements hidden by a CMS condition go",
+			html: `<main><h1>Oak table</h1><div class="w-dyn-item"><p>Solid oak, oiled.</p>
+<div class="badge w-condition-invisible">Sold out</div><p class="w-condition-invisible">No reviews yet</p><p>$450</p></div></main>`,
+			want:    "# Oak table\n\nSolid oak, oiled.\n\n$450\n",
+			extract: "landmark:main",
+		},
+		{
 			name:    "empty prune list prunes nothing",
 			opts:    Options{Settings: Settings{PruneDefaults: Bool(false)}},
 			html:    `<main><nav>menu</nav><p>text</p></main>`,

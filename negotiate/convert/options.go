@@ -42,7 +42,8 @@ func (o Options) maxMarkdownSize() int {
 // navigation, footers, asides, hidden elements, menus, toolbars and
 // dialogs, cookie and consent banners, share widgets, comment threads and
 // reply forms, related-post and ad widgets, skip links, WordPress's post
-// meta, and the <h2> to <h6> hidden from view (hiddenHeadings).
+// meta, Webflow's elements hidden by a CMS condition, and the <h2> to <h6>
+// hidden from view (hiddenHeadings).
 func DefaultPrune() []string {
 	return append([]string{
 		// an <aside> is chrome unless it is a note or a footnote (docutils
@@ -53,6 +54,10 @@ func DefaultPrune() []string {
 		"[aria-hidden=true]", "[hidden]", `[style*="display:none"]`, `[style*="display: none"]`,
 		`[style*="visibility:hidden"]`, `[style*="visibility: hidden"]`,
 		"dialog:not([open])",
+		// Webflow hides a CMS item's elements whose condition fails (an
+		// empty field, a "sold out" badge of an item in stock) with this
+		// class and display:none in its stylesheet
+		".w-condition-invisible",
 		// widget chrome: media-player and site menus, toolbars, tooltips,
 		// modal dialogs (WAI-ARIA 1.2 roles)
 		"[role=menu]", "[role=menubar]", "[role=toolbar]", "[role=tooltip]",
@@ -113,7 +118,7 @@ func wpPostMeta(kind string) string {
 
 // formatVersion changes whenever the Markdown this package writes for the
 // same input changes, so cached conversions of an older build are not served.
-const formatVersion = "convert/9"
+const formatVersion = "convert/10"
 
 // Hash returns a short stable digest of the options (with the defaults
 // filled in and the prune list spelled out) and the output format version:
