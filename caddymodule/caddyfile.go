@@ -239,8 +239,8 @@ var subdirectives = map[string]subdirective{
 // readers); an error names the subdirective.
 func words[S any](set setting.Words[S]) func(*S, *caddyfile.Dispenser) error {
 	return func(s *S, d *caddyfile.Dispenser) error {
-		sub := d.Val()
-		return wordsErr(d, sub, set(s, d.RemainingArgs()))
+		sub, args := d.Val(), d.RemainingArgs()
+		return wordsErr(d, sub, args, set(s, args))
 	}
 }
 
@@ -249,12 +249,17 @@ func word[T any](field func(*AgentReady) *T, read func(string) (T, error)) func(
 	return words(setting.Word(field, read))
 }
 
-// wordsErr is err, an error of subdirective sub's arguments, as the
+// wordsErr is err, an error of subdirective sub's arguments args, as the
 // Caddyfile's error at the current token.
-func wordsErr(d *caddyfile.Dispenser, sub string, err error) error {
+func wordsErr(d *caddyfile.Dispenser, sub string, args []string, err error) error {
 	switch {
 	case err == nil:
 		return nil
+	case errors.Is(err, setting.ErrOneWord):
+		for range len(args) - 2 {
+			d.Prev() // the error names the second word, as one-argument readers do
+		}
+		return d.ArgErr()
 	case errors.Is(err, setting.ErrArgs):
 		return d.ArgErr()
 	}
@@ -278,7 +283,8 @@ func block[S any](d *caddyfile.Dispenser, s *S, off *bool, table setting.Block[S
 		if !ok {
 			return d.Errf("unrecognized %s subdirective '%s'", name, sub)
 		}
-		if err := wordsErr(d, name+" "+sub, set(s, d.RemainingArgs())); err != nil {
+		args := d.RemainingArgs()
+		if err := wordsErr(d, name+" "+sub, args, set(s, args)); err != nil {
 			return err
 		}
 	}

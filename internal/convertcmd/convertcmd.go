@@ -74,6 +74,15 @@ func FromFlags(fs *pflag.FlagSet) Args {
 	}
 }
 
+// Main runs the command on the process's standard streams and returns
+// its exit status: 1 (Caddy's failed startup) with the error, else 0.
+func Main(fs *pflag.FlagSet) (int, error) {
+	if err := Run(os.Stdin, os.Stdout, os.Stderr, FromFlags(fs)); err != nil {
+		return 1, err
+	}
+	return 0, nil
+}
+
 // MaxInput caps what the command reads, like the handler's max_size
 // default but larger: a user debugging a big page should still get output.
 const MaxInput = 64 << 20

@@ -80,6 +80,9 @@ func ParseDuration(s string) (time.Duration, error) {
 // words; the glue answers it with the Caddyfile's own argument error.
 var ErrArgs = errors.New("wrong argument count")
 
+// ErrOneWord is the ErrArgs of a subdirective that takes one word (Word).
+var ErrOneWord = fmt.Errorf("%w: want one word", ErrArgs)
+
 // Words reads the words of one subdirective into a setting of S.
 type Words[S any] func(s *S, args []string) error
 
@@ -91,7 +94,7 @@ type Block[S any] map[string]Words[S]
 func Word[S, T any](field func(*S) *T, read func(string) (T, error)) Words[S] {
 	return func(s *S, args []string) error {
 		if len(args) != 1 {
-			return ErrArgs
+			return ErrOneWord
 		}
 		v, err := read(args[0])
 		if err != nil {
