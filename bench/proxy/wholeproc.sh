@@ -17,17 +17,22 @@
 # are asked one after the other on one connection, and the counters are
 # dumped (callgrind_control -d): every thread of the process, from the
 # first byte read to the last written, collector and scheduler included.
-# The table gives instructions per request (the dump's total over N).
-# With strace installed, a second pass without valgrind counts the
-# system calls of the same N requests (strace -c -f attached to the
-# process) and adds their number per request.
+# The table gives instructions per request (the dump's total over N) and
+# the garbage collections in the window (GODEBUG=gctrace=1: a cycle's cost
+# falls in whole, so the per-request count of N requests moves with their
+# number). With strace installed, a second pass without valgrind counts
+# the system calls of the same N requests (strace -c -f attached to the
+# process): the writes and the reads that returned data per request, and
+# all of them (the rest, futex, nanosleep, epoll_pwait and reads that
+# found nothing, follows the scheduler's timing, not the request's work).
 #
 # Fronts (FRONTS, default all but plan-scan): plain (reverse_proxy), directive
 # (Caddy's `header` directive adding agent_ready's headers), headers
 # (agent_ready, inject and head_link off), plan (agent_ready zero-config
 # HTML, the rewrite plan cached), md-warm (Accept: text/markdown, the
-# conversion cached), plan-scan (plan with the self-scan on, the default:
-# the scanner's own token counter stays loaded). PAGE (/size/1k.html).
+# conversion cached), plan-scan (plan with the self-scan on, the default,
+# scan.caddyfile: measured once the first scan has finished). PAGE
+# (/size/1k.html).
 # CADDY (a prebuilt binary), WORK (a directory for the dumps and logs).
 set -euo pipefail
 
@@ -84,7 +89,7 @@ spec() {
 	headers) echo "agent.caddyfile 64MiB off 2s off html" ;;
 	plan) echo "agent.caddyfile 64MiB on 60s off html" ;;
 	md-warm) echo "agent.caddyfile 64MiB on 60s off md" ;;
-	plan-scan) echo "agent.caddyfile 64MiB on 60s on html" ;;
+	plan-scan) echo "scan.caddyfile 64MiB on 60s on html" ;;
 	*) return 1 ;;
 	esac
 }
@@ -96,7 +101,7 @@ start() {
 	read -r caddyfile cache inject timeout scan accept <<<"$(spec "$name")"
 	env FRONT_PORT="$FRONT" ADMIN_PORT="$ADMIN" ORIGIN_PORT="$ORIGIN" CACHE="$cache" INJECT="$inject" \
 		CONVERT_TIMEOUT="$timeout" SELF_SCAN="$scan" SITE_YAML="$ROOT/examples/site.yaml" \
-		GOMAXPROCS=1 GODEBUG=asyncpreemptoff=1 \
+		GOMAXPROCS=1 GODEBUG=asyncpreemptoff=1,gctrace=1 \
 		XDG_DATA_HOME="$WORK/data" XDG_CONFIG_HOME="$WORK/config" \
 		"$@" "$CADDY" run --adapter caddyfile --config "$ROOT/bench/proxy/$caddyfile" >>"$WORK/$name.log" 2>&1 &
 	FPID=$!
@@ -123,7 +128,10 @@ warm() {
 	sequence "$1" "$WARM"
 }
 
-declare -A INSTR SYSC
+# gcs name: the collections between the marks "window start" and "window
+# end" in the front's log.
+gcs() { awk '/^# window start/ {on = 1; n = 0} /^# window end/ {on = 0; print n} on && /^gc [0-9]+ @/ {n++}' "$WORK/$1.log" | tail -1; }
+declare -A INSTR SYSC GCS
 for name in $FRONTS; do
 	spec "$name" >/dev/null || { echo "unknown front $name" >&2; exit 2; }
 	log "$name: callgrind, $WARM + $N requests"
@@ -131,10 +139,13 @@ for name in $FRONTS; do
 	rm -f "$out"*
 	start "$name" valgrind --tool=callgrind --callgrind-out-file="$out"
 	warm "$name"
-	callgrind_control -z "$FPID" >/dev/null
+	callgrind_control -z "$FPID" >/dev/null 2>&1
+	echo "# window start" >>"$WORK/$name.log"
 	sequence "$name" "$N"
-	callgrind_control -d "$FPID" >/dev/null
+	echo "# window end" >>"$WORK/$name.log"
+	callgrind_control -d "$FPID" >/dev/null 2>&1
 	stop
+	GCS[$name]=$(gcs "$name")
 	# The dump after the zeroing is the file with the highest suffix.
 	dump=$(ls -v "$out".* | tail -1)
 	total=$(awk '/^(summary|totals):/ {print $2; exit}' "$dump")
@@ -150,18 +161,19 @@ for name in $FRONTS; do
 		kill -INT "$spid"
 		wait "$spid" 2>/dev/null || true
 		stop
-		calls=$(awk '$NF == "total" {print $(NF-2)}' "$WORK/strace.$name.txt")
-		SYSC[$name]=$(awk -v c="$calls" -v n="$N" 'BEGIN {printf "%.2f", c / n}')
+		# strace -c: "% seconds usecs/call calls [errors] syscall".
+		SYSC[$name]=$(awk -v n="$N" '$NF == "write" {w = $4} $NF == "read" {r = $4 - (NF == 6 ? $5 : 0)} $NF == "total" {t = $4}
+			END {printf "%.2f | %.2f | %.2f", w / n, r / n, t / n}' "$WORK/strace.$name.txt")
 	fi
 done
 
 echo "Date: $(date -u '+%Y-%m-%d %H:%M UTC'); $(go version | cut -d' ' -f3-4); $(valgrind --version); Caddy $BUILT."
 echo "Command: N=$N WARM=$WARM PAGE=$PAGE FRONTS=\"$FRONTS\" bench/proxy/wholeproc.sh (GOMAXPROCS=1; $WORK)"
 echo
-echo "| front | instructions/request | over plain | system calls/request |"
-echo "|---|---:|---:|---:|"
+echo "| front | instructions/request | over plain | collections in the window | writes/request | reads with data/request | system calls/request, all |"
+echo "|---|---:|---:|---:|---:|---:|---:|"
 for name in $FRONTS; do
 	over="–"
 	[ -z "${INSTR[plain]:-}" ] || over=$(awk -v a="${INSTR[$name]}" -v b="${INSTR[plain]}" 'BEGIN {printf "%+.1f%%", 100 * (a - b) / b}')
-	echo "| $name | ${INSTR[$name]} | $over | ${SYSC[$name]:-–} |"
+	echo "| $name | ${INSTR[$name]} | $over | ${GCS[$name]:-–} | ${SYSC[$name]:-– | – | –} |"
 done
