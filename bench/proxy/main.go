@@ -12,6 +12,7 @@
 //	proxy memory -base http://127.0.0.1:PORT -pid PID [-concurrency 64]
 //	proxy starve -base http://127.0.0.1:PORT [-attackers 40] [-sources 1] [-rate 50] [-duration 15s]
 //	proxy overhead-report [-file overhead.tsv]
+//	proxy sequence -url http://127.0.0.1:PORT/PATH [-n 2000] [-accept text/html]
 package main
 
 import (
@@ -24,7 +25,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: proxy origin|ports|soak|memory|starve|overhead-report [flags]")
+		fmt.Fprintln(os.Stderr, "usage: proxy origin|ports|soak|memory|starve|overhead-report|sequence [flags]")
 		os.Exit(2)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -43,6 +44,8 @@ func main() {
 		err = runStarve(ctx, os.Args[2:], os.Stdout)
 	case "overhead-report":
 		err = runOverheadReport(os.Args[2:], os.Stdin, os.Stdout)
+	case "sequence":
+		err = runSequence(ctx, os.Args[2:], os.Stdout)
 	default:
 		err = fmt.Errorf("unknown subcommand %q", os.Args[1])
 	}
