@@ -168,6 +168,7 @@ func (c *Converter) assemble(roots []*html.Node, cl *cleaner) (*html.Node, *conv
 		cl.prune = nil
 	}
 	cl.clean(root, false)
+	dropHeaderLines(root, cl)
 	if bound(root) {
 		return root, c.mdEmpty
 	}

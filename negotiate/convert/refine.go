@@ -206,7 +206,10 @@ func collectTexts(n *html.Node, set map[string]bool) {
 // hold maxTrailingShare of the kept text or more; and the prunable blocks
 // there stay when they hold more than maxTailShare times the kept text
 // (readability's article is then a category page's introduction, and the
-// product grid after it the page). Nothing is
+// product grid after it the page), and those that are plain text
+// (plainText) stay when a block that stays whatever readability kept (a
+// heading, a table, prose) follows them: readability ended the article
+// too early, and the text is still the article's. Nothing is
 // removed when it would leave root with no text: the oracle then kept
 // nothing of the landmark that it recognises (a listing page, a shop
 // category), and the landmark stays whole.
@@ -222,6 +225,10 @@ func unkept(root *html.Node, kept map[string]bool, cl *cleaner) []*html.Node {
 	last := lastKept(root, kept)
 	var trailingProse, trailingChrome []*html.Node
 	proseLen, chromeLen := 0, 0
+	// stays counts the trailing chrome blocks met before the last block
+	// after the article's end that stays whatever readability kept
+	// (protected, kept or not prunable): the article's real end
+	stays := 0
 	var walk func(n *html.Node)
 	walk = func(n *html.Node) {
 		after := false
@@ -247,12 +254,18 @@ func unkept(root *html.Node, kept map[string]bool, cl *cleaner) []*html.Node {
 					proseLen += t
 				case !has:
 					// not prunable (inline, a byline, a real form, prose): whole
+					if after && any {
+						stays = len(trailingChrome)
+					}
 				case any:
 					walk(c)
 				}
 				started = started || has
 				after = after || last[c]
 			} else if c.Type == html.ElementNode {
+				if after && nodeHasText(c) {
+					stays = len(trailingChrome)
+				}
 				after = after || last[c]
 				k, _ := textKept(c, kept)
 				started = started || k > 0
@@ -269,7 +282,11 @@ func unkept(root *html.Node, kept map[string]bool, cl *cleaner) []*html.Node {
 		victims = append(victims, trailingProse...)
 	}
 	if float64(chromeLen) <= maxTailShare*float64(kl) {
-		victims = append(victims, trailingChrome...)
+		for i, c := range trailingChrome {
+			if i >= stays || !plainText(c) {
+				victims = append(victims, c)
+			}
+		}
 	}
 	return victims
 }
@@ -434,4 +451,12 @@ func lastKeptText(n *html.Node, kept map[string]bool) *html.Node {
 // boxes still stay.
 func trailingPrunable(n *html.Node) bool {
 	return !inline[n.DataAtom] && !isRealForm(n) && !findAny(n, codeBlocks) && !isAdmonition(n) && !isDocBookBox(n)
+}
+
+// plainText reports whether n is a section of plain text: text blocks with
+// no heading, no chrome (measure) and at most a fifth link text, with a
+// run of text of minPlainLen or more (a sentence, not a button's label).
+func plainText(n *html.Node) bool {
+	st := measure(n)
+	return !st.chrome && st.clean() && !findHeading(n, 6) && hasProse(n, minPlainLen)
 }

@@ -185,6 +185,11 @@ func isByline(n *html.Node) bool {
 // paragraph no teaser or menu holds.
 const minProseLen = 400
 
+// minPlainLen is the length (non-space bytes, outside links) of a text
+// run that makes a block after readability's last kept text plain text
+// (plainText): about fifteen words, a sentence.
+const minPlainLen = 80
+
 // hasProse reports whether a text node of at least min non-space bytes lies
 // under n outside links.
 func hasProse(n *html.Node, min int) bool {

@@ -140,6 +140,19 @@ var pruneUnkeptTests = []struct {
 		want: "Desks that stand" + strings.Repeat(" Desk from $599, in stock", 12),
 	},
 	{
+		// accreditedschoolsonline.org: readability ended the article
+		// before a section's plain paragraphs; a heading and a table of
+		// the article follow them
+		name: "after readability's end, plain text before a heading or a table stays",
+		html: `<p>` + strings.Repeat("story ", 120) + `</p><div class="intro"><p>Compare the three main types of certificate programs below, by the credits they use and what they cost.</p></div>` +
+			`<h3>Undergraduate</h3><table><tr><td>credits</td></tr></table>` +
+			`<div class="bio"><p>Jane Doe writes about schools and the cost of a degree for this site.</p></div>`,
+		kept: []string{strings.TrimSpace(strings.Repeat("story ", 120))},
+		want: strings.TrimSpace(strings.Repeat("story ", 120)) + " Compare the three main types of certificate programs below, by the credits they use and what they cost. Undergraduate credits",
+		// the plain text after the last block that stays (the table) goes
+		removed: true,
+	},
+	{
 		name: "before the story's end, unkept prose stays",
 		html: `<p>` + strings.Repeat("story ", 120) + `</p><div><p>` + strings.Repeat("aside ", 90) + `</p></div><p>end</p>`,
 		kept: []string{strings.TrimSpace(strings.Repeat("story ", 120)), "end"},

@@ -1,0 +1,234 @@
+package convert
+
+import (
+	"regexp"
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// An article's header holds, next to its title, short lines that are the
+// article's metadata, not its text: a date alone ("January 17, 2025",
+// "Published Jun 4, 2025"), a reading time ("8 min read"), a byline of a
+// few words ("By Rebecca Norris", "Written by" then a name). The front
+// matter states the date and the author already, and an article's body
+// (schema.org's articleBody) does not hold them. dropHeaderLines removes
+// them.
+
+// Where dropHeaderLines looks: the text blocks up to headerBefore before
+// the content's first <h1> and up to headerAfter after it, until
+// headerWords words of other text (a standfirst, the story's first
+// paragraph) have passed.
+const (
+	headerBefore = 3
+	headerAfter  = 12
+	headerWords  = 60
+)
+
+// maxHeaderLine is the longest line (in bytes) dropHeaderLines removes.
+const maxHeaderLine = 100
+
+// The regular expressions of a header line's parts: a date with an
+// optional label ("Updated:", "Published on") and time, a reading time, a
+// byline, and a label alone, whose next line is the value ("Written by",
+// then the name).
+var (
+	month    = `(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?`
+	day      = `\d{1,2}(?:st|nd|rd|th)?`
+	dateOnly = `(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+)?(?:` + month + `\s+` + day + `,?\s+\d{4}|` + day + `\s+` + month + `,?\s+\d{4}|` + month + `\s+\d{4}|\d{4}-\d{2}-\d{2}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4})` +
+		`(?:,?\s*(?:at\s+)?\d{1,2}:\d{2}(?:\s*[ap]\.?m\.?)?(?:\s+[a-z]{2,4})?)?`
+	dateLabel  = `(?:(?:last\s+)?(?:updated|published|posted|modified|reviewed|date)(?:\s+on)?\s*:?\s*|on\s+)?`
+	headerDate = regexp.MustCompile(`(?i)^` + dateLabel + dateOnly + `$`)
+	bareDate   = regexp.MustCompile(`(?i)^` + dateOnly + `$`)
+	readTime   = regexp.MustCompile(`(?i)^(?:\d+\s*(?:min|mins|minutes?)\.?\s+(?:read|reading|to read)(?:\s+time)?|(?:estimated\s+)?(?:reading|read)\s+time\s*:?\s*\d+\s*(?:min|mins|minutes?)\.?)$`)
+	byline     = regexp.MustCompile(`(?i)^(?:by|written\s+by|posted\s+by|words\s+by|author\s*:)\s+(\S+(?:\s+\S+){0,3}?)(?:\s+` + dateLabel + dateOnly + `)?$`)
+	nameLabel  = regexp.MustCompile(`(?i)^(?:by|written\s+by|posted\s+by|author|reviewed\s+by)\s*:?$`)
+	dateWord   = regexp.MustCompile(`(?i)^(?:last\s+)?(?:updated|published|posted|modified)(?:\s+on)?\s*:?$`)
+	lineSplit  = regexp.MustCompile(`\s+[·•|]\s+|\s+[·•|]|[·•|]\s+`)
+)
+
+// headerLine reports whether s is a line of an article's header that is
+// metadata: each of its parts (split at "·", "•" or "|") a date, a
+// reading time, a byline or a label of one.
+func headerLine(s string) bool {
+	if len(s) > maxHeaderLine {
+		return false
+	}
+	n := 0
+	for _, part := range lineSplit.Split(s, -1) {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		if !headerDate.MatchString(part) && !readTime.MatchString(part) && !byline.MatchString(part) &&
+			!nameLabel.MatchString(part) && !dateWord.MatchString(part) {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
+// dropHeaderLines removes the header lines (headerLine) next to the first
+// <h1> under root, and the short name after a "Written by" label. Kept
+// elements stay.
+func dropHeaderLines(root *html.Node, cl *cleaner) {
+	blocks := textBlocks(root, nil)
+	h := -1
+	for i, b := range blocks {
+		if b.DataAtom == atom.H1 {
+			h = i
+			break
+		}
+	}
+	if h < 0 {
+		return
+	}
+	var gone []*html.Node
+	for i := h - 1; i >= 0 && i >= h-headerBefore; i-- {
+		if headingLevel(blocks[i]) == 0 && metaLine(blocks, i) {
+			gone = append(gone, blocks[i])
+		}
+	}
+	words, name := 0, false
+	for i := h + 1; i < len(blocks) && i <= h+headerAfter && words < headerWords; i++ {
+		t := blockText(blocks[i])
+		w := len(strings.Fields(t))
+		switch {
+		case headingLevel(blocks[i]) > 0:
+			words += w
+		case blocks[i].DataAtom == atom.Table:
+			words = headerWords // the content has begun
+			continue
+		case metaLine(blocks, i):
+			gone = append(gone, blocks[i])
+			name = nameLabel.MatchString(t)
+			continue
+		case name && w <= 4 && !strings.ContainsAny(t, ".!?"):
+			gone = append(gone, blocks[i])
+		default:
+			words += w
+		}
+		name = false
+	}
+	for _, n := range gone {
+		if n.Parent != nil && !cl.keep[n] && !cl.keepPath[n] {
+			n.Parent.RemoveChild(n)
+		}
+	}
+}
+
+// minDateGap is the least text (in words) between two dates alone for
+// dropHeaderLines to remove either: dates closer than that are those of a
+// thread's posts or a list's items, which are content.
+const minDateGap = 300
+
+// dateNearby reports whether blocks[i] is a date alone (no label such as
+// "Updated") and another date alone lies within minDateGap words of it,
+// before or after.
+func dateNearby(blocks []*html.Node, i int) bool {
+	if !isBareDate(blocks[i]) {
+		return false
+	}
+	near := func(step int) bool {
+		words := 0
+		for j := i + step; j >= 0 && j < len(blocks) && words < minDateGap; j += step {
+			if isBareDate(blocks[j]) {
+				return true
+			}
+			words += len(strings.Fields(blockText(blocks[j])))
+		}
+		return false
+	}
+	return near(1) || near(-1)
+}
+
+// isBareDate reports whether b is a line holding a date alone.
+func isBareDate(b *html.Node) bool {
+	if headingLevel(b) > 0 || b.DataAtom == atom.Table {
+		return false
+	}
+	t := blockText(b)
+	return len(t) <= maxHeaderLine && bareDate.MatchString(t)
+}
+
+// metaLine reports whether blocks[i] is a header line dropHeaderLines
+// removes: a headerLine that is not a date as a link (a post's
+// permalink), not followed by a table (a day's schedule), and not a date
+// near other dates (dateNearby).
+func metaLine(blocks []*html.Node, i int) bool {
+	b := blocks[i]
+	t := blockText(b)
+	if b.DataAtom == atom.Table || !headerLine(t) || isBareDate(b) && 2*linkTextLen(b) > textLen(t) {
+		return false
+	}
+	if i+1 < len(blocks) && blocks[i+1].DataAtom == atom.Table {
+		return false
+	}
+	return !dateNearby(blocks, i)
+}
+
+// textBlocks appends to blocks the elements under n, in document order,
+// that hold text and no block: headings, paragraphs, list items, a <div>
+// of inline text; and the tables, as a whole. What lies in a code block, a
+// definition list or a quote is content, not a header: it is skipped.
+func textBlocks(n *html.Node, blocks []*html.Node) []*html.Node {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.TextNode && strings.TrimSpace(c.Data) != "" {
+			blocks = append(blocks, c) // a line of bare text among blocks
+		}
+		if c.Type != html.ElementNode || media[c.DataAtom] {
+			continue
+		}
+		switch {
+		case inline[c.DataAtom]:
+			// an inline element among blocks (a <time> after the <h1>)
+			// is a line of its own
+			if strings.TrimSpace(textOf(c)) != "" {
+				blocks = append(blocks, c)
+			}
+		case c.DataAtom == atom.Table:
+			blocks = append(blocks, c)
+		case c.DataAtom == atom.Pre || c.DataAtom == atom.Dl || c.DataAtom == atom.Blockquote:
+		case headingLevel(c) > 0 || !hasBlockChild(c):
+			if strings.TrimSpace(textOf(c)) != "" {
+				blocks = append(blocks, c)
+			}
+		default:
+			blocks = textBlocks(c, blocks)
+		}
+	}
+	return blocks
+}
+
+// media are the elements a text block may hold beside its text: an
+// author's photo next to the byline.
+var media = map[atom.Atom]bool{atom.Img: true, atom.Picture: true, atom.Source: true}
+
+// hasBlockChild reports whether an element that is neither inline nor
+// media lies under n.
+func hasBlockChild(n *html.Node) bool {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && (!inline[c.DataAtom] && !media[c.DataAtom] || hasBlockChild(c)) {
+			return true
+		}
+	}
+	return false
+}
+
+// blockText returns n's text with its text nodes joined by a space (a
+// byline's name and date often sit in two spans side by side) and runs of
+// white space made one.
+func blockText(n *html.Node) string {
+	if n.Type == html.TextNode {
+		return strings.Join(strings.Fields(n.Data), " ")
+	}
+	var parts []string
+	for d := range n.Descendants() {
+		if d.Type == html.TextNode {
+			parts = append(parts, d.Data)
+		}
+	}
+	return strings.Join(strings.Fields(strings.Join(parts, " ")), " ")
+}

@@ -1,0 +1,99 @@
+package convert
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestHeaderLine(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		want bool
+	}{
+		{"January 17, 2025", true},
+		{"Aug 04, 2025", true},
+		{"FEBRUARY 12, 2024", true},
+		{"14 March 2026", true},
+		{"Published Jun 4, 2025", true},
+		{"Updated: December 31, 2024", true},
+		{"Last updated on 2025-06-25", true},
+		{"Sunday, February 8, 2026", true},
+		{"28/11/2025 at 7:07 pm", true},
+		{"8 min read", true},
+		{"3 MIN. READ", true},
+		{"Reading time: 5 minutes", true},
+		{"By Rebecca Norris", true},
+		{"By Rebecca Norris Published: Jun 25, 2025", true},
+		{"By Jane Doe · August 1, 2026", true},
+		{"December 15, 2025 · 8 min read", true},
+		{"Written by", true},
+		{"Last updated", true},
+		{"", false},
+		{"By Oliveira Andreotti, the Decolonial Futures Collective", false},
+		{"By the end of 2025, prices rose by a third.", false},
+		{"In March 2024 the council met.", false},
+		{"Share this post", false},
+		{"Updated Dec. 23, 2024, 1:24 PM EST / Source: TODAY", false},
+		{"8 minutes", false},
+		{strings.Repeat("January 17, 2025 · ", 8) + "January 17, 2025", false},
+	} {
+		if got := headerLine(tc.line); got != tc.want {
+			t.Errorf("headerLine(%q) = %v, want %v", tc.line, got, tc.want)
+		}
+	}
+}
+
+func TestDropHeaderLines(t *testing.T) {
+	story := "<p>" + strings.Repeat("The tide rose twice on Thursday evening. ", 10) + "</p>"
+	for _, tc := range []struct {
+		name, html, want string
+	}{
+		{
+			name: "date, reading time and byline next to the title go",
+			html: `<p>March 1, 2024</p><h1>Title</h1><p class="dek">A standfirst of a few words.</p>` +
+				`<div><time>Aug 04, 2025</time> · <span>8 min read</span></div><p>By <a href="/a">Jane Doe</a></p>` + story,
+			want: "# Title\n\nA standfirst of a few words.\n\n" + strings.TrimSpace(strings.Repeat("The tide rose twice on Thursday evening. ", 10)) + "\n",
+		},
+		{
+			name: "a label and the name after it go",
+			html: `<h1>Title</h1><p>Last updated</p><time>Aug 04, 2025</time><p>Written by</p><p>Edzel Tabing</p>` + story,
+			want: "# Title\n\n" + strings.TrimSpace(strings.Repeat("The tide rose twice on Thursday evening. ", 10)) + "\n",
+		},
+		{
+			name: "after the story has begun, dates stay",
+			html: `<h1>Title</h1>` + story + `<p>January 17, 2025</p>`,
+			want: "# Title\n\n" + strings.TrimSpace(strings.Repeat("The tide rose twice on Thursday evening. ", 10)) + "\n\nJanuary 17, 2025\n",
+		},
+		{
+			name: "a date before a table stays",
+			html: `<h1>Schedule</h1><div>Sunday, February 8, 2026</div><table><tr><th>Match</th></tr><tr><td>SEA v NE</td></tr></table>`,
+			want: "# Schedule\n\nSunday, February 8, 2026\n\n| Match |\n|---|\n| SEA v NE |\n",
+		},
+		{
+			name: "a thread's dates stay",
+			html: `<h1>Topic</h1><p>Sharon</p><p>28/11/2025 at 7:07 pm</p><p>What would make you consider it?</p>` +
+				`<p>Sam</p><p>29/11/2025 at 9:12 am</p><p>The pay.</p>`,
+			want: "# Topic\n\nSharon\n\n28/11/2025 at 7:07 pm\n\nWhat would make you consider it?\n\nSam\n\n29/11/2025 at 9:12 am\n\nThe pay.\n",
+		},
+		{
+			name: "a permalink date stays",
+			html: `<h1>Topic</h1><ul><li><a href="/post/1">Jan 2, 2024</a></li></ul><p>First post.</p>`,
+			want: "# Topic\n\n- [Jan 2, 2024](https://example.com/post/1)\n\nFirst post.\n",
+		},
+		{
+			name: "without an h1 nothing goes",
+			html: `<h2>Notes</h2><p>January 17, 2025</p><p>8 min read</p>`,
+			want: "## Notes\n\nJanuary 17, 2025\n\n8 min read\n",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := mustNew(t, Options{}).Convert([]byte("<main>"+tc.html+"</main>"), testURL, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := string(res.Markdown); got != tc.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
+			}
+		})
+	}
+}
