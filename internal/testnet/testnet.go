@@ -18,10 +18,12 @@ var given struct {
 }
 
 // FreePort returns a TCP port on 127.0.0.1 that was free a moment ago and
-// that it has not returned before in this process. The kernel may hand a
-// port just closed out again, so two calls in a row (a site's port and its
-// admin port) could otherwise get the same one, and Caddy, which listens
-// with SO_REUSEPORT, would then serve both on it and split the requests.
+// that it has not returned before in this process, nor has any other test
+// process that is still running (claim). The kernel may hand a port just
+// closed out again, so two calls in a row (a site's port and its admin
+// port), or two test binaries of `go test ./...`, could otherwise get the
+// same one, and Caddy, which listens with SO_REUSEPORT, would then serve
+// both on it and split the requests.
 func FreePort(t testing.TB) int {
 	t.Helper()
 	given.Lock()
@@ -36,12 +38,12 @@ func FreePort(t testing.TB) int {
 		}
 		port := l.Addr().(*net.TCPAddr).Port
 		l.Close()
-		if !given.ports[port] {
+		if !given.ports[port] && claim(port) {
 			given.ports[port] = true
 			return port
 		}
 	}
-	t.Fatal("no port on 127.0.0.1 that was not handed out before")
+	t.Fatal("no port on 127.0.0.1 that was not handed out before, here or in another test process")
 	return 0
 }
 

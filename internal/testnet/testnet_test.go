@@ -2,6 +2,7 @@ package testnet
 
 import (
 	"net"
+	"runtime"
 	"testing"
 	"time"
 )
@@ -26,4 +27,32 @@ func TestWaitListening(t *testing.T) {
 	}
 	defer l.Close()
 	WaitListening(t, l.Addr().String(), time.Second)
+}
+
+// TestFreePortClaimedElsewhere: a port that another holder has claimed
+// (another open file description's flock: another test process, as far
+// as the lock can tell) is not handed out, and FreePort's own ports are
+// claimed.
+func TestFreePortClaimedElsewhere(t *testing.T) {
+	if runtime.GOOS == "windows" || runtime.GOOS == "plan9" {
+		t.Skip("no flock")
+	}
+	p := FreePort(t)
+	if claim(p) {
+		t.Fatalf("port %d handed out by FreePort could be claimed again", p)
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	if !claim(q) {
+		t.Fatalf("free port %d could not be claimed", q)
+	}
+	for range 50 {
+		if FreePort(t) == q {
+			t.Fatalf("port %d claimed elsewhere was handed out", q)
+		}
+	}
 }
