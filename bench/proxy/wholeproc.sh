@@ -17,10 +17,12 @@
 # are asked one after the other on one connection, and the counters are
 # dumped (callgrind_control -d): every thread of the process, from the
 # first byte read to the last written, collector and scheduler included.
-# The table gives instructions per request (the dump's total over N) and
-# the garbage collections in the window (GODEBUG=gctrace=1: a cycle's cost
-# falls in whole, so the per-request count of N requests moves with their
-# number). With strace installed, a second pass without valgrind counts
+# The table gives instructions per request (the dump's total over N), of
+# them the garbage collector's marking (the self cost of the runtime's
+# mark and scan functions, callgrind_annotate), the rest, and the
+# collections in the window (GODEBUG=gctrace=1: a cycle's cost falls in
+# whole, so the per-request count of N requests moves with their number;
+# compare the rest across fronts, and the marking per collection). With strace installed, a second pass without valgrind counts
 # the system calls of the same N requests (strace -c -f attached to the
 # process): the writes and the reads that returned data per request, and
 # all of them (the rest, futex, nanosleep, epoll_pwait and reads that
@@ -131,7 +133,16 @@ warm() {
 # gcs name: the collections between the marks "window start" and "window
 # end" in the front's log.
 gcs() { awk '/^# window start/ {on = 1; n = 0} /^# window end/ {on = 0; print n} on && /^gc [0-9]+ @/ {n++}' "$WORK/$1.log" | tail -1; }
-declare -A INSTR SYSC GCS
+# marking dump: the self cost of the collector's mark and scan functions.
+marking() {
+	callgrind_annotate --auto=no --threshold=100 "$1" 2>/dev/null | sed -n '/file:function/,$p' | awk '
+		{ n = $1; gsub(",", "", n); f = $0; sub(/^[^:]*:/, "", f); sub(/ \[.*/, "", f) }
+		f ~ /^runtime\.(scanObject|scanObjectsSmall|scanObjectSmall|tryDeferToSpanScan|typePointers\.|findObject|greyobject|scanblock|scanstack|scanframeworker|markroot|gcDrain|scanSpan|spanOf|pageIndexOf|gcmarknewobject|heapBitsSmallForAddr|markBits|gcmarkBits)/ ||
+		f ~ /^runtime\.\(\*(gcWork|spanQueue|spanInlineMarkBits|markBits|gcBits|spanSPMC|localSpanQueue)\)/ ||
+		f ~ /^runtime\.\(\*mspan\)\.(markBitsForIndex|heapBits|typePointersOf|base)$/ { s += n }
+		END { print s + 0 }'
+}
+declare -A INSTR SYSC GCS MARK
 for name in $FRONTS; do
 	spec "$name" >/dev/null || { echo "unknown front $name" >&2; exit 2; }
 	log "$name: callgrind, $WARM + $N requests"
@@ -150,6 +161,7 @@ for name in $FRONTS; do
 	dump=$(ls -v "$out".* | tail -1)
 	total=$(awk '/^(summary|totals):/ {print $2; exit}' "$dump")
 	INSTR[$name]=$((total / N))
+	MARK[$name]=$(($(marking "$dump") / N))
 	if command -v strace >/dev/null; then
 		log "$name: strace, $WARM + $N requests"
 		start "$name"
@@ -170,10 +182,10 @@ done
 echo "Date: $(date -u '+%Y-%m-%d %H:%M UTC'); $(go version | cut -d' ' -f3-4); $(valgrind --version); Caddy $BUILT."
 echo "Command: N=$N WARM=$WARM PAGE=$PAGE FRONTS=\"$FRONTS\" bench/proxy/wholeproc.sh (GOMAXPROCS=1; $WORK)"
 echo
-echo "| front | instructions/request | over plain | collections in the window | writes/request | reads with data/request | system calls/request, all |"
-echo "|---|---:|---:|---:|---:|---:|---:|"
+echo "| front | instructions/request | over plain | of them marking | the rest | collections in the window | writes/request | reads with data/request | system calls/request, all |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 for name in $FRONTS; do
 	over="–"
 	[ -z "${INSTR[plain]:-}" ] || over=$(awk -v a="${INSTR[$name]}" -v b="${INSTR[plain]}" 'BEGIN {printf "%+.1f%%", 100 * (a - b) / b}')
-	echo "| $name | ${INSTR[$name]} | $over | ${GCS[$name]:-–} | ${SYSC[$name]:-– | – | –} |"
+	echo "| $name | ${INSTR[$name]} | $over | ${MARK[$name]} | $((INSTR[$name] - MARK[$name])) | ${GCS[$name]:-–} | ${SYSC[$name]:-– | – | –} |"
 done

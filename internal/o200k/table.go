@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"sync"
 )
@@ -47,7 +48,6 @@ var Vocabulary = sync.OnceValues(func() (*Table, error) {
 // or a rank beyond uint32 is an error.
 func ParseTable(file []byte) (*Table, error) {
 	t := &Table{start: []uint32{0}}
-	seen := map[uint32]bool{}
 	for n := 1; len(file) > 0; n++ {
 		line, rest, _ := bytes.Cut(file, []byte("\n"))
 		file = rest
@@ -62,10 +62,6 @@ func ParseTable(file []byte) (*Table, error) {
 		if !ok || err != nil || err2 != nil || len(t.text) == before || len(t.text) > math.MaxUint32 {
 			return nil, fmt.Errorf("o200k: vocabulary line %d is not \"base64 rank\": %.80q", n, line)
 		}
-		if seen[uint32(r)] {
-			return nil, fmt.Errorf("o200k: vocabulary line %d repeats rank %d", n, r)
-		}
-		seen[uint32(r)] = true
 		t.start = append(t.start, uint32(len(t.text)))
 		t.rank = append(t.rank, uint32(r))
 	}
@@ -73,6 +69,12 @@ func ParseTable(file []byte) (*Table, error) {
 	t.text = bytes.Clone(t.text)
 	t.start = append([]uint32(nil), t.start...)
 	t.rank = append([]uint32(nil), t.rank...)
+	sorted := slices.Sorted(slices.Values(t.rank))
+	for i := 1; i < len(sorted); i++ {
+		if sorted[i] == sorted[i-1] {
+			return nil, fmt.Errorf("o200k: vocabulary repeats rank %d", sorted[i])
+		}
+	}
 	if err := t.index(); err != nil {
 		return nil, err
 	}
