@@ -166,6 +166,8 @@ type cleaner struct {
 	// threadIsPage): the prune rules do not remove them.
 	thread map[*html.Node]bool
 	opts   *Options
+	// article: the page declares itself an article (declaredArticle).
+	article bool
 }
 
 // pruned reports whether the prune rules remove n (kept elements aside).
