@@ -160,6 +160,9 @@ func isBareDate(b *html.Node) bool {
 func metaLine(blocks []*html.Node, i int) bool {
 	b := blocks[i]
 	t := blockText(b)
+	if authorLink(b, t) {
+		return true
+	}
 	if b.DataAtom == atom.Table || !headerLine(t) || isBareDate(b) && 2*linkTextLen(b) > textLen(t) {
 		return false
 	}
@@ -167,6 +170,30 @@ func metaLine(blocks []*html.Node, i int) bool {
 		return false
 	}
 	return !dateNearby(blocks, i)
+}
+
+// authorPath matches the path of a link to an author's page.
+var authorPath = regexp.MustCompile(`(?i)/(?:authors?|writers?|contributors?|staff|people|profiles?|team|bio)(?:/|$)|/@[^/]+/?$|linkedin\.com/in/`)
+
+// authorLink reports whether b (text t) is a byline that is only a link
+// to its author's page: a name of four words at most.
+func authorLink(b *html.Node, t string) bool {
+	if b.Type != html.ElementNode || headingLevel(b) > 0 || len(strings.Fields(t)) > 4 || textLen(t) == 0 {
+		return false
+	}
+	var link *html.Node
+	for d := range b.Descendants() {
+		if d.Type == html.ElementNode && d.DataAtom == atom.A {
+			if link != nil {
+				return false
+			}
+			link = d
+		}
+	}
+	if b.DataAtom == atom.A {
+		link = b
+	}
+	return link != nil && textLen(textOf(link)) == textLen(t) && authorPath.MatchString(attr(link, "href"))
 }
 
 // textBlocks appends to blocks the elements under n, in document order,

@@ -81,6 +81,13 @@ func TestDropHeaderLines(t *testing.T) {
 			want: "# Topic\n\n- [Jan 2, 2024](https://example.com/post/1)\n\nFirst post.\n",
 		},
 		{
+			name: "a byline that is only a link to the author's page goes, other links stay",
+			html: `<h1>Title</h1><p><a href="/author/trung-tran/">Trung Tran</a></p><div><a href="https://substack.com/@jessica">Jessica Talisman</a></div>` +
+				`<p><a href="/topics/tides">Tides</a></p><p><a href="/team/">Our whole team of tide watchers</a></p>` + story,
+			want: "# Title\n\n[Tides](https://example.com/topics/tides)\n\n[Our whole team of tide watchers](https://example.com/team/)\n\n" +
+				strings.TrimSpace(strings.Repeat("The tide rose twice on Thursday evening. ", 10)) + "\n",
+		},
+		{
 			name: "without an h1 nothing goes",
 			html: `<h2>Notes</h2><p>January 17, 2025</p><p>8 min read</p>`,
 			want: "## Notes\n\nJanuary 17, 2025\n\n8 min read\n",
