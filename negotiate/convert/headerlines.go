@@ -27,7 +27,7 @@ const (
 )
 
 // maxHeaderLine is the longest line (in bytes) dropHeaderLines removes.
-const maxHeaderLine = 100
+const maxHeaderLine = 160
 
 // The regular expressions of a header line's parts: a date with an
 // optional label ("Updated:", "Published on") and time, a reading time, a
@@ -70,9 +70,10 @@ func headerLine(s string) bool {
 	return n > 0
 }
 
-// dropHeaderLines removes the header lines (headerLine) next to the first
-// <h1> under root, and the short name after a "Written by" label. Kept
-// elements stay.
+// dropHeaderLines removes the header lines (metaLine) next to the first
+// <h1> under root, the short name after a "Written by" label, and, on a
+// page declared an article (cleaner.article), the section links just
+// before the title (kicker). Kept elements stay.
 func dropHeaderLines(root *html.Node, cl *cleaner) {
 	blocks := textBlocks(root, nil)
 	h := -1
@@ -87,7 +88,7 @@ func dropHeaderLines(root *html.Node, cl *cleaner) {
 	}
 	var gone []*html.Node
 	for i := h - 1; i >= 0 && i >= h-headerBefore; i-- {
-		if headingLevel(blocks[i]) == 0 && metaLine(blocks, i) {
+		if headingLevel(blocks[i]) == 0 && (metaLine(blocks, i) || cl.article && kicker(blocks[i])) {
 			gone = append(gone, blocks[i])
 		}
 	}
@@ -172,6 +173,14 @@ func metaLine(blocks []*html.Node, i int) bool {
 	return !dateNearby(blocks, i)
 }
 
+// kicker reports whether b, a line before the title, is made of links
+// only and is short (six words at most): the article's category or
+// section ("Restaurant Tips", "Electrical · Technician Tips").
+func kicker(b *html.Node) bool {
+	t := blockText(b)
+	return b.Type == html.ElementNode && len(strings.Fields(t)) <= 6 && linkTextLen(b) == textLen(t) && textLen(t) > 0
+}
+
 // authorPath matches the path of a link to an author's page.
 var authorPath = regexp.MustCompile(`(?i)/(?:authors?|writers?|contributors?|staff|people|profiles?|team|bio)(?:/|$)|/@[^/]+/?$|linkedin\.com/in/`)
 
@@ -245,8 +254,8 @@ func hasBlockChild(n *html.Node) bool {
 }
 
 // blockText returns n's text with its text nodes joined by a space (a
-// byline's name and date often sit in two spans side by side) and runs of
-// white space made one.
+// byline's name and date often sit in two spans side by side), runs of
+// white space made one and no space before punctuation.
 func blockText(n *html.Node) string {
 	if n.Type == html.TextNode {
 		return strings.Join(strings.Fields(n.Data), " ")
@@ -257,5 +266,10 @@ func blockText(n *html.Node) string {
 			parts = append(parts, d.Data)
 		}
 	}
-	return strings.Join(strings.Fields(strings.Join(parts, " ")), " ")
+	t := strings.Join(strings.Fields(strings.Join(parts, " ")), " ")
+	return spaceBeforePunct.ReplaceAllString(t, "$1")
 }
+
+// spaceBeforePunct matches a space blockText put before punctuation ("By
+// <span>Jane Doe</span>, editor").
+var spaceBeforePunct = regexp.MustCompile(` ([,.;:!?])`)

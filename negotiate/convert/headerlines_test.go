@@ -46,7 +46,7 @@ func TestHeaderLine(t *testing.T) {
 func TestDropHeaderLines(t *testing.T) {
 	story := "<p>" + strings.Repeat("The tide rose twice on Thursday evening. ", 10) + "</p>"
 	for _, tc := range []struct {
-		name, html, want string
+		name, head, html, want string
 	}{
 		{
 			name: "date, reading time and byline next to the title go",
@@ -88,13 +88,24 @@ func TestDropHeaderLines(t *testing.T) {
 				strings.TrimSpace(strings.Repeat("The tide rose twice on Thursday evening. ", 10)) + "\n",
 		},
 		{
+			name: "on a page declared an article, the section links before the title go",
+			head: `<meta property="og:type" content="article">`,
+			html: `<p><a href="/blog/tips">Restaurant Tips</a></p><h1>Title</h1>` + story,
+			want: "# Title\n\n" + strings.TrimSpace(strings.Repeat("The tide rose twice on Thursday evening. ", 10)) + "\n",
+		},
+		{
+			name: "on other pages they stay (a product's brand)",
+			html: `<p><a href="/brands/acme">Acme</a></p><h1>Anvil</h1>` + story,
+			want: "[Acme](https://example.com/brands/acme)\n\n# Anvil\n\n" + strings.TrimSpace(strings.Repeat("The tide rose twice on Thursday evening. ", 10)) + "\n",
+		},
+		{
 			name: "without an h1 nothing goes",
 			html: `<h2>Notes</h2><p>January 17, 2025</p><p>8 min read</p>`,
 			want: "## Notes\n\nJanuary 17, 2025\n\n8 min read\n",
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := mustNew(t, Options{}).Convert([]byte("<main>"+tc.html+"</main>"), testURL, nil)
+			res, err := mustNew(t, Options{}).Convert([]byte("<head>"+tc.head+"</head><main>"+tc.html+"</main>"), testURL, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
