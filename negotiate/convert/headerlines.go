@@ -73,7 +73,8 @@ func headerLine(s string) bool {
 // dropHeaderLines removes the header lines (metaLine) next to the first
 // <h1> under root, the short name after a "Written by" label, and, on a
 // page declared an article (cleaner.article), the section links just
-// before the title (kicker). Kept elements stay.
+// before the title (kicker); then the in-page tables of contents
+// (dropTOC). Kept elements stay.
 func dropHeaderLines(root *html.Node, cl *cleaner) {
 	blocks := textBlocks(root, nil)
 	h := -1
@@ -118,6 +119,7 @@ func dropHeaderLines(root *html.Node, cl *cleaner) {
 			n.Parent.RemoveChild(n)
 		}
 	}
+	dropTOC(root, cl)
 }
 
 // minDateGap is the least text (in words) between two dates alone for

@@ -115,3 +115,54 @@ func TestDropHeaderLines(t *testing.T) {
 		})
 	}
 }
+
+func TestDropTOC(t *testing.T) {
+	toc := `<ul><li><a href="#why">Why</a></li><li><a href="#how">How</a><ul><li><a href="#cost">Cost</a></li></ul></li></ul>`
+	body := `<h2 id="why">Why</h2><p>Because.</p><h2 id="how">How</h2><p>So.</p><h3 id="cost">Cost</h3><p>Little.</p>`
+	const text = "## Why\n\nBecause.\n\n## How\n\nSo.\n\n### Cost\n\nLittle.\n"
+	for _, tc := range []struct {
+		name, head, html, want string
+	}{
+		{
+			name: "a labelled table of contents goes with its label",
+			html: `<h1>T</h1><div class="toc"><p>Table of Contents</p>` + toc + `</div>` + body,
+			want: "# T\n\n" + text,
+		},
+		{
+			name: "a label before the list's wrapper counts",
+			html: `<h1>T</h1><h2>On this page</h2><nav-list><div>` + toc + `</div></nav-list>` + body,
+			want: "# T\n\n" + text,
+		},
+		{
+			name: "an unlabelled one goes on a page declared an article",
+			head: `<meta property="og:type" content="article">`,
+			html: `<h1>T</h1>` + toc + body,
+			want: "# T\n\n" + text,
+		},
+		{
+			name: "an unlabelled one stays on other pages (a documentation index)",
+			html: `<h1>T</h1>` + toc + body,
+			want: "# T\n\n- [Why](https://example.com/section/page#why)\n- [How](https://example.com/section/page#how)\n\n  - [Cost](https://example.com/section/page#cost)\n\n" + text,
+		},
+		{
+			name: "a list of links to other pages stays",
+			html: `<h1>T</h1><p>Contents</p><ul><li><a href="/a">A</a></li><li><a href="/b">B</a></li><li><a href="/c">C</a></li></ul>`,
+			want: "# T\n\nContents\n\n- [A](https://example.com/a)\n- [B](https://example.com/b)\n- [C](https://example.com/c)\n",
+		},
+		{
+			name: "two links are no table of contents",
+			html: `<h1>T</h1><p>Contents</p><ul><li><a href="#a">A</a></li><li><a href="#b">B</a></li></ul>`,
+			want: "# T\n\nContents\n\n- [A](https://example.com/section/page#a)\n- [B](https://example.com/section/page#b)\n",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := mustNew(t, Options{}).Convert([]byte("<head>"+tc.head+"</head><main>"+tc.html+"</main>"), testURL, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := string(res.Markdown); got != tc.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
+			}
+		})
+	}
+}
