@@ -112,7 +112,7 @@ func (c *Converter) ConvertContext(ctx context.Context, htmlUTF8 []byte, pageURL
 	}
 
 	cl := c.newCleaner(doc)
-	cl.article = article
+	cl.article, cl.base = article, base
 	picked := c.selectContent(doc, base, cl)
 	if err := bud.check(); err != nil {
 		return nil, err

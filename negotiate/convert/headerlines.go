@@ -70,12 +70,19 @@ func headerLine(s string) bool {
 	return n > 0
 }
 
-// dropHeaderLines removes the header lines (metaLine) next to the first
+// dropHeaderLines removes what an article's body does not hold around
+// its title and headings: the header lines next to the title
+// (dropTitleLines) and the in-page tables of contents (dropTOC).
+func dropHeaderLines(root *html.Node, cl *cleaner) {
+	dropTitleLines(root, cl)
+	dropTOC(root, cl)
+}
+
+// dropTitleLines removes the header lines (metaLine) next to the first
 // <h1> under root, the short name after a "Written by" label, and, on a
 // page declared an article (cleaner.article), the section links just
-// before the title (kicker); then the in-page tables of contents
-// (dropTOC). Kept elements stay.
-func dropHeaderLines(root *html.Node, cl *cleaner) {
+// before the title (kicker). Kept elements stay.
+func dropTitleLines(root *html.Node, cl *cleaner) {
 	blocks := textBlocks(root, nil)
 	h := -1
 	for i, b := range blocks {
@@ -119,7 +126,6 @@ func dropHeaderLines(root *html.Node, cl *cleaner) {
 			n.Parent.RemoveChild(n)
 		}
 	}
-	dropTOC(root, cl)
 }
 
 // minDateGap is the least text (in words) between two dates alone for

@@ -145,6 +145,12 @@ func TestDropTOC(t *testing.T) {
 			want: "# T\n\n- [Why](https://example.com/section/page#why)\n- [How](https://example.com/section/page#how)\n\n  - [Cost](https://example.com/section/page#cost)\n\n" + text,
 		},
 		{
+			name: "links to the page's own URL with a fragment count, in any block",
+			html: `<h1>T</h1><p><strong>Table of Contents</strong></p><div><a href="https://example.com/section/page#why">Why</a>` +
+				`<a href="/section/page#how">How</a><a href="page#cost">Cost</a></div>` + body,
+			want: "# T\n\n" + text,
+		},
+		{
 			name: "a list of links to other pages stays",
 			html: `<h1>T</h1><p>Contents</p><ul><li><a href="/a">A</a></li><li><a href="/b">B</a></li><li><a href="/c">C</a></li></ul>`,
 			want: "# T\n\nContents\n\n- [A](https://example.com/a)\n- [B](https://example.com/b)\n- [C](https://example.com/c)\n",
