@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"net/url"
 	"strings"
 
 	"github.com/andybalholm/cascadia"
@@ -166,6 +167,11 @@ type cleaner struct {
 	// threadIsPage): the prune rules do not remove them.
 	thread map[*html.Node]bool
 	opts   *Options
+	// article: the page declares itself an article (declaredArticle).
+	article bool
+	// base is the document's base URL (dropTOC tells links to the page's
+	// own fragments by it); nil in tests that build a cleaner by hand.
+	base *url.URL
 }
 
 // pruned reports whether the prune rules remove n (kept elements aside).

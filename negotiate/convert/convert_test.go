@@ -125,6 +125,20 @@ func TestConvertCases(t *testing.T) {
 			extract: "landmark:main",
 		},
 		{
+			name: "a page declared an article is refined though readability finds it short",
+			html: `<head><meta property="og:type" content="article"></head><main><h1>Tide log</h1>
+<p>The tide rose twice on Thursday evening, the second surge higher than the first, and the fish market on the quay was flooded before the crews came in.</p>
+<p>The harbour master has kept the tide log for twenty-two years and never saw a second surge arrive forty minutes after high water on this coast before.</p>
+<p>Oceanographers at the university think a fast band of low pressure pushed a long wave into the bay just as the tide turned, a rare but known event.</p>
+<p>The last such wave was recorded in 1978, when it was mistaken for an error in the tables and left out of the harbour's official record of the year.</p>
+<p>The council has asked for a siren that sounds when the water rises faster than ten centimetres in five minutes, whatever the printed table says.</p>
+<p>Fishermen say they will moor further up the river until the siren is in place, and the market will open an hour later on the days of spring tides.</p>
+<div class="sidebar"><ul><li><a href="/a">Boats return</a></li><li><a href="/b">Quay repairs to start in the spring</a></li>
+<li><a href="/c">The fish market reopens</a></li></ul><button>Load more</button></div></main>`,
+			want:    "# Tide log\n\nThe tide rose twice on Thursday evening, the second surge higher than the first, and the fish market on the quay was flooded before the crews came in.\n\nThe harbour master has kept the tide log for twenty-two years and never saw a second surge arrive forty minutes after high water on this coast before.\n\nOceanographers at the university think a fast band of low pressure pushed a long wave into the bay just as the tide turned, a rare but known event.\n\nThe last such wave was recorded in 1978, when it was mistaken for an error in the tables and left out of the harbour's official record of the year.\n\nThe council has asked for a siren that sounds when the water rises faster than ten centimetres in five minutes, whatever the printed table says.\n\nFishermen say they will moor further up the river until the siren is in place, and the market will open an hour later on the days of spring tides.\n",
+			extract: "landmark:main+pruned",
+		},
+		{
 			name:    "empty prune list prunes nothing",
 			opts:    Options{Settings: Settings{PruneDefaults: Bool(false)}},
 			html:    `<main><nav>menu</nav><p>text</p></main>`,

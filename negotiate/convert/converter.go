@@ -105,12 +105,14 @@ func (c *Converter) ConvertContext(ctx context.Context, htmlUTF8 []byte, pageURL
 	}
 	meta, jsonld := frontmatter.ExtractWithJSONLD(doc, pageURL, header, c.opts.DefaultLanguage)
 	base := documentBase(doc, pageURL)
+	article := declaredArticle(doc)
 	scripts := strip(doc)
 	if err := bud.check(); err != nil {
 		return nil, err
 	}
 
 	cl := c.newCleaner(doc)
+	cl.article, cl.base = article, base
 	picked := c.selectContent(doc, base, cl)
 	if err := bud.check(); err != nil {
 		return nil, err

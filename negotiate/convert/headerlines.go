@@ -27,7 +27,7 @@ const (
 )
 
 // maxHeaderLine is the longest line (in bytes) dropHeaderLines removes.
-const maxHeaderLine = 100
+const maxHeaderLine = 160
 
 // The regular expressions of a header line's parts: a date with an
 // optional label ("Updated:", "Published on") and time, a reading time, a
@@ -70,10 +70,19 @@ func headerLine(s string) bool {
 	return n > 0
 }
 
-// dropHeaderLines removes the header lines (headerLine) next to the first
-// <h1> under root, and the short name after a "Written by" label. Kept
-// elements stay.
+// dropHeaderLines removes what an article's body does not hold around
+// its title and headings: the header lines next to the title
+// (dropTitleLines) and the in-page tables of contents (dropTOC).
 func dropHeaderLines(root *html.Node, cl *cleaner) {
+	dropTitleLines(root, cl)
+	dropTOC(root, cl)
+}
+
+// dropTitleLines removes the header lines (metaLine) next to the first
+// <h1> under root, the short name after a "Written by" label, and, on a
+// page declared an article (cleaner.article), the section links just
+// before the title (kicker). Kept elements stay.
+func dropTitleLines(root *html.Node, cl *cleaner) {
 	blocks := textBlocks(root, nil)
 	h := -1
 	for i, b := range blocks {
@@ -87,7 +96,7 @@ func dropHeaderLines(root *html.Node, cl *cleaner) {
 	}
 	var gone []*html.Node
 	for i := h - 1; i >= 0 && i >= h-headerBefore; i-- {
-		if headingLevel(blocks[i]) == 0 && metaLine(blocks, i) {
+		if headingLevel(blocks[i]) == 0 && (metaLine(blocks, i) || cl.article && kicker(blocks[i])) {
 			gone = append(gone, blocks[i])
 		}
 	}
@@ -160,6 +169,9 @@ func isBareDate(b *html.Node) bool {
 func metaLine(blocks []*html.Node, i int) bool {
 	b := blocks[i]
 	t := blockText(b)
+	if authorLink(b, t) {
+		return true
+	}
 	if b.DataAtom == atom.Table || !headerLine(t) || isBareDate(b) && 2*linkTextLen(b) > textLen(t) {
 		return false
 	}
@@ -167,6 +179,38 @@ func metaLine(blocks []*html.Node, i int) bool {
 		return false
 	}
 	return !dateNearby(blocks, i)
+}
+
+// kicker reports whether b, a line before the title, is made of links
+// only and is short (six words at most): the article's category or
+// section ("Restaurant Tips", "Electrical · Technician Tips").
+func kicker(b *html.Node) bool {
+	t := blockText(b)
+	return b.Type == html.ElementNode && len(strings.Fields(t)) <= 6 && linkTextLen(b) == textLen(t) && textLen(t) > 0
+}
+
+// authorPath matches the path of a link to an author's page.
+var authorPath = regexp.MustCompile(`(?i)/(?:authors?|writers?|contributors?|staff|people|profiles?|team|bio)(?:/|$)|/@[^/]+/?$|linkedin\.com/in/`)
+
+// authorLink reports whether b (text t) is a byline that is only a link
+// to its author's page: a name of four words at most.
+func authorLink(b *html.Node, t string) bool {
+	if b.Type != html.ElementNode || headingLevel(b) > 0 || len(strings.Fields(t)) > 4 || textLen(t) == 0 {
+		return false
+	}
+	var link *html.Node
+	for d := range b.Descendants() {
+		if d.Type == html.ElementNode && d.DataAtom == atom.A {
+			if link != nil {
+				return false
+			}
+			link = d
+		}
+	}
+	if b.DataAtom == atom.A {
+		link = b
+	}
+	return link != nil && textLen(textOf(link)) == textLen(t) && authorPath.MatchString(attr(link, "href"))
 }
 
 // textBlocks appends to blocks the elements under n, in document order,
@@ -218,8 +262,8 @@ func hasBlockChild(n *html.Node) bool {
 }
 
 // blockText returns n's text with its text nodes joined by a space (a
-// byline's name and date often sit in two spans side by side) and runs of
-// white space made one.
+// byline's name and date often sit in two spans side by side), runs of
+// white space made one and no space before punctuation.
 func blockText(n *html.Node) string {
 	if n.Type == html.TextNode {
 		return strings.Join(strings.Fields(n.Data), " ")
@@ -230,5 +274,10 @@ func blockText(n *html.Node) string {
 			parts = append(parts, d.Data)
 		}
 	}
-	return strings.Join(strings.Fields(strings.Join(parts, " ")), " ")
+	t := strings.Join(strings.Fields(strings.Join(parts, " ")), " ")
+	return spaceBeforePunct.ReplaceAllString(t, "$1")
 }
+
+// spaceBeforePunct matches a space blockText put before punctuation ("By
+// <span>Jane Doe</span>, editor").
+var spaceBeforePunct = regexp.MustCompile(` ([,.;:!?])`)

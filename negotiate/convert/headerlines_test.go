@@ -46,7 +46,7 @@ func TestHeaderLine(t *testing.T) {
 func TestDropHeaderLines(t *testing.T) {
 	story := "<p>" + strings.Repeat("The tide rose twice on Thursday evening. ", 10) + "</p>"
 	for _, tc := range []struct {
-		name, html, want string
+		name, head, html, want string
 	}{
 		{
 			name: "date, reading time and byline next to the title go",
@@ -81,13 +81,88 @@ func TestDropHeaderLines(t *testing.T) {
 			want: "# Topic\n\n- [Jan 2, 2024](https://example.com/post/1)\n\nFirst post.\n",
 		},
 		{
+			name: "a byline that is only a link to the author's page goes, other links stay",
+			html: `<h1>Title</h1><p><a href="/author/trung-tran/">Trung Tran</a></p><div><a href="https://substack.com/@jessica">Jessica Talisman</a></div>` +
+				`<p><a href="/topics/tides">Tides</a></p><p><a href="/team/">Our whole team of tide watchers</a></p>` + story,
+			want: "# Title\n\n[Tides](https://example.com/topics/tides)\n\n[Our whole team of tide watchers](https://example.com/team/)\n\n" +
+				strings.TrimSpace(strings.Repeat("The tide rose twice on Thursday evening. ", 10)) + "\n",
+		},
+		{
+			name: "on a page declared an article, the section links before the title go",
+			head: `<meta property="og:type" content="article">`,
+			html: `<p><a href="/blog/tips">Restaurant Tips</a></p><h1>Title</h1>` + story,
+			want: "# Title\n\n" + strings.TrimSpace(strings.Repeat("The tide rose twice on Thursday evening. ", 10)) + "\n",
+		},
+		{
+			name: "on other pages they stay (a product's brand)",
+			html: `<p><a href="/brands/acme">Acme</a></p><h1>Anvil</h1>` + story,
+			want: "[Acme](https://example.com/brands/acme)\n\n# Anvil\n\n" + strings.TrimSpace(strings.Repeat("The tide rose twice on Thursday evening. ", 10)) + "\n",
+		},
+		{
 			name: "without an h1 nothing goes",
 			html: `<h2>Notes</h2><p>January 17, 2025</p><p>8 min read</p>`,
 			want: "## Notes\n\nJanuary 17, 2025\n\n8 min read\n",
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := mustNew(t, Options{}).Convert([]byte("<main>"+tc.html+"</main>"), testURL, nil)
+			res, err := mustNew(t, Options{}).Convert([]byte("<head>"+tc.head+"</head><main>"+tc.html+"</main>"), testURL, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := string(res.Markdown); got != tc.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestDropTOC(t *testing.T) {
+	toc := `<ul><li><a href="#why">Why</a></li><li><a href="#how">How</a><ul><li><a href="#cost">Cost</a></li></ul></li></ul>`
+	body := `<h2 id="why">Why</h2><p>Because.</p><h2 id="how">How</h2><p>So.</p><h3 id="cost">Cost</h3><p>Little.</p>`
+	const text = "## Why\n\nBecause.\n\n## How\n\nSo.\n\n### Cost\n\nLittle.\n"
+	for _, tc := range []struct {
+		name, head, html, want string
+	}{
+		{
+			name: "a labelled table of contents goes with its label",
+			html: `<h1>T</h1><div class="toc"><p>Table of Contents</p>` + toc + `</div>` + body,
+			want: "# T\n\n" + text,
+		},
+		{
+			name: "a label before the list's wrapper counts",
+			html: `<h1>T</h1><h2>On this page</h2><nav-list><div>` + toc + `</div></nav-list>` + body,
+			want: "# T\n\n" + text,
+		},
+		{
+			name: "an unlabelled one goes on a page declared an article",
+			head: `<meta property="og:type" content="article">`,
+			html: `<h1>T</h1>` + toc + body,
+			want: "# T\n\n" + text,
+		},
+		{
+			name: "an unlabelled one stays on other pages (a documentation index)",
+			html: `<h1>T</h1>` + toc + body,
+			want: "# T\n\n- [Why](https://example.com/section/page#why)\n- [How](https://example.com/section/page#how)\n\n  - [Cost](https://example.com/section/page#cost)\n\n" + text,
+		},
+		{
+			name: "links to the page's own URL with a fragment count, in any block",
+			html: `<h1>T</h1><p><strong>Table of Contents</strong></p><div><a href="https://example.com/section/page#why">Why</a>` +
+				`<a href="/section/page#how">How</a><a href="page#cost">Cost</a></div>` + body,
+			want: "# T\n\n" + text,
+		},
+		{
+			name: "a list of links to other pages stays",
+			html: `<h1>T</h1><p>Contents</p><ul><li><a href="/a">A</a></li><li><a href="/b">B</a></li><li><a href="/c">C</a></li></ul>`,
+			want: "# T\n\nContents\n\n- [A](https://example.com/a)\n- [B](https://example.com/b)\n- [C](https://example.com/c)\n",
+		},
+		{
+			name: "two links are no table of contents",
+			html: `<h1>T</h1><p>Contents</p><ul><li><a href="#a">A</a></li><li><a href="#b">B</a></li></ul>`,
+			want: "# T\n\nContents\n\n- [A](https://example.com/section/page#a)\n- [B](https://example.com/section/page#b)\n",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := mustNew(t, Options{}).Convert([]byte("<head>"+tc.head+"</head><main>"+tc.html+"</main>"), testURL, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -56,9 +56,11 @@ func refine(lm content, base *url.URL, cl *cleaner) content {
 	// candidate when it is full of navigation (more link text than not,
 	// readability's own bound for a block it removes): a short story inside
 	// link lists is below readability's "readerable" bar, and the story is
-	// all the page holds besides its links.
+	// all the page holds besides its links. So is a landmark on a page
+	// that declares itself an article (og:type, declaredArticle): a post
+	// of short paragraphs is below that bar too.
 	article := parser.CheckDocument(root)
-	if !article && !st.linkHeavy() {
+	if !article && !st.linkHeavy() && !cl.article {
 		return lm
 	}
 	doc := &html.Node{Type: html.DocumentNode}
