@@ -35,7 +35,11 @@
 # conversion cached), plan-scan (plan with the self-scan on, the default,
 # scan.caddyfile: measured once the first scan has finished). PAGE
 # (/size/1k.html).
-# CADDY (a prebuilt binary), WORK (a directory for the dumps and logs).
+# CADDY (a prebuilt binary), WORK (a directory for the dumps and logs),
+# STRACE (1; 0 skips the system calls). The environment reaches Caddy:
+# GOGC=off counts the requests' own work without any collection (what is
+# left is what allocating costs, not collecting), the difference to the
+# default run is what the collections cost.
 set -euo pipefail
 
 cd "$(dirname "$0")/../.."
@@ -44,6 +48,7 @@ WORK=${WORK:-$(mktemp -d /tmp/agentready-wholeproc.XXXXXX)}
 mkdir -p "$WORK"
 N=${N:-2000}
 WARM=${WARM:-200}
+STRACE=${STRACE:-1}
 PAGE=${PAGE:-/size/1k.html}
 FRONTS=${FRONTS:-plain directive headers plan md-warm}
 HTML='text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8'
@@ -162,7 +167,7 @@ for name in $FRONTS; do
 	total=$(awk '/^(summary|totals):/ {print $2; exit}' "$dump")
 	INSTR[$name]=$((total / N))
 	MARK[$name]=$(($(marking "$dump") / N))
-	if command -v strace >/dev/null; then
+	if [ "$STRACE" = 1 ] && command -v strace >/dev/null; then
 		log "$name: strace, $WARM + $N requests"
 		start "$name"
 		warm "$name"
@@ -180,7 +185,7 @@ for name in $FRONTS; do
 done
 
 echo "Date: $(date -u '+%Y-%m-%d %H:%M UTC'); $(go version | cut -d' ' -f3-4); $(valgrind --version); Caddy $BUILT."
-echo "Command: N=$N WARM=$WARM PAGE=$PAGE FRONTS=\"$FRONTS\" bench/proxy/wholeproc.sh (GOMAXPROCS=1; $WORK)"
+echo "Command: ${GOGC:+GOGC=$GOGC }N=$N WARM=$WARM PAGE=$PAGE FRONTS=\"$FRONTS\" bench/proxy/wholeproc.sh (GOMAXPROCS=1; $WORK)"
 echo
 echo "| front | instructions/request | over plain | of them marking | the rest | collections in the window | writes/request | reads with data/request | system calls/request, all |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
