@@ -30,7 +30,10 @@
 //     kept), a block of which it kept nothing goes even when it holds prose
 //     or a byline (an author box and its bio, a block theme's sidebar
 //     column), unless such blocks hold half the article's text or more (a
-//     forum topic's replies);
+//     forum topic's replies); a section of plain text there stays when a
+//     block that is never removed (a heading, a table, prose) follows it.
+//     A page that declares itself an article (og:type) is refined even
+//     when go-readability finds it too short to judge;
 //  3. the whole <body> ("body"), when it holds no chrome at all: no block
 //     of mostly link text outside a paragraph (a man page's "See also
 //     git-rm(1), git-mv(1)" is a sentence) and no form control. A man page
@@ -59,6 +62,12 @@
 // be left, none is applied. A comment thread the default rules remove
 // (#comments, .comment-list, ...) stays when it holds more than twice the
 // text of the rest of the body: a forum topic keeps its posts there.
+//
+// What an article's body (schema.org's articleBody) does not hold goes
+// too (headerlines.go, toc.go, captions.go): the short lines next to the
+// first <h1> that are its metadata (a date alone, "8 min read", a byline,
+// a link to the author's page; the front matter has the date and the
+// author), the in-page tables of contents, and the pictures' credits.
 //
 // Nothing is lost in conversion: a data table whose cells hold code, lists
 // or quotes becomes a list (one item per row, "**Header**: content"), code

@@ -72,10 +72,12 @@ func headerLine(s string) bool {
 
 // dropHeaderLines removes what an article's body does not hold around
 // its title and headings: the header lines next to the title
-// (dropTitleLines) and the in-page tables of contents (dropTOC).
+// (dropTitleLines), the in-page tables of contents (dropTOC) and the
+// captions of its pictures (dropCaptions).
 func dropHeaderLines(root *html.Node, cl *cleaner) {
 	dropTitleLines(root, cl)
 	dropTOC(root, cl)
+	dropCaptions(root, cl)
 }
 
 // dropTitleLines removes the header lines (metaLine) next to the first

@@ -172,3 +172,42 @@ func TestDropTOC(t *testing.T) {
 		})
 	}
 }
+
+func TestDropCaptions(t *testing.T) {
+	for _, tc := range []struct {
+		name, html, want string
+	}{
+		{
+			name: "a photo's credit goes, the photo stays",
+			html: `<p>Text.</p><figure><img src="/a.jpg" alt="A harbour"><figcaption>Photo: J. Doe / Getty Images</figcaption></figure>` +
+				`<figure><img src="/b.jpg" alt="A quay"><figcaption>The quay in 1950. Credit: Nikon</figcaption></figure>`,
+			want: "Text.\n\n![A harbour](https://example.com/a.jpg)\n\n![A quay](https://example.com/b.jpg)\n",
+		},
+		{
+			name: "a caption that says what the picture shows stays",
+			html: `<figure><img src="/a.jpg" alt="A harbour"><figcaption>The harbour at dusk, before the second surge.</figcaption></figure>`,
+			want: "![A harbour](https://example.com/a.jpg)\n\n*The harbour at dusk, before the second surge.*\n",
+		},
+		{
+			name: "a code listing's and a quote's credits stay",
+			html: `<figure><pre>go run .</pre><figcaption>Source: the Go tour</figcaption></figure>` +
+				`<figure><blockquote>Quoted.</blockquote><figcaption>Source: someone</figcaption></figure>`,
+			want: "```\ngo run .\n```\n\n*Source: the Go tour*\n\n> Quoted.\n\n*Source: someone*\n",
+		},
+		{
+			name: "a caption three pictures share is their items' label",
+			html: strings.Repeat(`<figure><img src="/c.png" alt="Coupon"><figcaption>Photo: Acme</figcaption></figure>`, 3),
+			want: strings.Repeat("![Coupon](https://example.com/c.png)\n\n*Photo: Acme*\n\n", 2) + "![Coupon](https://example.com/c.png)\n\n*Photo: Acme*\n",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := mustNew(t, Options{}).Convert([]byte("<main>"+tc.html+"</main>"), testURL, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := string(res.Markdown); got != tc.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
+			}
+		})
+	}
+}
