@@ -12,8 +12,8 @@
 // github.com/pkoukk/tiktoken-go-loader v0.0.2 ships it, the file OpenAI
 // publishes (its SHA-256, which the tests check, is the one tiktoken
 // expects). It is 1.7 MB in the binary; nothing of it is decoded until
-// the first token count (sync.Once): a program that never counts pays
-// nothing at start-up.
+// the first token count: a program that never counts pays nothing at
+// start-up.
 package o200k
 
 import (
@@ -24,7 +24,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"sync"
 
 	"github.com/pkoukk/tiktoken-go"
 )
@@ -40,16 +39,47 @@ const fileURL = "https://openaipublic.blob.core.windows.net/encodings/o200k_base
 var compressed []byte
 
 func init() {
-	// Only an assignment: the vocabulary is decoded on first use.
+	// Only an assignment: the vocabulary is decoded on first use. The
+	// library's own GetEncoding (which the tests compare Tokenizer with)
+	// reads it through this loader instead of the network.
 	tiktoken.SetBpeLoader(loader{fallback: tiktoken.NewDefaultBpeLoader()})
 }
 
-// Tokenizer returns the o200k_base tokenizer, made on the first call from
-// the embedded vocabulary (no network) and shared afterwards; it is safe
-// for concurrent use.
-var Tokenizer = sync.OnceValues(func() (*tiktoken.Tiktoken, error) {
-	return tiktoken.GetEncoding(Name)
-})
+// pattern is o200k_base's pre-tokenizer, as tiktoken (openai_public.py)
+// and tiktoken-go define it; TestTokenizerIsTheLibrarys holds it to the
+// library's.
+const pattern = `[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?` +
+	`|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?` +
+	`|\p{N}{1,3}` +
+	`| ?[^\s\p{L}\p{N}]+[\r\n/]*` +
+	`|\s*[\r\n]+` +
+	`|\s+(?!\S)` +
+	`|\s+`
+
+// Tokenizer returns a new o200k_base tokenizer of tiktoken-go, made from
+// the embedded vocabulary (no network); it is safe for concurrent use.
+// Nothing here keeps it: its maps (about 21 MB of pointers that every
+// garbage collection would mark while they live) are garbage once the
+// caller drops it. The scanner makes one per check of x-markdown-tokens,
+// so a self-scan in the proxy's process does not leave them behind
+// (tiktoken-go's GetEncoding would keep them for the process's life).
+func Tokenizer() (*tiktoken.Tiktoken, error) {
+	mergeable, err := ranks()
+	if err != nil {
+		return nil, err
+	}
+	special := map[string]int{tiktoken.ENDOFTEXT: 199999, tiktoken.ENDOFPROMPT: 200018}
+	bpe, err := tiktoken.NewCoreBPE(mergeable, special, pattern)
+	if err != nil {
+		return nil, err
+	}
+	set := make(map[string]any, len(special))
+	for k := range special {
+		set[k] = true
+	}
+	enc := &tiktoken.Encoding{Name: Name, PatStr: pattern, MergeableRanks: mergeable, SpecialTokens: special}
+	return tiktoken.NewTiktoken(bpe, enc, set), nil
+}
 
 // loader answers tiktoken-go's request for the o200k_base file from the
 // embedded copy, and any other file as the library does by default.

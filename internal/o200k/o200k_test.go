@@ -5,7 +5,10 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"os"
+	"slices"
 	"testing"
+
+	"github.com/pkoukk/tiktoken-go"
 )
 
 // openAISHA256 is the SHA-256 tiktoken checks o200k_base.tiktoken against
@@ -74,4 +77,44 @@ type fakeLoader func(string)
 func (f fakeLoader) LoadTiktokenBpe(file string) (map[string]int, error) {
 	f(file)
 	return map[string]int{}, nil
+}
+
+// TestTokenizerIsTheLibrarys: the tokenizer Tokenizer makes (its own copy
+// of the pre-tokenizer's pattern and special tokens) encodes as the
+// library's GetEncoding does, token for token, on every text of
+// testdata/counts.json and on the special tokens' text; and each call
+// makes a new one, which nothing here keeps.
+func TestTokenizerIsTheLibrarys(t *testing.T) {
+	b, err := os.ReadFile("testdata/counts.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var entries []Entry
+	if err := json.Unmarshal(b, &entries); err != nil {
+		t.Fatal(err)
+	}
+	entries = append(entries, Entry{Name: "special", Text: "a<|endoftext|>b <|endofprompt|>"})
+	lib, err := tiktoken.GetEncoding(Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ours, err := Tokenizer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if got, want := ours.EncodeOrdinary(e.Text), lib.EncodeOrdinary(e.Text); !slices.Equal(got, want) {
+			t.Errorf("%s: %v, the library: %v", e.Name, got, want)
+		}
+		if got, want := ours.Encode(e.Text, []string{"all"}, nil), lib.Encode(e.Text, []string{"all"}, nil); !slices.Equal(got, want) {
+			t.Errorf("%s with special tokens: %v, the library: %v", e.Name, got, want)
+		}
+	}
+	again, err := Tokenizer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again == ours {
+		t.Error("Tokenizer returned the same tokenizer twice: something keeps it")
+	}
 }
