@@ -22,6 +22,8 @@
 #   bench/indexrss.sh                      # the Python docs
 #   SETTLE=150 LOG=/tmp/rss.log PROFILES=/tmp/rss bench/indexrss.sh
 #   DOCS=/usr/share/doc/git-doc bench/indexrss.sh
+#   SELF_SCAN=on bench/indexrss.sh         # with the self-scan, as by default
+#                                          # (SELF_SCAN: off, or on)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DOCS=${DOCS:-/usr/share/doc/python3.11/html}
@@ -35,6 +37,9 @@ go build -o "$work/caddy" ./cmd/caddy
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 admin=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 printf 'site:\n  name: docs\nconnect:\n  enabled: true\n  rate_limit: 1000000\n' >"$work/site.yaml"
+# The self-scan is off unless SELF_SCAN=on (the default of a real config).
+scanline='self_scan off'
+[ "${SELF_SCAN:-off}" = on ] && scanline=""
 cat >"$work/Caddyfile" <<CF
 {
 	admin 127.0.0.1:$admin
@@ -46,7 +51,7 @@ cat >"$work/Caddyfile" <<CF
 http://127.0.0.1:$port {
 	agent_ready {
 		config $work/site.yaml
-		self_scan off
+		$scanline
 	}
 	root * $DOCS
 	file_server
