@@ -71,14 +71,15 @@ const (
 	// StateEmpty: no page is held, because no refresh has succeeded yet (see
 	// LastError and NextAttempt) or because the site lists none.
 	StateEmpty = "empty"
-	// StateRefreshing: no page is held yet and the first refresh runs.
+	// StateRefreshing: the first refresh runs; the pages it has read so
+	// far may be held (Pages), but none has been indexed yet.
 	StateRefreshing = "refreshing"
 )
 
 // state derives State from the other fields.
 func (s *Stats) state() string {
 	switch {
-	case s.Pages == 0 && s.Refreshing && s.LastSuccess.IsZero():
+	case s.Refreshing && s.LastSuccess.IsZero():
 		return StateRefreshing
 	case s.Pages == 0:
 		return StateEmpty

@@ -442,3 +442,27 @@ func TestNotReadyWhileFirstBuildRuns(t *testing.T) {
 		t.Fatalf("/ask once built: %d %s", resp.StatusCode, body)
 	}
 }
+
+// TestStateDuringTheFirstRefresh: while the first refresh runs, the
+// index says refreshing even when it holds the pages read so far; ok only
+// once a refresh has succeeded (a status read mid-refresh said ok with one
+// page of seven, before anything was indexed).
+func TestStateDuringTheFirstRefresh(t *testing.T) {
+	now := time.Now()
+	for _, c := range []struct {
+		name string
+		s    Stats
+		want string
+	}{
+		{"nothing yet", Stats{Refreshing: true}, StateRefreshing},
+		{"some pages read", Stats{Pages: 1, Refreshing: true}, StateRefreshing},
+		{"done", Stats{Pages: 7, LastSuccess: now}, StateOK},
+		{"refreshing again", Stats{Pages: 7, Refreshing: true, LastSuccess: now}, StateOK},
+		{"first refresh failed", Stats{Failures: 1}, StateEmpty},
+		{"failed after a success", Stats{Pages: 7, Failures: 1, LastSuccess: now}, StateStale},
+	} {
+		if got := c.s.state(); got != c.want {
+			t.Errorf("%s: state %q, want %q", c.name, got, c.want)
+		}
+	}
+}
