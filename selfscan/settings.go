@@ -66,9 +66,13 @@ func (s *Settings) FirstDelay() time.Duration {
 
 // Runner is one config's schedule of a site's self-scans.
 type Runner struct {
-	Site     *Site
-	Scanner  *Scanner
-	Delay    time.Duration
+	// Site is the site whose report the scans fill.
+	Site *Site
+	// Scanner runs one scan (its Timeout, Fresh and Options from Settings).
+	Scanner *Scanner
+	// Delay is the wait before the first scan after the config loads.
+	Delay time.Duration
+	// Interval is the time between the starts of two scans.
 	Interval time.Duration
 }
 

@@ -47,9 +47,12 @@ func Flags() *pflag.FlagSet {
 
 // Args are the inputs of the command.
 type Args struct {
-	URL      string // the page's address
-	File     string // input file; "" or "-" for stdin
-	Tokens   bool   // print the token count on stderr
+	URL    string // the page's address
+	File   string // input file; "" or "-" for stdin
+	Tokens bool   // print the token count on stderr
+	// Settings are the conversion's, as the handler's JSON names them
+	// (the command's flags set the same fields), so the command converts
+	// as the proxy does.
 	Settings convert.Settings
 }
 

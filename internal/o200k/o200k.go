@@ -20,10 +20,8 @@ import (
 	"bytes"
 	"compress/gzip"
 	_ "embed"
-	"encoding/base64"
 	"fmt"
 	"io"
-	"strconv"
 
 	"github.com/pkoukk/tiktoken-go"
 )
@@ -92,36 +90,23 @@ func (l loader) LoadTiktokenBpe(file string) (map[string]int, error) {
 	return ranks()
 }
 
-// ranks decodes the embedded file: one token a line, base64, then its
-// rank. The tokens' bytes are decoded into one buffer and each key is a
-// slice of it, so the map costs no allocation per token.
+// ranks decodes the embedded file into the map tiktoken-go takes, read
+// by ParseTable (one parser of the file): each key is a slice of one
+// string of all the tokens' bytes, so the map costs no allocation per
+// token.
 func ranks() (map[string]int, error) {
 	text, err := decompress()
 	if err != nil {
 		return nil, err
 	}
-	type entry struct{ start, end, rank int }
-	entries := make([]entry, 0, 200_000)
-	buf := make([]byte, 0, 2<<20)
-	for n := 1; len(text) > 0; n++ {
-		line, rest, _ := bytes.Cut(text, []byte("\n"))
-		text = rest
-		if len(line) == 0 {
-			continue
-		}
-		tok, rank, ok := bytes.Cut(line, []byte(" "))
-		start := len(buf)
-		buf, err = base64.StdEncoding.AppendDecode(buf, tok)
-		r, err2 := strconv.Atoi(string(rank))
-		if !ok || err != nil || err2 != nil {
-			return nil, fmt.Errorf("o200k: embedded vocabulary line %d is not \"base64 rank\": %q", n, line)
-		}
-		entries = append(entries, entry{start, len(buf), r})
+	t, err := ParseTable(text)
+	if err != nil {
+		return nil, fmt.Errorf("o200k: embedded vocabulary: %w", err)
 	}
-	all := string(buf)
-	m := make(map[string]int, len(entries))
-	for _, e := range entries {
-		m[all[e.start:e.end]] = e.rank
+	all := string(t.text)
+	m := make(map[string]int, len(t.rank))
+	for i, r := range t.rank {
+		m[all[t.start[i]:t.start[i+1]]] = int(r)
 	}
 	return m, nil
 }
