@@ -244,6 +244,8 @@ func unkept(root *html.Node, kept map[string]bool, cl *cleaner) []*html.Node {
 					// the article's header
 				case !has && any && cl.keepPath[c]:
 					walk(c) // prune around the kept element
+				case after && k == 0 && any && teaserList(c):
+					victims = append(victims, c)
 				case !has && any && prunable(c):
 					if after && k == 0 {
 						trailingChrome = append(trailingChrome, c)
@@ -461,4 +463,32 @@ func trailingPrunable(n *html.Node) bool {
 func plainText(n *html.Node) bool {
 	st := measure(n)
 	return !st.chrome && st.clean() && !findHeading(n, 6) && hasProse(n, minPlainLen)
+}
+
+// minTeasers is the fewest teasers that make a block a list of them.
+const minTeasers = 2
+
+// teaserList reports whether n is a list of teasers of other pages: it
+// holds minTeasers headings or more whose text is all link text (each
+// teaser's title links to its page, as a "Latest News" list's excerpts
+// do), and fewer headings that are not links (the list's label, "Latest
+// News"). After the article's end, of
+// which readability kept nothing, such a list leaves the body whatever
+// its excerpts weigh beside the article (unkept).
+func teaserList(n *html.Node) bool {
+	links, other := 0, 0
+	for d := range n.Descendants() {
+		if d.Type != html.ElementNode || headingLevel(d) == 0 {
+			continue
+		}
+		t := textLen(textOf(d))
+		switch {
+		case t == 0:
+		case linkTextLen(d) == t:
+			links++
+		default:
+			other++
+		}
+	}
+	return links >= minTeasers && other < links
 }

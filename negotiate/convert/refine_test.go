@@ -28,6 +28,24 @@ var pruneUnkeptTests = []struct {
 		removed: true,
 	},
 	{
+		name: "a list of teasers after the article's end goes whatever its excerpts weigh",
+		html: `<p>story</p><div><h2>Latest News</h2>` +
+			`<h3><a href="/a">Another story</a></h3><p>` + strings.Repeat("An excerpt of another story that runs on. ", 4) + `</p>` +
+			`<h3><a href="/b">A third story</a></h3><p>` + strings.Repeat("An excerpt of a third story that runs on. ", 4) + `</p></div>`,
+		kept:    []string{"story"},
+		want:    "story",
+		removed: true,
+	},
+	{
+		name: "sections with their own headings after the article's end are not teasers",
+		html: `<p>story</p><div><h2>Latest News</h2>` +
+			`<h3>Another story</h3><p>` + strings.Repeat("An excerpt of another story that runs on. ", 4) + `</p>` +
+			`<h3><a href="/b">A third story</a></h3><p>` + strings.Repeat("An excerpt of a third story that runs on. ", 4) + `</p></div>`,
+		kept: []string{"story"},
+		want: "story Latest News Another story " + strings.TrimSpace(strings.Repeat("An excerpt of another story that runs on. ", 4)) +
+			" A third story " + strings.TrimSpace(strings.Repeat("An excerpt of a third story that runs on. ", 4)),
+	},
+	{
 		name: "nothing unkept",
 		html: `<p>story</p><p>more</p>`,
 		kept: []string{"story", "more"},
