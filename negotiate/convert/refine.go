@@ -211,11 +211,10 @@ func collectTexts(n *html.Node, set map[string]bool) {
 // product grid after it the page), and those that are plain text
 // (plainText) stay when a block that stays whatever readability kept (a
 // heading, a table, prose) follows them: readability ended the article
-// too early, and the text is still the article's. Whatever the shares, a
-// block after the article's end of which readability kept nothing goes
-// when it is a list of teasers (teaserList) or, on a page declared an
-// article, holds a form control (a contact or newsletter form, with
-// what sits beside it). Nothing is removed when it would leave root
+// too early, and the text is still the article's. Whatever the shares, on
+// a page declared an article, a block after the article's end of which
+// readability kept nothing goes when it holds a form control (a contact
+// or newsletter form, with what sits beside it). Nothing is removed when it would leave root
 // with no text: the oracle then kept nothing of the landmark that it
 // recognises (a listing page, a shop category), and the landmark stays
 // whole.
@@ -248,7 +247,7 @@ func unkept(root *html.Node, kept map[string]bool, cl *cleaner) []*html.Node {
 					// the article's header
 				case !has && any && cl.keepPath[c]:
 					walk(c) // prune around the kept element
-				case after && k == 0 && any && (teaserList(c) || cl.article && findAny(c, formControls)):
+				case after && k == 0 && any && cl.article && findAny(c, formControls):
 					victims = append(victims, c)
 				case !has && any && prunable(c):
 					if after && k == 0 {
@@ -467,32 +466,4 @@ func trailingPrunable(n *html.Node) bool {
 func plainText(n *html.Node) bool {
 	st := measure(n)
 	return !st.chrome && st.clean() && !findHeading(n, 6) && hasProse(n, minPlainLen)
-}
-
-// minTeasers is the fewest teasers that make a block a list of them.
-const minTeasers = 2
-
-// teaserList reports whether n is a list of teasers of other pages: it
-// holds minTeasers headings or more whose text is all link text (each
-// teaser's title links to its page, as a "Latest News" list's excerpts
-// do), and fewer headings that are not links (the list's label, "Latest
-// News"). After the article's end, of
-// which readability kept nothing, such a list leaves the body whatever
-// its excerpts weigh beside the article (unkept).
-func teaserList(n *html.Node) bool {
-	links, other := 0, 0
-	for d := range n.Descendants() {
-		if d.Type != html.ElementNode || headingLevel(d) == 0 {
-			continue
-		}
-		t := textLen(textOf(d))
-		switch {
-		case t == 0:
-		case linkTextLen(d) == t:
-			links++
-		default:
-			other++
-		}
-	}
-	return links >= minTeasers && other < links
 }
