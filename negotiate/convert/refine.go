@@ -211,10 +211,13 @@ func collectTexts(n *html.Node, set map[string]bool) {
 // product grid after it the page), and those that are plain text
 // (plainText) stay when a block that stays whatever readability kept (a
 // heading, a table, prose) follows them: readability ended the article
-// too early, and the text is still the article's. Nothing is
-// removed when it would leave root with no text: the oracle then kept
-// nothing of the landmark that it recognises (a listing page, a shop
-// category), and the landmark stays whole.
+// too early, and the text is still the article's. Whatever the shares, on
+// a page declared an article, a block after the article's end of which
+// readability kept nothing goes when it holds a form control (a contact
+// or newsletter form, with what sits beside it). Nothing is removed when it would leave root
+// with no text: the oracle then kept nothing of the landmark that it
+// recognises (a listing page, a shop category), and the landmark stays
+// whole.
 func pruneUnkept(root *html.Node, kept map[string]bool, cl *cleaner) bool {
 	return removeAll(root, unkept(root, kept, cl))
 }
@@ -244,6 +247,8 @@ func unkept(root *html.Node, kept map[string]bool, cl *cleaner) []*html.Node {
 					// the article's header
 				case !has && any && cl.keepPath[c]:
 					walk(c) // prune around the kept element
+				case after && k == 0 && any && cl.article && findAny(c, formControls):
+					victims = append(victims, c)
 				case !has && any && prunable(c):
 					if after && k == 0 {
 						trailingChrome = append(trailingChrome, c)

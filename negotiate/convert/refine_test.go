@@ -17,6 +17,7 @@ var pruneUnkeptTests = []struct {
 	html    string // the landmark's content
 	kept    []string
 	keep    string // a Keep selector, or ""
+	article bool   // the page declares itself an article
 	want    string // space-joined text left
 	removed bool
 }{
@@ -26,6 +27,31 @@ var pruneUnkeptTests = []struct {
 		kept:    []string{"story"},
 		want:    "story",
 		removed: true,
+	},
+	{
+		name: "a list of teasers after the end that outweighs the article stays (a listing's front page)",
+		html: `<p>story</p><div><h2>Latest News</h2>` +
+			`<h3><a href="/a">Another story</a></h3><p>` + strings.Repeat("An excerpt of another story that runs on. ", 4) + `</p>` +
+			`<h3><a href="/b">A third story</a></h3><p>` + strings.Repeat("An excerpt of a third story that runs on. ", 4) + `</p></div>`,
+		kept: []string{"story"},
+		want: "story Latest News Another story " + strings.TrimSpace(strings.Repeat("An excerpt of another story that runs on. ", 4)) +
+			" A third story " + strings.TrimSpace(strings.Repeat("An excerpt of a third story that runs on. ", 4)),
+	},
+	{
+		name: "a form after the end of a declared article goes with what is beside it",
+		html: `<p>story</p><div><h3>Contact us</h3><p>` + strings.Repeat("Let us help: call us or fill out the form. ", 4) + `</p>` +
+			`<form><input name="name"><input name="email"><textarea></textarea><button>Send</button></form></div>`,
+		kept:    []string{"story"},
+		article: true,
+		want:    "story",
+		removed: true,
+	},
+	{
+		name: "a form after the end of a page not declared an article stays",
+		html: `<p>story</p><div><h3>Contact us</h3><p>` + strings.Repeat("Let us help: call us or fill out the form. ", 4) + `</p>` +
+			`<form><input name="name"><input name="email"><textarea></textarea><button>Send</button></form></div>`,
+		kept: []string{"story"},
+		want: "story Contact us " + strings.TrimSpace(strings.Repeat("Let us help: call us or fill out the form. ", 4)) + " Send",
 	},
 	{
 		name: "nothing unkept",
@@ -185,6 +211,7 @@ func TestPruneUnkept(t *testing.T) {
 				opts.Keep = []string{tt.keep}
 			}
 			cl := mustNew(t, opts).newCleaner(doc)
+			cl.article = tt.article
 			kept := map[string]bool{}
 			for _, k := range tt.kept {
 				kept[k] = true
