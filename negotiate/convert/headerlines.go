@@ -125,12 +125,13 @@ var dayLayouts = []string{"January 2 2006", "Jan 2 2006", "2 January 2006", "2 J
 // monthLayouts are the layouts of a month alone ("March 2026").
 var monthLayouts = []string{"January 2006", "Jan 2006"}
 
-// dayCut matches what dayOf takes out of a date before parsing it.
+// dayLabel, dayTime, dayOrdinal, dayDot and daySept match what dayOf takes out of a date before parsing it.
 var (
 	dayLabel   = regexp.MustCompile(`(?i)^` + dateLabel + `(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+)?`)
 	dayTime    = regexp.MustCompile(`(?i),?\s*(?:at\s+)?\d{1,2}:\d{2}.*$`)
 	dayOrdinal = regexp.MustCompile(`(?i)(\d)(?:st|nd|rd|th)\b`)
-	dayMonth   = regexp.MustCompile(`(?i)\b(sep)t\b|\b([a-z]{3,9})\.`)
+	dayDot     = regexp.MustCompile(`(?i)([a-z])\.`)
+	daySept    = regexp.MustCompile(`(?i)\b(sep)t\b`)
 )
 
 // dayOf returns the days a header date may be ("2006-01-02"; both readings
@@ -138,7 +139,7 @@ var (
 func dayOf(s string) []string {
 	s = dayTime.ReplaceAllString(dayLabel.ReplaceAllString(strings.TrimSpace(s), ""), "")
 	s = dayOrdinal.ReplaceAllString(s, "$1")
-	s = dayMonth.ReplaceAllString(strings.ReplaceAll(s, ",", " "), "$1$2")
+	s = daySept.ReplaceAllString(dayDot.ReplaceAllString(strings.ReplaceAll(s, ",", " "), "$1"), "$1")
 	s = strings.Join(strings.Fields(s), " ")
 	var days []string
 	for _, l := range dayLayouts {

@@ -215,3 +215,24 @@ func TestDropCaptions(t *testing.T) {
 		})
 	}
 }
+
+func TestDayOf(t *testing.T) {
+	for _, tc := range []struct {
+		date string
+		want []string
+	}{
+		{"January 17, 2025", []string{"2025-01-17"}},
+		{"Published Jun 4, 2025", []string{"2025-06-04"}},
+		{"Sunday, February 8th, 2026 at 7:07 pm", []string{"2026-02-08"}},
+		{"Updated: Sept. 3, 2025", []string{"2025-09-03"}},
+		{"14 March 2026", []string{"2026-03-14"}},
+		{"Last updated on 2025-06-25", []string{"2025-06-25"}},
+		{"03/04/2026", []string{"2026-03-04", "2026-04-03"}},
+		{"March 2026", []string{"2026-03"}},
+		{"8 min read", nil},
+	} {
+		if got := dayOf(tc.date); strings.Join(got, ",") != strings.Join(tc.want, ",") {
+			t.Errorf("dayOf(%q) = %v, want %v", tc.date, got, tc.want)
+		}
+	}
+}
