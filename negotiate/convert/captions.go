@@ -66,12 +66,12 @@ func pictureFigure(fig *html.Node) bool {
 // then the credit ("Photo: J. Doe", "Image credit: NASA", "Courtesy of
 // the artist"), a photographer ("Photo by J. Doe"), a copyright line, or
 // an agency, alone or with a name ("J. Doe/Getty Images", "(Reuters)",
-// "AP Photo/J. Doe"). A caption that says what the picture shows and
+// "AP Photo/J. Doe", "Win McNamee via Getty Images"). A caption that says what the picture shows and
 // names its credit too stays whole ("Flooding in Valencia (Reuters)"), as
 // does a source ("Source: Bureau of Labor Statistics" under a chart: the
 // data's provenance) and "Image: the new settings panel".
 var creditLine = regexp.MustCompile(`(?i)^(?:(?:photo|image|picture|illustration|video)\s*)?(?:credits?\s*:|courtesy(?:\s+of\b|\s*:))|^photo\s*:|^(?:photo|image|picture|illustration)s?\s+by\b|^©|` +
-	`^\(?(?:[\p{L}.' -]{1,40}\s*/\s*)?(?:` + agency + `)(?:\s*(?:/|via)\s*[\p{L}.' -]{1,40})?\)?$`)
+	`^\(?(?:[\p{L}.' -]{1,40}?(?:\s*/\s*|\s+via\s+))?(?:` + agency + `)(?:\s*(?:/|via)\s*[\p{L}.' -]{1,40})?\)?$`)
 
 // agency matches the name of a photo agency.
 const agency = `getty images|shutterstock|unsplash|istock|adobe stock|reuters|ap photo|afp(?:\s+via\s+getty images)?|associated press`

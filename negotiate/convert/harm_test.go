@@ -106,7 +106,7 @@ func TestDoNoHarm(t *testing.T) {
 func TestHarmStillRemoves(t *testing.T) {
 	story := "<p>" + strings.Repeat("The tide rose twice on Thursday evening. ", 10) + "</p>"
 	page := `<head><meta property="og:type" content="article"><meta property="article:published_time" content="2026-03-01"></head><main>` +
-		`<h1>Title</h1><p>By Jane Doe</p><p>March 1st, 2026</p><p>Updated: 03/01/2026</p><p>8 min read</p>` +
+		`<h1>Title</h1><p>By Jane Doe</p><p>March 1st, 2026</p><p>Updated: 03/01/2026</p><ul><li>8 min read</li></ul>` +
 		`<p>Contents</p><ul><li><a href="#a">A</a></li><li><a href="#b">B</a></li><li><a href="#c">C</a></li></ul>` +
 		`<figure><img src="/a.jpg" alt="a"><figcaption>Photo: J. Doe / Getty Images</figcaption></figure>` + story + `</main>`
 	res, err := mustNew(t, Options{}).Convert([]byte(page), testURL, nil)

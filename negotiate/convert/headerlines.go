@@ -299,8 +299,8 @@ func isBylineBlock(b *html.Node) bool {
 }
 
 // metaLine reports whether blocks[i] is a header line dropHeaderLines
-// removes: a headerLine or a link to the author's page, not a list item,
-// not a date as a link (a post's permalink), not followed by a table (a
+// removes: a headerLine or a link to the author's page (a byline never
+// in a list item), not a date as a link (a post's permalink), not followed by a table (a
 // day's schedule), not a date near other dates nor a byline near other
 // bylines (a thread, a blog index); its dates the page's own (the front
 // matter's published or updated day, cleaner.days) and its byline on a
@@ -309,24 +309,25 @@ func isBylineBlock(b *html.Node) bool {
 func metaLine(blocks []*html.Node, i int, cl *cleaner) bool {
 	b := blocks[i]
 	t := blockText(b)
-	if b.DataAtom == atom.Li || b.DataAtom == atom.Table || i+1 < len(blocks) && blocks[i+1].DataAtom == atom.Table {
+	if b.DataAtom == atom.Table || i+1 < len(blocks) && blocks[i+1].DataAtom == atom.Table {
 		return false
 	}
+	li := b.DataAtom == atom.Li // a list item may be a date or reading time, not a byline
 	if authorLink(b, t) {
-		return cl.byAuthor && !nearby(blocks, i, isBylineBlock)
+		return !li && cl.byAuthor && !nearby(blocks, i, isBylineBlock)
 	}
-	li, ok := readHeaderLine(t)
+	info, ok := readHeaderLine(t)
 	if !ok || isBareDate(b) && 2*linkTextLen(b) > textLen(t) || dateNearby(blocks, i) {
 		return false
 	}
-	if li.byline && (!cl.byAuthor || nearby(blocks, i, isBylineBlock)) {
+	if info.byline && (li || !cl.byAuthor || nearby(blocks, i, isBylineBlock)) {
 		return false
 	}
-	if li.date {
-		if !li.dated { // a label alone: it goes with the date after it
+	if info.date {
+		if !info.dated { // a label alone: it goes with the date after it
 			return i+1 < len(blocks) && !dateWord.MatchString(blockText(blocks[i+1])) && metaLine(blocks, i+1, cl)
 		}
-		if !sameDay(li.days, cl.days) {
+		if !sameDay(info.days, cl.days) {
 			return false
 		}
 	}

@@ -184,8 +184,9 @@ func TestDropCaptions(t *testing.T) {
 			name: "a photo's credit goes, the photo stays",
 			html: `<p>Text.</p><figure><img src="/a.jpg" alt="A harbour"><figcaption>Photo: J. Doe / Getty Images</figcaption></figure>` +
 				`<figure><img src="/b.jpg" alt="A quay"><figcaption>Credit: Nikon</figcaption></figure>` +
-				`<figure><img src="/c.jpg" alt="A pier"><figcaption>J. Doe/Getty Images</figcaption></figure>`,
-			want: "Text.\n\n![A harbour](https://example.com/a.jpg)\n\n![A quay](https://example.com/b.jpg)\n\n![A pier](https://example.com/c.jpg)\n",
+				`<figure><img src="/c.jpg" alt="A pier"><figcaption>J. Doe/Getty Images</figcaption></figure>` +
+				`<figure><img src="/d.jpg" alt="A dock"><figcaption>Win McNamee via Getty Images</figcaption></figure>`,
+			want: "Text.\n\n![A harbour](https://example.com/a.jpg)\n\n![A quay](https://example.com/b.jpg)\n\n![A pier](https://example.com/c.jpg)\n\n![A dock](https://example.com/d.jpg)\n",
 		},
 		{
 			name: "a caption that says what the picture shows stays",
