@@ -20,7 +20,7 @@ func dropCaptions(root *html.Node, cl *cleaner) {
 	var gone []*html.Node
 	seen := map[string]int{}
 	for n := range root.Descendants() {
-		if n.Type == html.ElementNode && n.DataAtom == atom.Figcaption && pictureFigure(n.Parent) && !cl.keep[n] && !cl.keepPath[n] {
+		if n.Type == html.ElementNode && n.DataAtom == atom.Figcaption && pictureFigure(n.Parent) && cl.removable(n) {
 			gone = append(gone, n)
 			seen[blockText(n)]++
 		}
@@ -62,5 +62,16 @@ func pictureFigure(fig *html.Node) bool {
 	return picture
 }
 
-// creditLine matches a caption that is a picture's credit or source.
-var creditLine = regexp.MustCompile(`(?i)^(?:photo|image|picture|illustration|video)?\s*(?:credits?|source|courtesy)\s*:|^(?:photo|image|picture)\s*(?:by|:)|\b(?:credits?|source)\s*:\s*[^.]{1,60}$|^©|\b(?:getty images|shutterstock|unsplash|istock|adobe stock|reuters|ap photo)\b`)
+// creditLine matches a caption that is a picture's credit alone: a label
+// then the credit ("Photo: J. Doe", "Image credit: NASA", "Courtesy of
+// the artist"), a photographer ("Photo by J. Doe"), a copyright line, or
+// an agency, alone or with a name ("J. Doe/Getty Images", "(Reuters)",
+// "AP Photo/J. Doe", "Win McNamee via Getty Images"). A caption that says what the picture shows and
+// names its credit too stays whole ("Flooding in Valencia (Reuters)"), as
+// does a source ("Source: Bureau of Labor Statistics" under a chart: the
+// data's provenance) and "Image: the new settings panel".
+var creditLine = regexp.MustCompile(`(?i)^(?:(?:photo|image|picture|illustration|video)\s*)?(?:credits?\s*:|courtesy(?:\s+of\b|\s*:))|^photo\s*:|^(?:photo|image|picture|illustration)s?\s+by\b|^©|` +
+	`^\(?(?:[\p{L}.' -]{1,40}?(?:\s*/\s*|\s+via\s+))?(?:` + agency + `)(?:\s*(?:/|via)\s*[\p{L}.' -]{1,40})?\)?$`)
+
+// agency matches the name of a photo agency.
+const agency = `getty images|shutterstock|unsplash|istock|adobe stock|reuters|ap photo|afp(?:\s+via\s+getty images)?|associated press`

@@ -172,6 +172,15 @@ type cleaner struct {
 	// base is the document's base URL (dropTOC tells links to the page's
 	// own fragments by it); nil in tests that build a cleaner by hand.
 	base *url.URL
+	// days are the page's own dates (YYYY-MM-DD) its front matter states
+	// (published, updated): a header date of another day stays.
+	days []string
+	// byAuthor: the page is an article or its metadata names an author,
+	// so a byline next to its title may go (dropTitleLines).
+	byAuthor bool
+	// headerLines: dropHeaderLines runs, as part of the default pruning
+	// (Settings.PruneDefaults).
+	headerLines bool
 }
 
 // pruned reports whether the prune rules remove n (kept elements aside).

@@ -354,8 +354,13 @@ func isValidUTF8(b []byte) bool { return strings.ToValidUTF8(string(b), "?") == 
 
 func TestOptionsHash(t *testing.T) {
 	a := Options{}.Hash()
-	if b := (Options{Settings: Settings{PruneDefaults: Bool(false), Prune: DefaultPrune()}}).Hash(); a != b {
-		t.Errorf("the default prune list and the same list given explicitly hash differently: %s %s", a, b)
+	if b := (Options{Settings: Settings{PruneDefaults: Bool(true), Prune: nil}}).Hash(); a != b {
+		t.Errorf("the defaults spelled out hash differently: %s %s", a, b)
+	}
+	// prune off with the default list given explicitly keeps the header
+	// lines, contents lists and credits the default pruning removes
+	if b := (Options{Settings: Settings{PruneDefaults: Bool(false), Prune: DefaultPrune()}}).Hash(); a == b {
+		t.Error("prune off with the default list hashes like the default prune")
 	}
 	if b := (Options{Settings: Settings{PruneDefaults: Bool(false)}}).Hash(); a == b {
 		t.Error("no prune hashes like the default prune")

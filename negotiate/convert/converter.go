@@ -113,6 +113,13 @@ func (c *Converter) ConvertContext(ctx context.Context, htmlUTF8 []byte, pageURL
 
 	cl := c.newCleaner(doc)
 	cl.article, cl.base = article, base
+	cl.byAuthor = article || meta.Author != ""
+	for _, d := range []string{meta.Published, meta.Updated} {
+		if d != "" {
+			cl.days = append(cl.days, d)
+		}
+	}
+	cl.headerLines = on(c.opts.PruneDefaults)
 	picked := c.selectContent(doc, base, cl)
 	if err := bud.check(); err != nil {
 		return nil, err
@@ -170,7 +177,9 @@ func (c *Converter) assemble(roots []*html.Node, cl *cleaner) (*html.Node, *conv
 		cl.prune = nil
 	}
 	cl.clean(root, false)
-	dropHeaderLines(root, cl)
+	if cl.headerLines {
+		dropHeaderLines(root, cl)
+	}
 	if bound(root) {
 		return root, c.mdEmpty
 	}

@@ -50,12 +50,14 @@ func TestDropHeaderLines(t *testing.T) {
 	}{
 		{
 			name: "date, reading time and byline next to the title go",
+			head: `<meta property="og:type" content="article"><meta property="article:published_time" content="2025-08-04T09:00:00Z"><meta property="article:modified_time" content="2024-03-01">`,
 			html: `<p>March 1, 2024</p><h1>Title</h1><p class="dek">A standfirst of a few words.</p>` +
 				`<div><time>Aug 04, 2025</time> · <span>8 min read</span></div><p>By <a href="/a">Jane Doe</a></p>` + story,
 			want: "# Title\n\nA standfirst of a few words.\n\n" + strings.TrimSpace(strings.Repeat("The tide rose twice on Thursday evening. ", 10)) + "\n",
 		},
 		{
 			name: "a label and the name after it go",
+			head: `<meta property="og:type" content="article"><meta property="article:published_time" content="2025-08-04T09:00:00Z"><meta property="article:modified_time" content="2024-03-01">`,
 			html: `<h1>Title</h1><p>Last updated</p><time>Aug 04, 2025</time><p>Written by</p><p>Edzel Tabing</p>` + story,
 			want: "# Title\n\n" + strings.TrimSpace(strings.Repeat("The tide rose twice on Thursday evening. ", 10)) + "\n",
 		},
@@ -82,7 +84,8 @@ func TestDropHeaderLines(t *testing.T) {
 		},
 		{
 			name: "a byline that is only a link to the author's page goes, other links stay",
-			html: `<h1>Title</h1><p><a href="/author/trung-tran/">Trung Tran</a></p><div><a href="https://substack.com/@jessica">Jessica Talisman</a></div>` +
+			head: `<meta property="og:type" content="article"><meta property="article:published_time" content="2025-08-04T09:00:00Z"><meta property="article:modified_time" content="2024-03-01">`,
+			html: `<h1>Title</h1><div><a href="https://substack.com/@jessica">Jessica Talisman</a></div>` +
 				`<p><a href="/topics/tides">Tides</a></p><p><a href="/team/">Our whole team of tide watchers</a></p>` + story,
 			want: "# Title\n\n[Tides](https://example.com/topics/tides)\n\n[Our whole team of tide watchers](https://example.com/team/)\n\n" +
 				strings.TrimSpace(strings.Repeat("The tide rose twice on Thursday evening. ", 10)) + "\n",
@@ -180,8 +183,10 @@ func TestDropCaptions(t *testing.T) {
 		{
 			name: "a photo's credit goes, the photo stays",
 			html: `<p>Text.</p><figure><img src="/a.jpg" alt="A harbour"><figcaption>Photo: J. Doe / Getty Images</figcaption></figure>` +
-				`<figure><img src="/b.jpg" alt="A quay"><figcaption>The quay in 1950. Credit: Nikon</figcaption></figure>`,
-			want: "Text.\n\n![A harbour](https://example.com/a.jpg)\n\n![A quay](https://example.com/b.jpg)\n",
+				`<figure><img src="/b.jpg" alt="A quay"><figcaption>Credit: Nikon</figcaption></figure>` +
+				`<figure><img src="/c.jpg" alt="A pier"><figcaption>J. Doe/Getty Images</figcaption></figure>` +
+				`<figure><img src="/d.jpg" alt="A dock"><figcaption>Win McNamee via Getty Images</figcaption></figure>`,
+			want: "Text.\n\n![A harbour](https://example.com/a.jpg)\n\n![A quay](https://example.com/b.jpg)\n\n![A pier](https://example.com/c.jpg)\n\n![A dock](https://example.com/d.jpg)\n",
 		},
 		{
 			name: "a caption that says what the picture shows stays",
@@ -209,5 +214,26 @@ func TestDropCaptions(t *testing.T) {
 				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
 			}
 		})
+	}
+}
+
+func TestDayOf(t *testing.T) {
+	for _, tc := range []struct {
+		date string
+		want []string
+	}{
+		{"January 17, 2025", []string{"2025-01-17"}},
+		{"Published Jun 4, 2025", []string{"2025-06-04"}},
+		{"Sunday, February 8th, 2026 at 7:07 pm", []string{"2026-02-08"}},
+		{"Updated: Sept. 3, 2025", []string{"2025-09-03"}},
+		{"14 March 2026", []string{"2026-03-14"}},
+		{"Last updated on 2025-06-25", []string{"2025-06-25"}},
+		{"03/04/2026", []string{"2026-03-04", "2026-04-03"}},
+		{"March 2026", []string{"2026-03"}},
+		{"8 min read", nil},
+	} {
+		if got := dayOf(tc.date); strings.Join(got, ",") != strings.Join(tc.want, ",") {
+			t.Errorf("dayOf(%q) = %v, want %v", tc.date, got, tc.want)
+		}
 	}
 }

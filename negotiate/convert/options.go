@@ -118,20 +118,22 @@ func wpPostMeta(kind string) string {
 
 // formatVersion changes whenever the Markdown this package writes for the
 // same input changes, so cached conversions of an older build are not served.
-const formatVersion = "convert/21"
+const formatVersion = "convert/22"
 
 // Hash returns a short stable digest of the options (with the defaults
 // filled in and the prune list spelled out) and the output format version:
 // two Options with the same Hash produce the same Markdown. It keys the
 // conversion cache.
 func (o Options) Hash() string {
+	defaults := on(o.PruneDefaults) // the header lines, contents lists and credits go with them
 	o.Prune, o.PruneDefaults = o.pruneList(), Bool(false)
 	o.JSONLDBlock = Bool(on(o.JSONLDBlock))
 	o.ConversionCache = 0 // a budget, not a format
 	b, _ := json.Marshal(struct {
 		V string
 		O Options
-	}{formatVersion, o})
+		D bool
+	}{formatVersion, o, defaults})
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:12])
 }

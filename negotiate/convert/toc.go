@@ -62,11 +62,7 @@ func dropTOC(root *html.Node, cl *cleaner) {
 			}
 		}
 	}
-	for _, n := range gone {
-		if n.Parent != nil && !cl.keep[n] && !cl.keepPath[n] {
-			n.Parent.RemoveChild(n)
-		}
-	}
+	cl.remove(gone)
 }
 
 // nextBlock returns the element after n, or after its parent when n is
@@ -104,9 +100,13 @@ func inPageTOC(n *html.Node, base *url.URL) bool {
 }
 
 // selfFragment reports whether href points to a fragment of the page:
-// "#name", or the page's own URL (base) with a fragment.
+// "#name", or the page's own URL (base) with a fragment. A hash router's
+// route ("#/settings", "#!/tab") is another view, not a fragment.
 func selfFragment(href string, base *url.URL) bool {
 	href = strings.TrimSpace(href)
+	if i := strings.IndexByte(href, '#'); i >= 0 && (strings.HasPrefix(href[i:], "#/") || strings.HasPrefix(href[i:], "#!")) {
+		return false
+	}
 	if strings.HasPrefix(href, "#") {
 		return len(href) > 1
 	}

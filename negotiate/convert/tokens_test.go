@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"unicode/utf8"
 
@@ -13,11 +14,16 @@ import (
 	"github.com/pkoukk/tiktoken-go"
 )
 
+// libraryOnce builds the reference tokenizer once per test binary:
+// vocab.Tokenizer makes a new 21 MB one on every call (the scanner must
+// not keep it), and the corpus and fuzz tests count thousands of texts.
+var libraryOnce = sync.OnceValues(vocab.Tokenizer)
+
 // library is github.com/pkoukk/tiktoken-go's o200k_base tokenizer, the
 // reference CountTokens and bpeCount are held to.
 func library(t testing.TB) *tiktoken.Tiktoken {
 	t.Helper()
-	tk, err := vocab.Tokenizer()
+	tk, err := libraryOnce()
 	if err != nil {
 		t.Fatal(err)
 	}

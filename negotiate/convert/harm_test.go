@@ -1,0 +1,121 @@
+package convert
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestDoNoHarm holds the pages on which the header-line, contents-list and
+// credit rules of convert/12 to convert/18 removed real content (the
+// session 11 review): each text in keep must reach the Markdown.
+func TestDoNoHarm(t *testing.T) {
+	story := "<p>" + strings.Repeat("The tide rose twice on Thursday evening. ", 10) + "</p>"
+	const article = `<meta property="og:type" content="article"><meta property="article:published_time" content="2026-03-01">`
+	for _, tc := range []struct {
+		name, head, html string
+		settings         Settings
+		keep             []string
+	}{
+		{
+			name:     "1. keep protects the inside of a kept element",
+			head:     article,
+			settings: Settings{Keep: []string{".byline"}},
+			html:     `<h1>Title</h1><div class="byline"><p>By Jane Doe</p><p>8 min read</p></div>` + story,
+			keep:     []string{"By Jane Doe", "8 min read"},
+		},
+		{
+			name: "2. a contact page's lines are no byline",
+			html: `<h1>Contact us</h1><ul><li>By phone: 555-0100</li><li>By email: help@example.com</li><li>By post</li></ul>` + story,
+			keep: []string{"555-0100", "help@example.com", "By post"},
+		},
+		{
+			name: "3. a team page's links to its people stay",
+			head: article,
+			html: `<h1>Our team</h1><ul><li><a href="/team/alice">Alice Smith</a></li><li><a href="/team/bob">Bob Jones</a></li><li><a href="/team/carol">Carol White</a></li></ul>` + story,
+			keep: []string{"Alice Smith", "Bob Jones", "Carol White"},
+		},
+		{
+			name: "3. names as blocks side by side stay",
+			head: article,
+			html: `<h1>Our team</h1><div><a href="/people/alice">Alice Smith</a></div><div><a href="/people/bob">Bob Jones</a></div>` + story,
+			keep: []string{"Alice Smith", "Bob Jones"},
+		},
+		{
+			name: "4. an event's date stays",
+			html: `<h1>Annual Gophers Conference</h1><p>March 12, 2026</p>` + story,
+			keep: []string{"March 12, 2026"},
+		},
+		{
+			name: "4. a release's date stays when the metadata has another day",
+			head: `<meta property="article:published_time" content="2026-01-05">`,
+			html: `<h1>Release 2.4</h1><p>Released on 2026-02-10</p><p>Updated: February 10, 2026</p>` + story,
+			keep: []string{"February 10, 2026"},
+		},
+		{
+			name: "4. a byline stays on a page that is no article and names no author",
+			html: `<h1>Guest notes</h1><p>By Jane Doe</p>` + story,
+			keep: []string{"By Jane Doe"},
+		},
+		{
+			name: "4. a blog index's cards keep their authors and dates",
+			head: article,
+			html: `<h1>Blog</h1><h2>First post</h2><p>By Jane Doe · March 1, 2026</p><p>A teaser.</p>` +
+				`<h2>Second post</h2><p>By Sam Roe · March 1, 2026</p><p>Another teaser.</p>`,
+			keep: []string{"By Jane Doe", "By Sam Roe"},
+		},
+		{
+			name: "5. captions that are no credit alone stay",
+			html: `<p>Text.</p><figure><img src="/a.png" alt="a"><figcaption>Image: the new settings panel</figcaption></figure>` +
+				`<figure><img src="/b.png" alt="b"><figcaption>Image bytes per pixel by format</figcaption></figure>` +
+				`<figure><img src="/c.jpg" alt="c"><figcaption>Flooding in Valencia on Tuesday (Reuters)</figcaption></figure>` +
+				`<figure><img src="/d.png" alt="d"><figcaption>Source: Bureau of Labor Statistics, 2025</figcaption></figure>` +
+				`<figure><img src="/e.jpg" alt="e"><figcaption>The quay in 1950. Credit: Nikon</figcaption></figure>`,
+			keep: []string{"the new settings panel", "Image bytes per pixel", "Flooding in Valencia", "Bureau of Labor Statistics", "The quay in 1950"},
+		},
+		{
+			name:     "6. prune off keeps header lines, contents lists and credits",
+			head:     article,
+			settings: Settings{PruneDefaults: Bool(false)},
+			html: `<h1>Title</h1><p>By Jane Doe</p><p>March 1, 2026</p><p>Contents</p><ul><li><a href="#a">A</a></li><li><a href="#b">B</a></li><li><a href="#c">C</a></li></ul>` +
+				`<figure><img src="/a.jpg" alt="a"><figcaption>Photo: J. Doe</figcaption></figure>` + story,
+			keep: []string{"By Jane Doe", "March 1, 2026", "Contents", "[B]", "Photo: J. Doe"},
+		},
+		{
+			name: "7. a hash router's tabs stay",
+			head: article,
+			html: `<h1>Title</h1>` + story + `<ul><li><a href="#/overview">Overview</a></li><li><a href="#/pricing">Pricing</a></li><li><a href="#!/faq">FAQ</a></li></ul>`,
+			keep: []string{"Overview", "Pricing", "FAQ"},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := mustNew(t, Options{Settings: tc.settings}).Convert([]byte("<head>"+tc.head+"</head><main>"+tc.html+"</main>"), testURL, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, k := range tc.keep {
+				if !strings.Contains(string(res.Markdown), k) {
+					t.Errorf("%q lost:\n%s", k, res.Markdown)
+				}
+			}
+		})
+	}
+}
+
+// TestHarmStillRemoves holds what the rules are for: on an article whose
+// metadata has the day, its header lines, contents list and credits go.
+func TestHarmStillRemoves(t *testing.T) {
+	story := "<p>" + strings.Repeat("The tide rose twice on Thursday evening. ", 10) + "</p>"
+	page := `<head><meta property="og:type" content="article"><meta property="article:published_time" content="2026-03-01"></head><main>` +
+		`<h1>Title</h1><p>By Jane Doe</p><p>March 1st, 2026</p><p>Updated: 03/01/2026</p><ul><li>8 min read</li></ul>` +
+		`<p>Contents</p><ul><li><a href="#a">A</a></li><li><a href="#b">B</a></li><li><a href="#c">C</a></li></ul>` +
+		`<figure><img src="/a.jpg" alt="a"><figcaption>Photo: J. Doe / Getty Images</figcaption></figure>` + story + `</main>`
+	res, err := mustNew(t, Options{}).Convert([]byte(page), testURL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, gone := range []string{"Jane Doe", "March 1st", "03/01/2026", "8 min", "Contents", "[B]", "Getty"} {
+		if strings.Contains(string(res.Markdown), gone) {
+			t.Errorf("%q stayed:\n%s", gone, res.Markdown)
+		}
+	}
+}
