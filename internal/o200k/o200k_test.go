@@ -42,14 +42,7 @@ type Entry struct {
 }
 
 func TestCountsMatchTiktoken(t *testing.T) {
-	b, err := os.ReadFile("testdata/counts.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var entries []Entry
-	if err := json.Unmarshal(b, &entries); err != nil {
-		t.Fatal(err)
-	}
+	entries := readCounts(t)
 	tk, err := Tokenizer()
 	if err != nil {
 		t.Fatal(err)
@@ -85,14 +78,7 @@ func (f fakeLoader) LoadTiktokenBpe(file string) (map[string]int, error) {
 // testdata/counts.json and on the special tokens' text; and each call
 // makes a new one, which nothing here keeps.
 func TestTokenizerIsTheLibrarys(t *testing.T) {
-	b, err := os.ReadFile("testdata/counts.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var entries []Entry
-	if err := json.Unmarshal(b, &entries); err != nil {
-		t.Fatal(err)
-	}
+	entries := readCounts(t)
 	entries = append(entries, Entry{Name: "special", Text: "a<|endoftext|>b <|endofprompt|>"})
 	lib, err := tiktoken.GetEncoding(Name)
 	if err != nil {
@@ -117,4 +103,18 @@ func TestTokenizerIsTheLibrarys(t *testing.T) {
 	if again == ours {
 		t.Error("Tokenizer returned the same tokenizer twice: something keeps it")
 	}
+}
+
+// readCounts reads testdata/counts.json.
+func readCounts(t *testing.T) []Entry {
+	t.Helper()
+	b, err := os.ReadFile("testdata/counts.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var entries []Entry
+	if err := json.Unmarshal(b, &entries); err != nil {
+		t.Fatal(err)
+	}
+	return entries
 }

@@ -88,13 +88,10 @@ func TestDoNoHarm(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := mustNew(t, Options{Settings: tc.settings}).Convert([]byte("<head>"+tc.head+"</head><main>"+tc.html+"</main>"), testURL, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			md := convertInMain(t, tc.settings, tc.head, tc.html)
 			for _, k := range tc.keep {
-				if !strings.Contains(string(res.Markdown), k) {
-					t.Errorf("%q lost:\n%s", k, res.Markdown)
+				if !strings.Contains(md, k) {
+					t.Errorf("%q lost:\n%s", k, md)
 				}
 			}
 		})

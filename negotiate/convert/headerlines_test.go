@@ -108,11 +108,7 @@ func TestDropHeaderLines(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := mustNew(t, Options{}).Convert([]byte("<head>"+tc.head+"</head><main>"+tc.html+"</main>"), testURL, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := string(res.Markdown); got != tc.want {
+			if got := convertInMain(t, Settings{}, tc.head, tc.html); got != tc.want {
 				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
 			}
 		})
@@ -165,11 +161,7 @@ func TestDropTOC(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := mustNew(t, Options{}).Convert([]byte("<head>"+tc.head+"</head><main>"+tc.html+"</main>"), testURL, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := string(res.Markdown); got != tc.want {
+			if got := convertInMain(t, Settings{}, tc.head, tc.html); got != tc.want {
 				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
 			}
 		})
@@ -236,4 +228,15 @@ func TestDayOf(t *testing.T) {
 			t.Errorf("dayOf(%q) = %v, want %v", tc.date, got, tc.want)
 		}
 	}
+}
+
+// convertInMain converts a page of head and, in its <main>, html, with
+// settings, and returns the Markdown.
+func convertInMain(t *testing.T, settings Settings, head, html string) string {
+	t.Helper()
+	res, err := mustNew(t, Options{Settings: settings}).Convert([]byte("<head>"+head+"</head><main>"+html+"</main>"), testURL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(res.Markdown)
 }
