@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	vocab "github.com/agentready/caddy-agentready/internal/o200k"
@@ -97,9 +98,48 @@ func FuzzCountTokens(f *testing.F) {
 			s = strings.ToValidUTF8(s, "\uFFFD")
 		}
 		if got, want := CountTokens([]byte(s)), referenceCount(t, s); got != want {
+			if foldsToASCII(s) {
+				t.Skipf("CountTokens(%q) = %d, library says %d: the library's (?i) does not fold %q as OpenAI's tiktoken does (TestCountTokensFoldsLikeTiktoken)", s, got, want, s)
+			}
 			t.Fatalf("CountTokens(%q) = %d, library says %d", s, got, want)
 		}
 	})
+}
+
+// foldsToASCII reports whether s holds a rune beyond ASCII that Unicode
+// simple case folding maps to an ASCII letter ('ſ' to 's', the Kelvin
+// sign to 'k'): there tiktoken-go's regexp2, whose (?i) compares lower
+// cases only, splits a contraction unlike OpenAI's tiktoken (Rust's
+// regex folds), and the converter follows tiktoken.
+func foldsToASCII(s string) bool {
+	for _, r := range s {
+		if r < utf8.RuneSelf {
+			continue
+		}
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			if f < utf8.RuneSelf {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// TestCountTokensFoldsLikeTiktoken: where tiktoken-go and OpenAI's
+// tiktoken disagree (a contraction's letter matched by case folding),
+// the count is tiktoken's (tiktoken 1.0.22 from npm: encode_ordinary
+// gives 7 tokens for the first text, 1302 ×4, 504, 3413, 70067; the
+// library 8, found by FuzzCountTokens).
+func TestCountTokensFoldsLikeTiktoken(t *testing.T) {
+	for s, want := range map[string]int{
+		"00000000000000 I'ſ": 7,
+		" I'ſ":               2,
+		"I'ſ":                3,
+	} {
+		if got := CountTokens([]byte(s)); got != want {
+			t.Errorf("CountTokens(%q) = %d, tiktoken counts %d", s, got, want)
+		}
+	}
 }
 
 func TestCountTokensHugePieces(t *testing.T) {
