@@ -98,12 +98,23 @@ func FuzzCountTokens(f *testing.F) {
 			s = strings.ToValidUTF8(s, "\uFFFD")
 		}
 		if got, want := CountTokens([]byte(s)), referenceCount(t, s); got != want {
+			if longestPiece(s) > maxPiece {
+				t.Skipf("CountTokens(%q) = %d, library says %d: a piece over maxPiece is counted in chunks (TestCountTokensHugePieces bounds the difference)", s, got, want)
+			}
 			if foldsToASCII(s) {
 				t.Skipf("CountTokens(%q) = %d, library says %d: the library's (?i) does not fold %q as OpenAI's tiktoken does (TestCountTokensFoldsLikeTiktoken)", s, got, want, s)
 			}
 			t.Fatalf("CountTokens(%q) = %d, library says %d", s, got, want)
 		}
 	})
+}
+
+// longestPiece is the length of the longest piece the pre-tokenizer cuts
+// s into.
+func longestPiece(s string) int {
+	n := 0
+	splitO200k(s, func(p string) { n = max(n, len(p)) })
+	return n
 }
 
 // foldsToASCII reports whether s holds a rune beyond ASCII that Unicode
