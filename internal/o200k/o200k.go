@@ -91,7 +91,8 @@ func (l loader) LoadTiktokenBpe(file string) (map[string]int, error) {
 }
 
 // ranks decodes the embedded file into the map tiktoken-go takes, read
-// by ParseTable (one parser of the file): each key is a slice of one
+// by parseTokens (ParseTable's parser, without its hash table, which the
+// map does not need): each key is a slice of one
 // string of all the tokens' bytes, so the map costs no allocation per
 // token.
 func ranks() (map[string]int, error) {
@@ -99,7 +100,7 @@ func ranks() (map[string]int, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := ParseTable(text)
+	t, err := parseTokens(text)
 	if err != nil {
 		return nil, fmt.Errorf("o200k: embedded vocabulary: %w", err)
 	}

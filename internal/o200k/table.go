@@ -47,6 +47,26 @@ var Vocabulary = sync.OnceValues(func() (*Table, error) {
 // skipped; a malformed line, an empty or repeated token, a repeated rank
 // or a rank beyond uint32 is an error.
 func ParseTable(file []byte) (*Table, error) {
+	t, err := parseTokens(file)
+	if err != nil {
+		return nil, err
+	}
+	sorted := slices.Sorted(slices.Values(t.rank))
+	for i := 1; i < len(sorted); i++ {
+		if sorted[i] == sorted[i-1] {
+			return nil, fmt.Errorf("o200k: vocabulary repeats rank %d", sorted[i])
+		}
+	}
+	if err := t.index(); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// parseTokens reads the file's lines into a Table's text, start and rank,
+// without the hash table (ranks, which builds the library's map, needs no
+// lookup) or the check for repeated ranks.
+func parseTokens(file []byte) (*Table, error) {
 	t := &Table{start: []uint32{0}}
 	for n := 1; len(file) > 0; n++ {
 		line, rest, _ := bytes.Cut(file, []byte("\n"))
@@ -69,15 +89,6 @@ func ParseTable(file []byte) (*Table, error) {
 	t.text = bytes.Clone(t.text)
 	t.start = append([]uint32(nil), t.start...)
 	t.rank = append([]uint32(nil), t.rank...)
-	sorted := slices.Sorted(slices.Values(t.rank))
-	for i := 1; i < len(sorted); i++ {
-		if sorted[i] == sorted[i-1] {
-			return nil, fmt.Errorf("o200k: vocabulary repeats rank %d", sorted[i])
-		}
-	}
-	if err := t.index(); err != nil {
-		return nil, err
-	}
 	return t, nil
 }
 
