@@ -69,13 +69,8 @@ func dropTOC(root *html.Node, cl *cleaner) {
 // its parent's last element (a label in a header <div>), up to two levels.
 func nextBlock(n *html.Node) *html.Node {
 	for up := 0; n != nil && up < 3; n, up = n.Parent, up+1 {
-		for s := n.NextSibling; s != nil; s = s.NextSibling {
-			if s.Type == html.ElementNode {
-				return s
-			}
-			if s.Type == html.TextNode && strings.TrimSpace(s.Data) != "" {
-				return nil
-			}
+		if s, text := adjacentElement(n, nextSibling); s != nil || text {
+			return s
 		}
 	}
 	return nil
@@ -145,13 +140,24 @@ func tocLabelOf(toc *html.Node) *html.Node {
 // prevElement returns the element before n, or nil when text comes
 // between them.
 func prevElement(n *html.Node) *html.Node {
-	for p := n.PrevSibling; p != nil; p = p.PrevSibling {
-		if p.Type == html.ElementNode {
-			return p
+	p, _ := adjacentElement(n, prevSibling)
+	return p
+}
+
+// adjacentElement walks from n by step (nextSibling or prevSibling) to the
+// first element, and reports instead whether text came first (el nil,
+// text true) or nothing did (both zero).
+func adjacentElement(n *html.Node, step func(*html.Node) *html.Node) (el *html.Node, text bool) {
+	for s := step(n); s != nil; s = step(s) {
+		if s.Type == html.ElementNode {
+			return s, false
 		}
-		if p.Type == html.TextNode && strings.TrimSpace(p.Data) != "" {
-			return nil
+		if s.Type == html.TextNode && strings.TrimSpace(s.Data) != "" {
+			return nil, true
 		}
 	}
-	return nil
+	return nil, false
 }
+
+func nextSibling(n *html.Node) *html.Node { return n.NextSibling }
+func prevSibling(n *html.Node) *html.Node { return n.PrevSibling }
