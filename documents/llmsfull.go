@@ -86,20 +86,24 @@ func BuildLLMsFull(ctx context.Context, title string, urls []string, maxBytes in
 		body.Write(section)
 		st.Included++
 	}
-	var out bytes.Buffer
-	fmt.Fprintf(&out, "# %s\n\n", oneLine(title))
+	var head, foot bytes.Buffer
+	fmt.Fprintf(&head, "# %s\n\n", oneLine(title))
 	switch {
 	case st.Cut:
-		fmt.Fprintf(&out, "> The Markdown of %d of the site's %d listed pages, the pages llms.txt lists first, then the shallowest (index, search and link-only pages left out). This file was cut at %d bytes (llms.full_max_bytes): the other pages are in the sitemap, each as Markdown with the header `Accept: text/markdown`.\n\n", st.Included, st.Listed, maxBytes)
+		fmt.Fprintf(&head, "> The Markdown of %d of the site's %d listed pages, the pages llms.txt lists first, then the shallowest (index, search and link-only pages left out). This file was cut at %d bytes (llms.full_max_bytes): the other pages are in the sitemap, each as Markdown with the header `Accept: text/markdown`.\n\n", st.Included, st.Listed, maxBytes)
 	default:
-		fmt.Fprintf(&out, "> The Markdown of the site's %d pages, the pages llms.txt lists first, then the shallowest (index, search and link-only pages left out).\n\n", st.Included)
+		fmt.Fprintf(&head, "> The Markdown of the site's %d pages, the pages llms.txt lists first, then the shallowest (index, search and link-only pages left out).\n\n", st.Included)
 	}
-	out.Write(body.Bytes())
 	if st.Cut {
-		fmt.Fprintf(&out, "\n---\n\n[Cut here: llms-full.txt is limited to %d bytes; %d of %d pages included.]\n", maxBytes, st.Included, st.Listed)
+		fmt.Fprintf(&foot, "\n---\n\n[Cut here: llms-full.txt is limited to %d bytes; %d of %d pages included.]\n", maxBytes, st.Included, st.Listed)
 	}
-	st.Bytes = out.Len()
-	return out.Bytes(), st
+	// One allocation of the final size: the pages' buffer can be most of
+	// llms.full_max_bytes, and growing a second copy by doubling would hold
+	// up to twice that again while it is built.
+	out := make([]byte, 0, head.Len()+body.Len()+foot.Len())
+	out = append(append(append(out, head.Bytes()...), body.Bytes()...), foot.Bytes()...)
+	st.Bytes = len(out)
+	return out, st
 }
 
 // renderFullPage renders one page of llms-full.txt.
