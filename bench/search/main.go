@@ -7,7 +7,10 @@
 //   - git: Debian's git-doc (AsciiDoc man pages and guides, about 240
 //     pages), questions-git.tsv;
 //   - handbook: the Debian Administrator's Handbook in English
-//     (debian-handbook, DocBook, 127 pages), questions-handbook.tsv.
+//     (debian-handbook, DocBook, 127 pages), questions-handbook.tsv;
+//   - postgres: the PostgreSQL 15 documentation (postgresql-doc-15,
+//     DocBook, 1,169 pages), questions-postgres.tsv, a held-out site: no
+//     ranking choice was made on it.
 //
 // Discovery crawls each site and the content index indexes it through
 // Caddy; then each question, whose answer page was fixed before any run, is
@@ -22,14 +25,14 @@
 // against before, the process's RSS), and /ask's latency at 50 concurrent
 // queries; then one table of all sites.
 //
-//	go run ./bench/search [-sites python,git,handbook] [-log LEVEL] [-v] [-offline]
+//	go run ./bench/search [-sites python,git,handbook,postgres] [-log LEVEL] [-v] [-offline]
 //
 // -offline skips Caddy: it indexes the HTML files straight with fulltext
 // (FromHTML, the front matter's title and description, Build) and reports
 // the ranking only, in seconds instead of minutes, to compare rankings.
 //
 // A site whose package is not installed is skipped with a note
-// (apt-get install python3-doc git-doc debian-handbook).
+// (apt-get install python3-doc git-doc debian-handbook postgresql-doc-15).
 package main
 
 import (
@@ -73,6 +76,9 @@ type site struct {
 	// the way that home does: site.origin set to it and the files under
 	// prefix, so the canonicals are the site's own URLs.
 	origin, prefix string
+	// maxPages, when set, raises connect.max_pages above its default (1000)
+	// for a site with more pages.
+	maxPages int
 }
 
 var sites = []site{
@@ -80,6 +86,7 @@ var sites = []site{
 	{name: "git", title: "git-doc (AsciiDoc)", questions: "questions-git.tsv", glob: "/usr/share/doc/git-doc"},
 	{name: "handbook", title: "Debian handbook (DocBook)", questions: "questions-handbook.tsv", glob: "/usr/share/doc/debian-handbook/html/en-US",
 		origin: "https://debian-handbook.info", prefix: "/browse/stable"},
+	{name: "postgres", title: "PostgreSQL 15 docs (DocBook)", questions: "questions-postgres.tsv", glob: "/usr/share/doc/postgresql-doc-1*/html", maxPages: 2000},
 }
 
 // score is recall@5 and MRR@10 of one way in on one site.
@@ -119,7 +126,7 @@ type result struct {
 }
 
 func main() {
-	only := flag.String("sites", "python,git,handbook", "the sites to run, comma-separated")
+	only := flag.String("sites", "python,git,handbook,postgres", "the sites to run, comma-separated")
 	dir := flag.String("questions", "bench/search", "the directory of the question files")
 	verbose := flag.Bool("v", false, "print every question's ranks")
 	logLevel := flag.String("log", "ERROR", "Caddy's log level (to stderr)")
@@ -133,7 +140,7 @@ func main() {
 		}
 		found, _ := filepath.Glob(s.glob)
 		if len(found) == 0 {
-			fmt.Printf("%s: skipped: no %s (apt-get install python3-doc git-doc debian-handbook)\n", s.name, s.glob)
+			fmt.Printf("%s: skipped: no %s (apt-get install python3-doc git-doc debian-handbook postgresql-doc-15)\n", s.name, s.glob)
 			continue
 		}
 		qfile := filepath.Join(*dir, s.questions)
@@ -240,6 +247,9 @@ func caddyConfig(s site, docs, logLevel, dir string, port, admin int) ([]byte, e
 		conf += "  origin: " + s.origin + "\n"
 	}
 	conf += "connect:\n  enabled: true\n  rate_limit: 1000000\n"
+	if s.maxPages > 0 {
+		conf += fmt.Sprintf("  max_pages: %d\n", s.maxPages)
+	}
 	if err := os.WriteFile(yaml, []byte(conf), 0o644); err != nil {
 		return nil, err
 	}
