@@ -321,6 +321,7 @@ func (cl *cleaner) rewrite(n *html.Node) bool {
 		return anchor(n)
 	case atom.Pre:
 		codeLanguage(n)
+		verbatim(n)
 		return true // code is rendered verbatim; nothing inside to prune
 	case atom.Dl:
 		definitionList(n)

@@ -57,6 +57,10 @@ var goldenExtraction = map[string]string{
 	// is a paragraph of links): converted whole, where readability would
 	// take its option list for the article
 	"reference-manpage": "body",
+	// a DocBook XSL reference page (the PostgreSQL manual's shape): its
+	// Prev / Up / Next tables go by the default prune, its parameter list
+	// and the synopsis stay, the synopsis's placeholders as plain text
+	"reference-docbook": "body+cleaned",
 	// a block theme's post: after the story, the author box (its bio is
 	// prose) and the sidebar column readability kept nothing of go
 	"article-author-box": "landmark:main+pruned",

@@ -1,6 +1,9 @@
 package convert
 
 import (
+	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -114,5 +117,39 @@ func TestHarmStillRemoves(t *testing.T) {
 		if strings.Contains(string(res.Markdown), gone) {
 			t.Errorf("%q stayed:\n%s", gone, res.Markdown)
 		}
+	}
+}
+
+// TestReferenceSectionsStay: on two reference pages of the PostgreSQL
+// manual (DocBook XSL, no landmark; testdata/postgres, with their
+// licence), readability keeps a part of the page and the body narrowed
+// with it as an oracle must still keep every section that is content: a
+// section of short paragraphs that name things in <code> (CREATE TABLE's
+// Description and Notes) and a section that is a table (cube's Syntax).
+func TestReferenceSectionsStay(t *testing.T) {
+	for _, tc := range []struct {
+		page string
+		keep []string
+	}{
+		{"sql-createtable.html", []string{"## Description", "will create a new, initially empty table", "## Notes", "### Temporary Tables", "## Compatibility"}},
+		// DocBook numbers a heading with a no-break space: "F.11.1.\u00a0Syntax"
+		{"cube.html", []string{"### F.11.1.\u00a0Syntax", "Cube External Representations", "### F.11.3.\u00a0Usage"}},
+	} {
+		t.Run(tc.page, func(t *testing.T) {
+			in, err := os.ReadFile(filepath.Join("testdata", "postgres", tc.page))
+			if err != nil {
+				t.Fatal(err)
+			}
+			u, _ := url.Parse("https://www.postgresql.org/docs/15/" + tc.page)
+			res, err := mustNew(t, Options{}).Convert(in, u, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, k := range tc.keep {
+				if !strings.Contains(string(res.Markdown), k) {
+					t.Errorf("%q lost (extraction %s)", k, res.Extraction)
+				}
+			}
+		})
 	}
 }

@@ -42,7 +42,8 @@ func (o Options) maxMarkdownSize() int {
 // navigation, footers, asides, hidden elements, menus, toolbars and
 // dialogs, cookie and consent banners, share widgets, comment threads and
 // reply forms, related-post and ad widgets, skip links, WordPress's post
-// meta, Webflow's elements hidden by a CMS condition, and the <h2> to <h6>
+// meta, Webflow's elements hidden by a CMS condition, DocBook XSL's
+// navigation header and footer, and the <h2> to <h6>
 // hidden from view (hiddenHeadings).
 func DefaultPrune() []string {
 	return append([]string{
@@ -83,6 +84,10 @@ func DefaultPrune() []string {
 		".wp-block-comments", ".wp-block-post-comments", ".wp-block-post-comments-form",
 		"#respond", ".comment-respond", ".comment-list", ".commentlist",
 		wpPostMeta(".wp-block-group"), wpPostMeta(".wp-block-columns"),
+		// DocBook XSL's chunked HTML (the PostgreSQL, GTK and many other
+		// manuals): the Prev / Up / Home / Next table at the top and the
+		// bottom of every page
+		"div.navheader", "div.navfooter",
 	}, hiddenHeadings()...)
 }
 
@@ -118,7 +123,7 @@ func wpPostMeta(kind string) string {
 
 // formatVersion changes whenever the Markdown this package writes for the
 // same input changes, so cached conversions of an older build are not served.
-const formatVersion = "convert/22"
+const formatVersion = "convert/23"
 
 // Hash returns a short stable digest of the options (with the defaults
 // filled in and the prune list spelled out) and the output format version:

@@ -89,10 +89,41 @@ var inline = map[atom.Atom]bool{
 // is not a byline, not a real form (readability drops every form; a
 // contact form can be what the page is for), holds no paragraph of prose
 // and no code block (readability drops code in wrappers it finds
-// unlikely, such as Sphinx's div.highlight) nor a definition list.
+// unlikely, such as Sphinx's div.highlight) nor a definition list, and
+// is not a section with a table or paragraphs of its own (headedSection).
 func prunable(n *html.Node) bool {
 	return !inline[n.DataAtom] && !isByline(n) && !hasProse(n, minProseLen) && !isRealForm(n) && !findAny(n, codeBlocks) &&
-		!isAdmonition(n) && !isDocBookBox(n)
+		!isAdmonition(n) && !isDocBookBox(n) && !(headedSection(n) && (findFirst(n, atom.Table) != nil || ownProse(n)))
+}
+
+// headedSection reports whether n is a section of the document: its first
+// element is its heading, or DocBook's div.titlepage that holds it. Such a
+// section that holds a table or paragraphs of its own (ownProse) is
+// content: a manual's section whose text is a table of functions or
+// operators, or a few paragraphs that each mention names in <code>, and
+// that readability leaves out (the PostgreSQL manual's "Description" and
+// "Notes" of CREATE TABLE, the "Syntax" of the cube module). A news
+// page's "Related" section holds teasers in a list or cards, not
+// paragraphs of its own.
+func headedSection(n *html.Node) bool {
+	first := firstElement(n)
+	return first != nil && (headingLevel(first) > 0 || hasClass(first, "titlepage") && findHeading(first, 6))
+}
+
+// ownProse reports whether the paragraphs that are n's children, each a
+// sentence or more (minPlainLen outside links; not a list of one-line
+// teasers), hold minProseLen non-space bytes of text outside links
+// together.
+func ownProse(n *html.Node) bool {
+	l := 0
+	for c := n.FirstChild; c != nil && l < minProseLen; c = c.NextSibling {
+		if c.Type == html.ElementNode && c.DataAtom == atom.P {
+			if pl := textOutsideLinks(c, minProseLen); pl >= minPlainLen {
+				l += pl
+			}
+		}
+	}
+	return l >= minProseLen
 }
 
 // docBookBoxes are the classes of DocBook's boxes beside the text (a
@@ -206,4 +237,19 @@ func hasProse(n *html.Node, min int) bool {
 		}
 	}
 	return false
+}
+
+// textOutsideLinks counts the non-space bytes of text under n outside
+// links, up to max.
+func textOutsideLinks(n *html.Node, max int) int {
+	l := 0
+	for c := n.FirstChild; c != nil && l < max; c = c.NextSibling {
+		switch {
+		case c.Type == html.TextNode:
+			l += textLen(c.Data)
+		case c.Type == html.ElementNode && c.DataAtom != atom.A:
+			l += textOutsideLinks(c, max-l)
+		}
+	}
+	return l
 }

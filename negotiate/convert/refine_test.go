@@ -68,6 +68,15 @@ var pruneUnkeptTests = []struct {
 		removed: true, // the <p> around the <code>
 	},
 	{
+		name: "a section before the story with its heading and paragraphs of its own stays",
+		html: `<div><h2>Description</h2>` + strings.Repeat(`<p>The <code>frob</code> command sorts the rows of a table by its key and writes each page back in place, once.</p>`, 5) +
+			`</div><p>story</p><div><h2>Options</h2><table><tr><td>cell</td></tr></table><p>a note</p></div><div><h2>Highlights</h2><p>a teaser</p></div>`,
+		kept: []string{"story"},
+		want: "Description" + strings.Repeat(" The frob command sorts the rows of a table by its key and writes each page back in place, once.", 5) +
+			" story Options cell a note",
+		removed: true, // the Highlights
+	},
+	{
 		name: "inline elements stay",
 		html: `<p>By <a href="/me">Me</a> and <span>you</span></p>`,
 		kept: []string{"By", "and"},

@@ -151,6 +151,37 @@ func codeLanguage(pre *html.Node) {
 	}
 }
 
+// verbatim replaces the content of pre with its text, a <br> as a line
+// feed: the elements inside a code block (syntax highlighting's spans, a
+// synopsis's <em><code>name</code></em> for a placeholder) mark up text
+// that is rendered verbatim. html-to-markdown pads an element nested in
+// another inside a <pre> with spaces ("LOCK [ ONLY ]  name  [ * ]" for
+// "LOCK [ ONLY ] name [ * ]"), which changed the code.
+func verbatim(pre *html.Node) {
+	if pre.FirstChild == nil || (pre.FirstChild == pre.LastChild && pre.FirstChild.Type == html.TextNode) {
+		return
+	}
+	var b strings.Builder
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			switch {
+			case c.Type == html.TextNode:
+				b.WriteString(c.Data)
+			case c.Type == html.ElementNode && c.DataAtom == atom.Br:
+				b.WriteByte('\n')
+			case c.Type == html.ElementNode:
+				walk(c)
+			}
+		}
+	}
+	walk(pre)
+	for pre.FirstChild != nil {
+		pre.RemoveChild(pre.FirstChild)
+	}
+	pre.AppendChild(&html.Node{Type: html.TextNode, Data: b.String()})
+}
+
 // languageOf reads a language name from n's class or data-lang attribute.
 func languageOf(n *html.Node) string {
 	for _, k := range [...]string{"data-lang", "data-language"} {
