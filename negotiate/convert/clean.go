@@ -178,6 +178,11 @@ type cleaner struct {
 	// byAuthor: the page is an article or its metadata names an author,
 	// so a byline next to its title may go (dropTitleLines).
 	byAuthor bool
+	// description is the page's description its front matter states, on
+	// a page declared an article or with a published date (a shop's or a
+	// service's tagline under its title is their content): a standfirst
+	// that repeats it may go (dropStandfirst).
+	description string
 	// headerLines: dropHeaderLines runs, as part of the default pruning
 	// (Settings.PruneDefaults).
 	headerLines bool

@@ -114,6 +114,9 @@ func (c *Converter) ConvertContext(ctx context.Context, htmlUTF8 []byte, pageURL
 	cl := c.newCleaner(doc)
 	cl.article, cl.base = article, base
 	cl.byAuthor = article || meta.Author != ""
+	if article || meta.Published != "" {
+		cl.description = meta.Description
+	}
 	for _, d := range []string{meta.Published, meta.Updated} {
 		if d != "" {
 			cl.days = append(cl.days, d)

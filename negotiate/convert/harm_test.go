@@ -89,6 +89,18 @@ func TestDoNoHarm(t *testing.T) {
 			html: `<h1>Title</h1>` + story + `<ul><li><a href="#/overview">Overview</a></li><li><a href="#/pricing">Pricing</a></li><li><a href="#!/faq">FAQ</a></li></ul>`,
 			keep: []string{"Overview", "Pricing", "FAQ"},
 		},
+		{
+			name: "8. a reference page's summary that is its description stays (no article, no date)",
+			head: `<meta name="description" content="Add file contents to the index and record them for the next commit">`,
+			html: `<div class="sect1"><h1>git-add(1)</h1><p>Add file contents to the index and record them for the next commit</p></div>` + story,
+			keep: []string{"Add file contents to the index"},
+		},
+		{
+			name: "8. an article's lede that is its description stays",
+			head: article + `<meta name="description" content="The tide rose twice on Thursday evening, and the quay went under.">`,
+			html: `<h1>Floods</h1><p>The tide rose twice on Thursday evening, and the quay went under.</p>` + story,
+			keep: []string{"and the quay went under"},
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			md := convertInMain(t, tc.settings, tc.head, tc.html)

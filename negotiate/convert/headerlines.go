@@ -170,10 +170,12 @@ func sameDay(days, page []string) bool {
 
 // dropHeaderLines removes what an article's body does not hold around
 // its title and headings: the header lines next to the title
-// (dropTitleLines), the in-page tables of contents (dropTOC) and the
+// (dropTitleLines), a standfirst that is the page's description
+// (dropStandfirst), the in-page tables of contents (dropTOC) and the
 // captions of its pictures (dropCaptions).
 func dropHeaderLines(root *html.Node, cl *cleaner) {
 	dropTitleLines(root, cl)
+	dropStandfirst(root, cl)
 	dropTOC(root, cl)
 	dropCaptions(root, cl)
 }
