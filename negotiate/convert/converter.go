@@ -114,12 +114,17 @@ func (c *Converter) ConvertContext(ctx context.Context, htmlUTF8 []byte, pageURL
 	cl := c.newCleaner(doc)
 	cl.article, cl.base = article, base
 	cl.byAuthor = article || meta.Author != ""
-	if article || meta.Published != "" {
-		cl.description = meta.Description
-	}
-	for _, d := range []string{meta.Published, meta.Updated} {
-		if d != "" {
-			cl.days = append(cl.days, d)
+	// A standfirst that repeats the description, and a header line that
+	// dates the page on its day, leave the body because the front matter
+	// states them; without front matter, nothing would.
+	if c.opts.FrontMatter {
+		if article || meta.Published != "" {
+			cl.description = meta.Description
+		}
+		for _, d := range []string{meta.Published, meta.Updated} {
+			if d != "" {
+				cl.days = append(cl.days, d)
+			}
 		}
 	}
 	cl.headerLines = on(c.opts.PruneDefaults)

@@ -121,14 +121,41 @@ func TestHarmStillRemoves(t *testing.T) {
 		`<h1>Title</h1><p>By Jane Doe</p><p>March 1st, 2026</p><p>Updated: 03/01/2026</p><ul><li>8 min read</li></ul>` +
 		`<p>Contents</p><ul><li><a href="#a">A</a></li><li><a href="#b">B</a></li><li><a href="#c">C</a></li></ul>` +
 		`<figure><img src="/a.jpg" alt="a"><figcaption>Photo: J. Doe / Getty Images</figcaption></figure>` + story + `</main>`
+	res, err := mustNew(t, Options{FrontMatter: true}).Convert([]byte(page), testURL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := afterFrontMatter(string(res.Markdown))
+	for _, gone := range []string{"Jane Doe", "March 1st", "03/01/2026", "8 min", "Contents", "[B]", "Getty"} {
+		if strings.Contains(body, gone) {
+			t.Errorf("%q stayed:\n%s", gone, res.Markdown)
+		}
+	}
+}
+
+// TestNoFrontMatterKeepsWhatItWouldState: without front matter, a header
+// line on the page's day and a standfirst that repeats the description
+// stay, since nothing else in the Markdown states them.
+func TestNoFrontMatterKeepsWhatItWouldState(t *testing.T) {
+	const desc = "How the harbour's tide tables were drawn before computers did it"
+	page := `<head><meta property="og:type" content="article"><meta property="article:published_time" content="2026-03-01">` +
+		`<meta name="description" content="` + desc + `"></head><main><header><h1>Title</h1><p>` + desc + `</p><p>March 1st, 2026</p></header>` +
+		"<p>" + strings.Repeat("The tide rose twice on Thursday evening. ", 10) + "</p></main>"
 	res, err := mustNew(t, Options{}).Convert([]byte(page), testURL, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, gone := range []string{"Jane Doe", "March 1st", "03/01/2026", "8 min", "Contents", "[B]", "Getty"} {
-		if strings.Contains(string(res.Markdown), gone) {
-			t.Errorf("%q stayed:\n%s", gone, res.Markdown)
+	for _, k := range []string{desc, "March 1st, 2026"} {
+		if !strings.Contains(string(res.Markdown), k) {
+			t.Errorf("%q lost:\n%s", k, res.Markdown)
 		}
+	}
+	res, err = mustNew(t, Options{FrontMatter: true}).Convert([]byte(page), testURL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body := afterFrontMatter(string(res.Markdown)); strings.Contains(body, desc) || strings.Contains(body, "March 1st") {
+		t.Errorf("with front matter, the standfirst and the date stayed in the body:\n%s", res.Markdown)
 	}
 }
 

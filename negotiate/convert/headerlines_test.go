@@ -198,11 +198,11 @@ func TestDropCaptions(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := mustNew(t, Options{}).Convert([]byte("<main>"+tc.html+"</main>"), testURL, nil)
+			res, err := mustNew(t, Options{FrontMatter: true}).Convert([]byte("<main>"+tc.html+"</main>"), testURL, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := string(res.Markdown); got != tc.want {
+			if got := afterFrontMatter(string(res.Markdown)); got != tc.want {
 				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
 			}
 		})
@@ -231,12 +231,23 @@ func TestDayOf(t *testing.T) {
 }
 
 // convertInMain converts a page of head and, in its <main>, html, with
-// settings, and returns the Markdown.
+// settings and front matter (what it states may leave the body), and
+// returns the Markdown after the front matter.
 func convertInMain(t *testing.T, settings Settings, head, html string) string {
 	t.Helper()
-	res, err := mustNew(t, Options{Settings: settings}).Convert([]byte("<head>"+head+"</head><main>"+html+"</main>"), testURL, nil)
+	res, err := mustNew(t, Options{Settings: settings, FrontMatter: true}).Convert([]byte("<head>"+head+"</head><main>"+html+"</main>"), testURL, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return string(res.Markdown)
+	return afterFrontMatter(string(res.Markdown))
+}
+
+// afterFrontMatter returns md without its front matter.
+func afterFrontMatter(md string) string {
+	if rest, ok := strings.CutPrefix(md, "---\n"); ok {
+		if _, body, ok := strings.Cut(rest, "\n---\n"); ok {
+			return body
+		}
+	}
+	return md
 }
