@@ -64,6 +64,18 @@ func TestConvertCases(t *testing.T) {
 			extract: "landmark:main",
 		},
 		{
+			name:    "a code block is its text: a placeholder in <em><code> is not padded",
+			html:    `<main><pre class="synopsis">LOCK [ ONLY ] <em class="replaceable"><code>name</code></em> [ * ]</pre></main>`,
+			want:    "```\nLOCK [ ONLY ] name [ * ]\n```\n",
+			extract: "landmark:main",
+		},
+		{
+			name:    "a code block's lines in blocks of their own stay lines",
+			html:    `<main><pre><code class="language-go"><div>a := 1</div><div>b := <a href="/x">x</a>(a)<br>c()</div></code></pre></main>`,
+			want:    "```go\na := 1\nb := x(a)\nc()\n```\n",
+			extract: "landmark:main",
+		},
+		{
 			name:    "table caption comes before the table",
 			html:    `<main><table><caption>Sizes <a href="javascript:x()">(help)</a></caption><tr><th>a</th></tr><tr><td>1</td></tr></table></main>`,
 			want:    "Sizes (help)\n\n| a |\n|---|\n| 1 |\n",

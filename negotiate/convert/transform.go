@@ -162,6 +162,11 @@ func verbatim(pre *html.Node) {
 		return
 	}
 	var b strings.Builder
+	newline := func() {
+		if s := b.String(); s != "" && !strings.HasSuffix(s, "\n") {
+			b.WriteByte('\n')
+		}
+	}
 	var walk func(*html.Node)
 	walk = func(n *html.Node) {
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
@@ -170,6 +175,12 @@ func verbatim(pre *html.Node) {
 				b.WriteString(c.Data)
 			case c.Type == html.ElementNode && c.DataAtom == atom.Br:
 				b.WriteByte('\n')
+			case c.Type == html.ElementNode && verbatimLines[c.DataAtom]:
+				// a line of its own, as a browser shows a block in a
+				// <pre> (an editor's <div> per line of code)
+				newline()
+				walk(c)
+				newline()
 			case c.Type == html.ElementNode:
 				walk(c)
 			}
@@ -180,6 +191,14 @@ func verbatim(pre *html.Node) {
 		pre.RemoveChild(pre.FirstChild)
 	}
 	pre.AppendChild(&html.Node{Type: html.TextNode, Data: b.String()})
+}
+
+// verbatimLines are the block elements that verbatim puts on lines of
+// their own.
+var verbatimLines = map[atom.Atom]bool{
+	atom.Div: true, atom.P: true, atom.Li: true, atom.Tr: true, atom.Table: true, atom.Ul: true, atom.Ol: true,
+	atom.Dl: true, atom.Dt: true, atom.Dd: true, atom.Blockquote: true, atom.Section: true, atom.Pre: true,
+	atom.H1: true, atom.H2: true, atom.H3: true, atom.H4: true, atom.H5: true, atom.H6: true,
 }
 
 // languageOf reads a language name from n's class or data-lang attribute.
