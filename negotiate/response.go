@@ -90,7 +90,7 @@ var writerPool = sync.Pool{New: func() any { return new(responseWriter) }}
 
 func (h *Handler) newResponseWriter(w http.ResponseWriter, r *http.Request) *responseWriter {
 	rw := writerPool.Get().(*responseWriter)
-	*rw = responseWriter{w: w, h: h, r: r, pagePath: r.URL.EscapedPath()}
+	*rw = responseWriter{w: w, h: h, r: r, pagePath: r.URL.EscapedPath(), planned: rw.planned}
 	rw.setPublic(h.clientURL(r))
 	rw.noTransform = hasToken(r.Header["Cache-Control"], "no-transform")
 	if rw.noTransform {
@@ -136,7 +136,10 @@ func (rw *responseWriter) fromPath() {
 // has returned and nothing of rw is referenced any more (a ResponseWriter
 // must not be used after its handler returns).
 func (rw *responseWriter) free() {
-	*rw = responseWriter{}
+	// The plan writer keeps its buffers for the next page (one
+	// allocation a planned page), and nothing of this one.
+	rw.planned.Reset(nil, htmlrewrite.Plan{})
+	*rw = responseWriter{planned: rw.planned}
 	writerPool.Put(rw)
 }
 

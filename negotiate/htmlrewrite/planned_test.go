@@ -201,9 +201,62 @@ func TestPlanWriterWriteError(t *testing.T) {
 	c := NewPlanCache(testPlanCache)
 	streamPlanned(t, c, page, inj, 64)
 	pl, _ := LookupPlan(c, testID(page), inj)
+	// Each Write goes out in one write: the first half's succeeds, the
+	// second half's fails.
 	w := NewPlanWriter(&failWriter{n: 1}, pl)
-	_, werr := w.Write(page)
+	if _, err := w.Write(page[:len(page)/2]); err != nil {
+		t.Fatal(err)
+	}
+	_, werr := w.Write(page[len(page)/2:])
 	if cerr := w.Close(); werr == nil || cerr == nil {
 		t.Fatalf("Write = %v, Close = %v; want both to fail", werr, cerr)
+	}
+}
+
+// countWriter counts the writes it is given.
+type countWriter struct {
+	bytes.Buffer
+	writes int
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	c.writes++
+	return c.Buffer.Write(p)
+}
+
+// A Write of a page with insertions goes out in one write, not one for
+// each piece between them; the insertions at the page's end, in one more
+// (Close). The bytes are the rewrite's.
+func TestPlanWriterOneWriteAWrite(t *testing.T) {
+	inj := &Injection{Lang: "en", Head: []HeadElement{alwaysHead}, Key: "k"}
+	page := []byte("<html><head></head><body>" + strings.Repeat("y", 100) + "</body></html>")
+	c := NewPlanCache(testPlanCache)
+	recorded, _ := streamPlanned(t, c, page, inj, 64)
+	want := string(recorded)
+	pl, ok := LookupPlan(c, testID(page), inj)
+	if !ok {
+		t.Fatal("no plan")
+	}
+	for _, chunk := range []int{len(page), 40, 7} {
+		var out countWriter
+		w := NewPlanWriter(&out, pl)
+		writes := 0
+		for p := page; len(p) > 0; {
+			n := min(len(p), chunk)
+			if _, err := w.Write(p[:n]); err != nil {
+				t.Fatal(err)
+			}
+			writes++
+			p = p[n:]
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if out.String() != want {
+			t.Errorf("chunks of %d: %q, want %q", chunk, out.String(), want)
+		}
+		if out.writes > writes+1 {
+			t.Errorf("chunks of %d: %d writes for %d Writes and Close", chunk, out.writes, writes)
+		}
 	}
 }
