@@ -118,7 +118,9 @@ func count(n *html.Node, p *docsPage, inTable bool) {
 			p.pres++
 			continue
 		case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
-			p.heads++
+			if !boxTitle(c) {
+				p.heads++
+			}
 		case atom.Table:
 			if !inTable {
 				p.tables++
@@ -131,6 +133,33 @@ func count(n *html.Node, p *docsPage, inTable bool) {
 		}
 		count(c, p, inTable)
 	}
+}
+
+// boxTitle reports whether heading h is the title of a DocBook note,
+// tip, warning, important or caution box ("Note"): a label the converter
+// writes in bold, as it writes Sphinx's admonition titles (which are no
+// headings in the HTML either), not a section heading.
+func boxTitle(h *html.Node) bool {
+	p := h.Parent
+	if p == nil || p.DataAtom != atom.Div || !strings.Contains(" "+attrOf(h, "class")+" ", " title ") {
+		return false
+	}
+	for _, k := range []string{"note", "tip", "warning", "important", "caution"} {
+		if strings.Contains(" "+attrOf(p, "class")+" ", " "+k+" ") {
+			return true
+		}
+	}
+	return false
+}
+
+// attrOf returns n's attribute key, or "".
+func attrOf(n *html.Node, key string) string {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return a.Val
+		}
+	}
+	return ""
 }
 
 // cellBlock reports whether a table holds a block a GFM cell cannot: code,

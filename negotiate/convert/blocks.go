@@ -232,7 +232,8 @@ func findAny(n *html.Node, set map[atom.Atom]bool) bool {
 }
 
 // admonition writes a note, warning or tip box (Sphinx and MkDocs
-// div.admonition, <aside role=note>, GitHub's markdown-alert) as its
+// div.admonition, <aside role=note>, GitHub's markdown-alert, DocBook's
+// div.note, div.tip, div.warning, div.important, div.caution) as its
 // title in bold on a line of its own, then its content: "**Warning**".
 // The title is the box's title element (p.admonition-title, p.sidebar-title,
 // .markdown-alert-title), else its aria-label. It is not made a quote:
@@ -279,7 +280,11 @@ func isAdmonition(n *html.Node) bool {
 	if strings.EqualFold(strings.TrimSpace(attr(n, "role")), "note") {
 		return true
 	}
-	return hasClass(n, "admonition") || hasClass(n, "markdown-alert")
+	// DocBook's note, tip, warning, important and caution boxes, titled by
+	// an h3.title ("Note"): a label, not a section of the page (PostgreSQL's
+	// manual has one inside many an option's description); a DocBook
+	// sidebar's title names a topic and stays a heading
+	return hasClass(n, "admonition") || hasClass(n, "markdown-alert") || isDocBookBox(n) && !hasClass(n, "sidebar")
 }
 
 // hasClass reports whether n's class attribute holds name.
