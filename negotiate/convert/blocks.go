@@ -49,6 +49,12 @@ func blockTable(table *html.Node) bool {
 			// A one-column table without header cells lays a page out:
 			// its cells are blocks, not a GFM table of one column.
 			setAttr(table, "role", "presentation")
+			return false
+		}
+		for _, r := range rows {
+			for _, cell := range childElements(r) {
+				inlineCell(cell)
+			}
 		}
 		return false
 	}
@@ -58,6 +64,58 @@ func blockTable(table *html.Node) bool {
 	}
 	tableToList(table, rows)
 	return true
+}
+
+// cellParagraphs are the blocks a GFM table's cell holds that inlineCell
+// writes as lines.
+var cellParagraphs = map[atom.Atom]bool{
+	atom.P: true, atom.Div: true, atom.Section: true, atom.Article: true, atom.Header: true,
+	atom.Footer: true, atom.Address: true, atom.Center: true,
+}
+
+// inlineCell writes the paragraphs of a cell of a GFM table (the
+// PostgreSQL manual's function tables: a <p> for the signature, another
+// for what it does) as lines of the cell, one <br> between them.
+// html-to-markdown writes each paragraph break in a cell as four <br />.
+func inlineCell(cell *html.Node) {
+	if !findAny(cell, cellParagraphs) {
+		return
+	}
+	var out []*html.Node
+	open := false // text on the current line
+	brk := func() {
+		if open {
+			out = append(out, element(atom.Br))
+			open = false
+		}
+	}
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; {
+			next := c.NextSibling
+			n.RemoveChild(c)
+			switch {
+			case c.Type == html.ElementNode && cellParagraphs[c.DataAtom]:
+				brk()
+				walk(c)
+				brk()
+			case c.Type == html.ElementNode && c.DataAtom == atom.Br:
+				out = append(out, c)
+				open = false
+			default:
+				out = append(out, c)
+				open = open || c.Type == html.ElementNode || c.Type == html.TextNode && strings.TrimSpace(c.Data) != ""
+			}
+			c = next
+		}
+	}
+	walk(cell)
+	for len(out) > 0 && (out[len(out)-1].DataAtom == atom.Br || out[len(out)-1].Type == html.TextNode && strings.TrimSpace(out[len(out)-1].Data) == "") {
+		out = out[:len(out)-1]
+	}
+	for _, c := range out {
+		cell.AppendChild(c)
+	}
 }
 
 // oneColumn reports whether no row has more than one cell.

@@ -76,6 +76,14 @@ func TestConvertCases(t *testing.T) {
 			extract: "landmark:main",
 		},
 		{
+			name: "a GFM table cell's paragraphs are its lines, one <br> apart",
+			html: `<main><table><thead><tr><th><p>Function</p><p>Description</p></th></tr></thead>` +
+				`<tr><td><p><code>cube_dim</code> ( <code>cube</code> ) → <code>integer</code></p> <p>Returns the number of dimensions of the cube.</p></td></tr>` +
+				`<tr><td><div>one</div><div>two</div></td></tr></table></main>`,
+			want:    "| Function<br />Description |\n|---|\n| `cube_dim` ( `cube` ) → `integer`<br />Returns the number of dimensions of the cube. |\n| one<br />two |\n",
+			extract: "landmark:main",
+		},
+		{
 			name:    "table caption comes before the table",
 			html:    `<main><table><caption>Sizes <a href="javascript:x()">(help)</a></caption><tr><th>a</th></tr><tr><td>1</td></tr></table></main>`,
 			want:    "Sizes (help)\n\n| a |\n|---|\n| 1 |\n",
