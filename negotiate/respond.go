@@ -72,7 +72,7 @@ func (rw *responseWriter) commonHeaders() {
 	// array, each field's slice capped at its length so that a later
 	// handler's append copies it: one allocation instead of one per field
 	// (Vary, Link, Content-Signal; TestPassThroughAllocations).
-	vals := make([]string, 0, len(rw.h.staticLink)+3)
+	vals := make([]string, 0, len(rw.h.staticLink)+3+rw.spareSlots())
 	field := func(name string, v ...string) {
 		start := len(vals)
 		vals = append(vals, v...)
@@ -103,6 +103,35 @@ func (rw *responseWriter) commonHeaders() {
 	if s := rw.h.Options.ContentSignal; s != "" {
 		field("Content-Signal", s)
 	}
+	rw.spare = vals[len(vals):cap(vals)]
+}
+
+// spareSlots is how many values the form this response may take sets
+// after commonHeaders (setValue): the Markdown form's Content-Type,
+// ETag, Cache-Control, Content-Length and token count, or a rewritten
+// page's ETag and Content-Length.
+func (rw *responseWriter) spareSlots() int {
+	switch {
+	case rw.wantMD:
+		return 5
+	case rw.h.Inject != nil || on(rw.h.Options.HeadLink):
+		return 2
+	}
+	return 0
+}
+
+// setValue sets the field name, written in canonical form, to v alone,
+// in a slot of the array commonHeaders allocated while one is left (its
+// slice capped, as commonHeaders' are): hdr.Set allocates a slice for
+// every field, and canonicalizes the name.
+func (rw *responseWriter) setValue(name, v string) {
+	if len(rw.spare) == 0 {
+		rw.Header()[name] = []string{v}
+		return
+	}
+	rw.spare[0] = v
+	rw.Header()[name] = rw.spare[0:1:1]
+	rw.spare = rw.spare[1:]
 }
 
 // markdownLinkTail is what LinkValue writes after the target of the

@@ -48,6 +48,7 @@ type responseWriter struct {
 	pagePath    string     // escaped path of the page, suffix removed
 	mdTags      []string   // If-None-Match members that validate the Markdown form
 	mdHref      string     // markdownTarget's answer, once asked
+	spare       []string   // slots for setValue, left in commonHeaders' array
 	headGet     bool       // a HEAD for Markdown, asked of next as a GET (see originRequest)
 	// public is the page's path and query as the client asked for them
 	// (Handler.ClientURL; the suffix removed): what the page's address, its
