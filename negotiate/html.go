@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"html"
 	"net/http"
 	"strconv"
 	"strings"
@@ -333,9 +332,11 @@ func (rw *responseWriter) injection() (*Injection, string) {
 		}
 	}
 	if on(rw.h.Options.HeadLink) {
-		href := html.EscapeString(rw.markdownTarget())
+		// The href from its pieces, as markdownLink writes the Link header:
+		// one allocation for the element and the Key.
+		path, suffix, slash := rw.markdownHrefParts()
 		link := HeadElement{SkipIf: skipMarkdownLink}
-		link.HTML, inj.Key = LinkWithKey(`<link rel="alternate" type="text/markdown" href="`, href, inj.Key, "\x00md:")
+		link.HTML, inj.Key = linkWithKeyOf(`<link rel="alternate" type="text/markdown" href="`, inj.Key, "\x00md:", path, suffix, slash, rw.public.RawQuery)
 		inj.Head = append(append(rw.head[:0:len(rw.head)], link), inj.Head...)
 	}
 	if !planned {

@@ -50,16 +50,6 @@ func (rw *responseWriter) markdownHrefParts() (path, suffix, slash string) {
 	}
 }
 
-// markdownTarget is markdownHref, made once per response: the Link header
-// and the head link both need it (one allocation fewer on an annotated
-// page).
-func (rw *responseWriter) markdownTarget() string {
-	if rw.mdHref == "" {
-		rw.mdHref = rw.markdownHref()
-	}
-	return rw.mdHref
-}
-
 // commonHeaders are the ones both forms carry (STANDARD.md §6): Vary, the
 // three Link headers and Content-Signal.
 func (rw *responseWriter) commonHeaders() {
@@ -144,14 +134,10 @@ func markdownLinkValue(target string) string {
 	return markdownLinkOf(target, "", "", "")
 }
 
-// markdownLink is markdownLinkValue(rw.markdownTarget()), written from the
-// target's pieces unless the target was already made: on a response that
-// only carries the headers, one allocation instead of two (escaping is
-// byte by byte, so the pieces escape as their join does).
+// markdownLink is markdownLinkValue(rw.markdownHref()), written from the
+// target's pieces: one allocation instead of two (escaping is byte by
+// byte, so the pieces escape as their join does).
 func (rw *responseWriter) markdownLink() string {
-	if rw.mdHref != "" {
-		return markdownLinkValue(rw.mdHref)
-	}
 	path, suffix, slash := rw.markdownHrefParts()
 	return markdownLinkOf(path, suffix, slash, rw.public.RawQuery)
 }
