@@ -336,7 +336,12 @@ func (rw *responseWriter) injection() (*Injection, string) {
 		// one allocation for the element and the Key.
 		path, suffix, slash := rw.markdownHrefParts()
 		link := HeadElement{SkipIf: skipMarkdownLink}
-		link.HTML, inj.Key = linkWithKeyOf(`<link rel="alternate" type="text/markdown" href="`, inj.Key, "\x00md:", path, suffix, slash, rw.public.RawQuery)
+		const open, mark = `<link rel="alternate" type="text/markdown" href="`, "\x00md:"
+		if q := rw.public.RawQuery; q != "" {
+			link.HTML, inj.Key = LinkWithKeyOf(open, inj.Key, mark, path, suffix, slash, "?", q)
+		} else {
+			link.HTML, inj.Key = LinkWithKeyOf(open, inj.Key, mark, path, suffix, slash)
+		}
 		inj.Head = append(append(rw.head[:0:len(rw.head)], link), inj.Head...)
 	}
 	if !planned {

@@ -32,35 +32,32 @@ func LinkWithKey(open, href, key, mark string) (html, newKey string) {
 	return both[:n], both[n:]
 }
 
-// linkWithKeyOf is LinkWithKey(open, html.EscapeString(href), key, mark)
-// for the href path+suffix+slash, with "?"+query when query is not
-// empty, written from its pieces: escaping is byte by byte, so the pieces
-// escape as their join does, and the joined href is never made (one
-// allocation instead of two).
-func linkWithKeyOf(open, key, mark, path, suffix, slash, query string) (link, newKey string) {
-	p, sf, sl, q := html.EscapeString(path), html.EscapeString(suffix), html.EscapeString(slash), html.EscapeString(query)
-	href := len(p) + len(sf) + len(sl)
-	if query != "" {
-		href += 1 + len(q)
+// LinkWithKeyOf is LinkWithKey(open, html.EscapeString(href), key, mark)
+// for the href that is the join of its pieces, written from them:
+// escaping is byte by byte, so the pieces escape as their join does, and
+// the joined href is never made (one allocation instead of two).
+func LinkWithKeyOf(open, key, mark string, href ...string) (link, newKey string) {
+	var esc [6]string
+	pieces := esc[:0]
+	n := 0
+	for _, p := range href {
+		e := html.EscapeString(p)
+		pieces = append(pieces, e)
+		n += len(e)
 	}
 	var b strings.Builder
-	b.Grow(len(open) + 2*href + len(`">`) + len(key) + len(mark))
-	writeHref := func() {
-		b.WriteString(p)
-		b.WriteString(sf)
-		b.WriteString(sl)
-		if query != "" {
-			b.WriteByte('?')
-			b.WriteString(q)
-		}
-	}
+	b.Grow(len(open) + 2*n + len(`">`) + len(key) + len(mark))
 	b.WriteString(open)
-	writeHref()
+	for _, p := range pieces {
+		b.WriteString(p)
+	}
 	b.WriteString(`">`)
-	n := b.Len()
+	k := b.Len()
 	b.WriteString(key)
 	b.WriteString(mark)
-	writeHref()
+	for _, p := range pieces {
+		b.WriteString(p)
+	}
 	both := b.String()
-	return both[:n], both[n:]
+	return both[:k], both[k:]
 }

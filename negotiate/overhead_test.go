@@ -217,7 +217,7 @@ func TestCaddyNextAllocations(t *testing.T) {
 	}
 }
 
-// linkWithKeyOf is LinkWithKey of the escaped join of its pieces, for
+// LinkWithKeyOf is LinkWithKey of the escaped join of its pieces, for
 // pieces with and without characters to escape, with and without a query.
 func TestLinkWithKeyOf(t *testing.T) {
 	const open, key, mark = `<link href="`, "tKEY", "\x00md:"
@@ -235,7 +235,11 @@ func TestLinkWithKeyOf(t *testing.T) {
 			href += "?" + query
 		}
 		wantLink, wantKey := LinkWithKey(open, html.EscapeString(href), key, mark)
-		link, newKey := linkWithKeyOf(open, key, mark, path, suffix, slash, query)
+		pieces := []string{path, suffix, slash}
+		if query != "" {
+			pieces = append(pieces, "?", query)
+		}
+		link, newKey := LinkWithKeyOf(open, key, mark, pieces...)
 		if link != wantLink || newKey != wantKey {
 			t.Errorf("%q: got %q, %q; want %q, %q", tc, link, newKey, wantLink, wantKey)
 		}
