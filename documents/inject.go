@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"html"
 	"maps"
 	"net/http"
 	"net/url"
@@ -102,15 +101,15 @@ func (b *bundle) injection(u *url.URL) *negotiate.Injection {
 	if !b.Inject.Canonical || u == nil || u.RawQuery != "" || u.ForceQuery {
 		return b.inject
 	}
-	href := html.EscapeString(b.Inject.Origin + (&url.URL{Path: u.Path, RawPath: u.RawPath}).EscapedPath())
+	path := (&url.URL{Path: u.Path, RawPath: u.RawPath}).EscapedPath()
 	// The link and the Key in one string, the injection and its head in
-	// one allocation: 5 allocations a request down to 3.
+	// one allocation: 5 allocations a request down to 2.
 	st := &struct {
 		inj  negotiate.Injection
 		head [4]negotiate.HeadElement
 	}{inj: *b.inject}
 	canonical := negotiate.HeadElement{SkipIf: skipCanonical}
-	canonical.HTML, st.inj.Key = negotiate.LinkWithKey(`<link rel="canonical" href="`, href, b.inject.Key, "\x00canonical:")
+	canonical.HTML, st.inj.Key = negotiate.LinkWithKeyOf(`<link rel="canonical" href="`, b.inject.Key, "\x00canonical:", b.Inject.Origin, path)
 	st.inj.Head = append(append(st.head[:0:len(st.head)], canonical), b.inject.Head...)
 	return &st.inj
 }

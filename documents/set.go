@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/agentready/caddy-agentready/manifest"
 	"github.com/agentready/caddy-agentready/negotiate"
@@ -150,9 +151,50 @@ func originOf(r *http.Request) string {
 func (s *Set) bundleFor(r *http.Request) *bundle {
 	origin := s.site.Info.Origin
 	if origin == "" {
+		// Every HTML page asks (for its annotations): the common case is
+		// a read, looked up by the origin's bytes without making the
+		// string (one allocation a request).
+		var buf [128]byte
+		if key, ok := appendOrigin(buf[:0], r); ok {
+			s.mu.RLock()
+			b, ok := s.bundles[string(key)]
+			s.mu.RUnlock()
+			if ok {
+				return b
+			}
+		}
 		origin = originOf(r)
 	}
-	// Every HTML page asks (for its annotations): the common case is a read.
+	return s.bundleOf(origin)
+}
+
+// appendOrigin appends originOf(r) to dst; ok is false, and dst
+// unchanged, when the host is not all ASCII (strings.ToLower lowers other
+// letters too).
+func appendOrigin(dst []byte, r *http.Request) ([]byte, bool) {
+	for i := 0; i < len(r.Host); i++ {
+		if r.Host[i] >= utf8.RuneSelf {
+			return dst, false
+		}
+	}
+	if r.TLS != nil {
+		dst = append(dst, "https://"...)
+	} else {
+		dst = append(dst, "http://"...)
+	}
+	for i := 0; i < len(r.Host); i++ {
+		c := r.Host[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		dst = append(dst, c)
+	}
+	return dst, true
+}
+
+// bundleOf returns the documents for origin, generating them on first
+// use.
+func (s *Set) bundleOf(origin string) *bundle {
 	s.mu.RLock()
 	b, ok := s.bundles[origin]
 	s.mu.RUnlock()

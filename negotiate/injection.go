@@ -1,6 +1,11 @@
 package negotiate
 
-import "github.com/agentready/caddy-agentready/negotiate/htmlrewrite"
+import (
+	"html"
+	"strings"
+
+	"github.com/agentready/caddy-agentready/negotiate/htmlrewrite"
+)
 
 // The head injections of the HTML form are package htmlrewrite's; these
 // names are the ones Handler.Inject and its callers use.
@@ -25,4 +30,34 @@ func LinkWithKey(open, href, key, mark string) (html, newKey string) {
 	both := open + href + `">` + key + mark + href
 	n := len(open) + len(href) + len(`">`)
 	return both[:n], both[n:]
+}
+
+// LinkWithKeyOf is LinkWithKey(open, html.EscapeString(href), key, mark)
+// for the href that is the join of its pieces, written from them:
+// escaping is byte by byte, so the pieces escape as their join does, and
+// the joined href is never made (one allocation instead of two).
+func LinkWithKeyOf(open, key, mark string, href ...string) (link, newKey string) {
+	var esc [6]string
+	pieces := esc[:0]
+	n := 0
+	for _, p := range href {
+		e := html.EscapeString(p)
+		pieces = append(pieces, e)
+		n += len(e)
+	}
+	var b strings.Builder
+	b.Grow(len(open) + 2*n + len(`">`) + len(key) + len(mark))
+	b.WriteString(open)
+	for _, p := range pieces {
+		b.WriteString(p)
+	}
+	b.WriteString(`">`)
+	k := b.Len()
+	b.WriteString(key)
+	b.WriteString(mark)
+	for _, p := range pieces {
+		b.WriteString(p)
+	}
+	both := b.String()
+	return both[:k], both[k:]
 }

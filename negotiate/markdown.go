@@ -206,14 +206,23 @@ func (rw *responseWriter) pageURL() *url.URL {
 // markdownHeaders turns the origin's headers into those of the Markdown
 // form of conv.
 func (rw *responseWriter) markdownHeaders(conv *Converted) {
-	hdr := rw.Header()
-	dropHeaders(hdr, representationHeaders)
-	hdr.Set("Content-Type", markdownContentType)
-	rw.markdownValidators()
+	// commonHeaders first: the values below go in the slots it leaves
+	// (setValue), the two numbers in one string (8 allocations down to 2).
 	rw.commonHeaders()
-	hdr.Set("Content-Length", strconv.Itoa(len(conv.Markdown)))
-	if on(rw.h.Options.TokensHeader) && conv.Tokens > 0 {
-		hdr.Set("X-Markdown-Tokens", strconv.Itoa(conv.Tokens))
+	dropHeaders(rw.Header(), representationHeaders)
+	rw.setValue("Content-Type", markdownContentType)
+	rw.markdownValidators()
+	var buf [40]byte
+	b := strconv.AppendInt(buf[:0], int64(len(conv.Markdown)), 10)
+	k := len(b)
+	tokens := on(rw.h.Options.TokensHeader) && conv.Tokens > 0
+	if tokens {
+		b = strconv.AppendInt(b, int64(conv.Tokens), 10)
+	}
+	both := string(b)
+	rw.setValue("Content-Length", both[:k])
+	if tokens {
+		rw.setValue("X-Markdown-Tokens", both[k:])
 	}
 }
 
@@ -224,13 +233,13 @@ func (rw *responseWriter) markdownValidators() {
 	hdr := rw.Header()
 	if etag := hdr.Get("Etag"); etag != "" {
 		if md := MarkdownETag(etag); md != "" {
-			hdr.Set("Etag", md)
+			rw.setValue("Etag", md)
 		} else {
 			hdr.Del("Etag")
 		}
 	}
 	if cc := markdownCacheControl(rw.h.Options.CacheControl, hdr, rw.r.Header); cc != "" {
-		hdr.Set("Cache-Control", cc)
+		rw.setValue("Cache-Control", cc)
 	} else {
 		hdr.Del("Cache-Control")
 	}

@@ -3,6 +3,7 @@ package negotiate
 import (
 	"context"
 	"errors"
+	"html"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -213,5 +214,34 @@ func TestCaddyNextAllocations(t *testing.T) {
 	}
 	if got := testing.AllocsPerRun(200, serve); got > 2 {
 		t.Errorf("%.1f allocations a request, want at most 2", got)
+	}
+}
+
+// LinkWithKeyOf is LinkWithKey of the escaped join of its pieces, for
+// pieces with and without characters to escape, with and without a query.
+func TestLinkWithKeyOf(t *testing.T) {
+	const open, key, mark = `<link href="`, "tKEY", "\x00md:"
+	for _, tc := range [][4]string{
+		{"/pricing", "/md", "", ""},
+		{"/docs", "/md", "/", "q=1&x=%20"},
+		{"/a'b&c", "/md", "", "a=<b>&c=\"d\""},
+		{"/", "", "", ""},
+		{"", "", "", "x"},
+		{"/é", "/md", "", ""},
+	} {
+		path, suffix, slash, query := tc[0], tc[1], tc[2], tc[3]
+		href := path + suffix + slash
+		if query != "" {
+			href += "?" + query
+		}
+		wantLink, wantKey := LinkWithKey(open, html.EscapeString(href), key, mark)
+		pieces := []string{path, suffix, slash}
+		if query != "" {
+			pieces = append(pieces, "?", query)
+		}
+		link, newKey := LinkWithKeyOf(open, key, mark, pieces...)
+		if link != wantLink || newKey != wantKey {
+			t.Errorf("%q: got %q, %q; want %q, %q", tc, link, newKey, wantLink, wantKey)
+		}
 	}
 }

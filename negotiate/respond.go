@@ -50,16 +50,6 @@ func (rw *responseWriter) markdownHrefParts() (path, suffix, slash string) {
 	}
 }
 
-// markdownTarget is markdownHref, made once per response: the Link header
-// and the head link both need it (one allocation fewer on an annotated
-// page).
-func (rw *responseWriter) markdownTarget() string {
-	if rw.mdHref == "" {
-		rw.mdHref = rw.markdownHref()
-	}
-	return rw.mdHref
-}
-
 // commonHeaders are the ones both forms carry (STANDARD.md §6): Vary, the
 // three Link headers and Content-Signal.
 func (rw *responseWriter) commonHeaders() {
@@ -72,7 +62,7 @@ func (rw *responseWriter) commonHeaders() {
 	// array, each field's slice capped at its length so that a later
 	// handler's append copies it: one allocation instead of one per field
 	// (Vary, Link, Content-Signal; TestPassThroughAllocations).
-	vals := make([]string, 0, len(rw.h.staticLink)+3)
+	vals := make([]string, 0, len(rw.h.staticLink)+3+rw.spareSlots())
 	field := func(name string, v ...string) {
 		start := len(vals)
 		vals = append(vals, v...)
@@ -103,6 +93,35 @@ func (rw *responseWriter) commonHeaders() {
 	if s := rw.h.Options.ContentSignal; s != "" {
 		field("Content-Signal", s)
 	}
+	rw.spare = vals[len(vals):cap(vals)]
+}
+
+// spareSlots is how many values the form this response may take sets
+// after commonHeaders (setValue): the Markdown form's Content-Type,
+// ETag, Cache-Control, Content-Length and token count, or a rewritten
+// page's ETag and Content-Length.
+func (rw *responseWriter) spareSlots() int {
+	switch {
+	case rw.wantMD:
+		return 5
+	case rw.h.Inject != nil || on(rw.h.Options.HeadLink):
+		return 2
+	}
+	return 0
+}
+
+// setValue sets the field name, written in canonical form, to v alone,
+// in a slot of the array commonHeaders allocated while one is left (its
+// slice capped, as commonHeaders' are): hdr.Set allocates a slice for
+// every field, and canonicalizes the name.
+func (rw *responseWriter) setValue(name, v string) {
+	if len(rw.spare) == 0 {
+		rw.Header()[name] = []string{v}
+		return
+	}
+	rw.spare[0] = v
+	rw.Header()[name] = rw.spare[0:1:1]
+	rw.spare = rw.spare[1:]
 }
 
 // markdownLinkTail is what LinkValue writes after the target of the
@@ -115,14 +134,10 @@ func markdownLinkValue(target string) string {
 	return markdownLinkOf(target, "", "", "")
 }
 
-// markdownLink is markdownLinkValue(rw.markdownTarget()), written from the
-// target's pieces unless the target was already made: on a response that
-// only carries the headers, one allocation instead of two (escaping is
-// byte by byte, so the pieces escape as their join does).
+// markdownLink is markdownLinkValue(rw.markdownHref()), written from the
+// target's pieces: one allocation instead of two (escaping is byte by
+// byte, so the pieces escape as their join does).
 func (rw *responseWriter) markdownLink() string {
-	if rw.mdHref != "" {
-		return markdownLinkValue(rw.mdHref)
-	}
 	path, suffix, slash := rw.markdownHrefParts()
 	return markdownLinkOf(path, suffix, slash, rw.public.RawQuery)
 }

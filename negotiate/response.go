@@ -47,7 +47,7 @@ type responseWriter struct {
 	noTransform bool       // request Cache-Control: no-transform (RFC 9111 §5.2.1.6)
 	pagePath    string     // escaped path of the page, suffix removed
 	mdTags      []string   // If-None-Match members that validate the Markdown form
-	mdHref      string     // markdownTarget's answer, once asked
+	spare       []string   // slots for setValue, left in commonHeaders' array
 	headGet     bool       // a HEAD for Markdown, asked of next as a GET (see originRequest)
 	// public is the page's path and query as the client asked for them
 	// (Handler.ClientURL; the suffix removed): what the page's address, its

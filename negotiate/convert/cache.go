@@ -103,14 +103,14 @@ var doorkeeperSeed = maphash.MakeSeed()
 // Link) and optsHash (Options.Hash), so different settings never share an
 // entry.
 func (c *Cache) Key(pageURL string, req, resp http.Header, optsHash string) (key string, ok bool) {
-	etag, lastMod := resp.Get("ETag"), resp.Get("Last-Modified")
+	etag, lastMod := first(resp, "Etag"), first(resp, "Last-Modified")
 	if etag == "" && lastMod == "" {
 		return "", false
 	}
-	if hasDirective(resp, "no-store", "private") || len(resp.Values("Set-Cookie")) > 0 || !shareable(req, resp) {
+	if hasDirective(resp, "no-store", "private") || len(resp["Set-Cookie"]) > 0 || !shareable(req, resp) {
 		return "", false
 	}
-	for _, v := range resp.Values("Vary") {
+	for _, v := range resp["Vary"] {
 		for f := range strings.SplitSeq(v, ",") {
 			f = strings.TrimSpace(f)
 			if f != "" && !strings.EqualFold(f, "Accept") && !strings.EqualFold(f, "Accept-Encoding") {
@@ -122,7 +122,7 @@ func (c *Cache) Key(pageURL string, req, resp http.Header, optsHash string) (key
 	// or header value holds: exact, and one allocation where a SHA-256 of
 	// them and its hex took three (a warm Markdown request: 21 -> 19
 	// allocations, 37,029 -> 30,248 instructions, BenchmarkServeHTTPOverhead).
-	lang, link := resp.Values("Content-Language"), resp.Values("Link")
+	lang, link := resp["Content-Language"], resp["Link"]
 	n := len(pageURL) + len(etag) + len(lastMod) + len(optsHash) + 6
 	for _, values := range [...][]string{lang, link} {
 		for _, v := range values {
@@ -155,17 +155,27 @@ func (c *Cache) Key(pageURL string, req, resp http.Header, optsHash string) (key
 // s-maxage or must-revalidate. A request with cookies is treated the same
 // way: the origin may have personalised the page without saying so.
 func shareable(req, resp http.Header) bool {
-	if req.Get("Authorization") == "" && req.Get("Cookie") == "" {
+	if first(req, "Authorization") == "" && first(req, "Cookie") == "" {
 		return true
 	}
 	return hasDirective(resp, "public", "s-maxage", "must-revalidate")
+}
+
+// first is h.Get(key) for a key written in canonical form, as net/http
+// keeps them: Get canonicalizes its argument on every call (a warm
+// Markdown request asked for ten fields).
+func first(h http.Header, key string) string {
+	if v := h[key]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
 }
 
 // hasDirective reports whether the Cache-Control of h holds one of the
 // directives names (RFC 9111 §5.2: names are case-insensitive; a value
 // after "=" is ignored).
 func hasDirective(h http.Header, names ...string) bool {
-	for _, cc := range h.Values("Cache-Control") {
+	for _, cc := range h["Cache-Control"] {
 		for d := range strings.SplitSeq(cc, ",") {
 			name, _, _ := strings.Cut(strings.TrimSpace(d), "=")
 			for _, n := range names {
