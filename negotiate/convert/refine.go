@@ -202,7 +202,10 @@ func collectTexts(n *html.Node, set map[string]bool) {
 // (almost) none of the kept text, and reports whether it removed any. A
 // block that comes before the first kept text and holds the <h1>, or is
 // short and holds a heading, is the article's header (title, byline, date,
-// lead image): it stays whole, unless it is mostly links. After the last
+// lead image): it stays, unless it is mostly links, less the link lists
+// and form controls inside it of which readability kept nothing (a share
+// bar, a "Back to blog" link: headerChrome) when it is small
+// (maxHeaderChrome). After the last
 // kept text, the blocks of which readability kept nothing also go when
 // they hold prose or a byline (an author box with its bio), unless they
 // hold maxTrailingShare of the kept text or more; and the prunable blocks
@@ -244,7 +247,10 @@ func unkept(root *html.Node, kept map[string]bool, cl *cleaner) []*html.Node {
 				has, any := k > 0 && float64(k) >= minKeptShare*float64(t), t > 0
 				switch {
 				case !has && any && !started && (t <= maxHeaderLen && findHeading(c, 6) || findHeading(c, 1)) && !linkList(c, t):
-					// the article's header
+					// the article's header, less its link lists
+					if t <= maxHeaderChrome {
+						victims = headerChrome(c, kept, victims)
+					}
 				case !has && any && cl.keepPath[c]:
 					walk(c) // prune around the kept element
 				case after && k == 0 && any && cl.article && findAny(c, formControls):
@@ -293,6 +299,32 @@ func unkept(root *html.Node, kept map[string]bool, cl *cleaner) []*html.Node {
 			if i >= stays || !plainText(c) {
 				victims = append(victims, c)
 			}
+		}
+	}
+	return victims
+}
+
+// maxHeaderChrome is the most text (non-space bytes) an article's header
+// may hold for refine to look inside it (headerChrome): a larger block
+// holding the title holds the page's other parts too (a shop's filters).
+const maxHeaderChrome = 2 * maxHeaderLen
+
+// headerChrome appends to victims the blocks under an article's header
+// of which readability kept nothing and that are link lists or hold a
+// form control (a share bar, a "Back to blog" link, a newsletter button):
+// not the title nor a block holding a heading, nor a byline (prunable).
+func headerChrome(header *html.Node, kept map[string]bool, victims []*html.Node) []*html.Node {
+	for c := header.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode || protected[c.DataAtom] || inline[c.DataAtom] {
+			continue
+		}
+		if findHeading(c, 6) {
+			victims = headerChrome(c, kept, victims)
+			continue
+		}
+		k, t := textKept(c, kept)
+		if k == 0 && t > 0 && prunable(c) && (linkList(c, t) || findAny(c, formControls)) {
+			victims = append(victims, c)
 		}
 	}
 	return victims

@@ -22,6 +22,22 @@ var pruneUnkeptTests = []struct {
 	removed bool
 }{
 	{
+		name: "the header's share bar and back link go; its title, byline and picture stay",
+		html: `<div><div><a href="/blog">Back to blog</a></div><h1>Title</h1><p class="byline">By Jane Doe</p>` +
+			`<ul><li><a href="/share/x">Share on X</a></li><li><a href="/share/fb">Facebook</a></li></ul>` +
+			`<figure><img src="/a.jpg" alt="a"><figcaption>The quay at dawn</figcaption></figure></div><p>story</p>`,
+		kept:    []string{"story"},
+		want:    "Title By Jane Doe The quay at dawn story",
+		removed: true,
+	},
+	{
+		name: "a large block holding the title is not looked into (a shop's filters beside it)",
+		html: `<div><h1>Parts</h1><ul>` + strings.Repeat(`<li><a href="/c">Screens</a></li>`, 10) + `</ul>` +
+			strings.Repeat(`<p>Screens and batteries in stock</p>`, 30) + `</div><p>story</p>`,
+		kept: []string{"story"},
+		want: "Parts" + strings.Repeat(" Screens", 10) + strings.Repeat(" Screens and batteries in stock", 30) + " story",
+	},
+	{
 		name:    "unkept list goes",
 		html:    `<p>story</p><ul><li><a href="/a">other one</a></li><li><a href="/b">other two</a></li></ul>`,
 		kept:    []string{"story"},
