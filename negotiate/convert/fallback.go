@@ -1,6 +1,8 @@
 package convert
 
 import (
+	"slices"
+
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -39,7 +41,9 @@ func readabilityBody(art, body *html.Node, cl *cleaner) (picked content, ok bool
 		// minBodyGain times the article's text (a news page's "Related"
 		// headings go with their blocks, and the article is what is left).
 		if d.blocks > 0 || float64(textBeside(body, gone, cl)) > minBodyGain*float64(textLen(textOf(art))) {
-			removeAll(body, victims)
+			// a reference page: a section's only block stays under its
+			// heading
+			removeAll(body, slices.DeleteFunc(victims, sectionBody))
 			return content{[]*html.Node{body}, "body+oracle"}, true
 		}
 	}

@@ -161,10 +161,11 @@ func TestNoFrontMatterKeepsWhatItWouldState(t *testing.T) {
 
 // TestReferenceSectionsStay: on two reference pages of the PostgreSQL
 // manual (DocBook XSL, no landmark; testdata/postgres, with their
-// licence), readability keeps a part of the page and the body narrowed
-// with it as an oracle must still keep every section that is content: a
-// section of short paragraphs that name things in <code> (CREATE TABLE's
-// Description and Notes) and a section that is a table (cube's Syntax).
+// licence) and SQLite's quick start, readability keeps a part of the page
+// and the body narrowed with it as an oracle must still keep every
+// section that is content: a section of short paragraphs that name
+// things in <code> (CREATE TABLE's Description and Notes), a section that
+// is a table (cube's Syntax), a heading's only list (SQLite's steps).
 func TestReferenceSectionsStay(t *testing.T) {
 	for _, tc := range []struct {
 		page string
@@ -173,6 +174,9 @@ func TestReferenceSectionsStay(t *testing.T) {
 		{"sql-createtable.html", []string{"## Description", "will create a new, initially empty table", "## Notes", "### Temporary Tables", "## Compatibility"}},
 		// DocBook numbers a heading with a no-break space: "F.11.1.\u00a0Syntax"
 		{"cube.html", []string{"### F.11.1.\u00a0Syntax", "Cube External Representations", "### F.11.3.\u00a0Usage"}},
+		// SQLite's quick start (testdata/sqlite): readability keeps the
+		// last of three steps; the first two keep their lists
+		{"../sqlite/quickstart.html", []string{"## Download The Code", "prebuilt binaries", "## Create A New Database", "sqlite3 test.db"}},
 	} {
 		t.Run(tc.page, func(t *testing.T) {
 			in, err := os.ReadFile(filepath.Join("testdata", "postgres", tc.page))

@@ -330,6 +330,25 @@ func headerChrome(header *html.Node, kept map[string]bool, victims []*html.Node)
 	return victims
 }
 
+// sectionBody reports whether n is all that a heading's section holds:
+// the element before it a heading, the one after it another heading or
+// none, and n text that is not a list of links. Removing it would leave
+// the heading (which refine never removes) over nothing: on a manual's
+// page, the first steps of which readability kept only the last
+// ("Download The Code", "Create A New Database" of SQLite's quick start).
+func sectionBody(n *html.Node) bool {
+	prev, text := adjacentElement(n, prevSibling)
+	if prev == nil || text || headingLevel(prev) == 0 {
+		return false
+	}
+	next, text := adjacentElement(n, nextSibling)
+	if text || next != nil && headingLevel(next) == 0 {
+		return false
+	}
+	t := textLen(textOf(n))
+	return t > 0 && !linkList(n, t)
+}
+
 // removeAll removes the victims from under root, unless that would leave
 // root with no text, and reports whether it removed them.
 func removeAll(root *html.Node, victims []*html.Node) bool {
