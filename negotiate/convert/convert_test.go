@@ -84,6 +84,13 @@ func TestConvertCases(t *testing.T) {
 			extract: "landmark:main",
 		},
 		{
+			name: "what a <dl> holds beside its terms stays, in its place (a <dl> never closed holds the rest of the page)",
+			html: `<main><p>Codes:</p><p><dl><a name="x"></a><dt>NONE</dt><dd>No transaction.</dd></p>` +
+				`<p><dt>READ</dt><dd>A read transaction.</dd></p><hr><h2>Next function</h2><p>Its text.</p></main>`,
+			want:    "Codes:\n\n- **NONE**: No transaction.\n- **READ**: A read transaction.\n\n## Next function\n\nIts text.\n",
+			extract: "landmark:main",
+		},
+		{
 			name:    "table caption comes before the table",
 			html:    `<main><table><caption>Sizes <a href="javascript:x()">(help)</a></caption><tr><th>a</th></tr><tr><td>1</td></tr></table></main>`,
 			want:    "Sizes (help)\n\n| a |\n|---|\n| 1 |\n",

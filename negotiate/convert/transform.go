@@ -234,11 +234,32 @@ func validLang(s string) bool {
 // definitionList rewrites <dl> as a bullet list, each term in bold followed
 // by its definitions: "- **Term**: definition". Markdown has no definition
 // lists, and this form reads the same to an agent. Definitions with block
-// content become paragraphs inside the item.
+// content become paragraphs inside the item. Anything else in the <dl>
+// with text (a paragraph, a heading, the rest of the page when a <dl> is
+// never closed, as in SQLite's C reference) stays, in its place: the
+// <dl> becomes a <div> of the lists before and after it.
 func definitionList(dl *html.Node) {
-	var items []*html.Node
+	var items, out []*html.Node
 	var cur *html.Node
 	var pending []*html.Node // consecutive <dt>s
+	endTerms := func() {
+		if cur == nil && len(pending) > 0 { // terms without definitions
+			li := element(atom.Li)
+			li.AppendChild(terms(pending))
+			items = append(items, li)
+		}
+		cur, pending = nil, nil
+	}
+	endList := func() {
+		endTerms()
+		if len(items) > 0 {
+			ul := element(atom.Ul)
+			for _, li := range items {
+				ul.AppendChild(li)
+			}
+			out, items = append(out, ul), nil
+		}
+	}
 	for c := dl.FirstChild; c != nil; {
 		next := c.NextSibling
 		dl.RemoveChild(c)
@@ -273,17 +294,24 @@ func definitionList(dl *html.Node) {
 				dl.InsertBefore(g, next)
 				next = g
 			}
+		case nodeHasText(c):
+			endList()
+			out = append(out, c)
 		}
 		c = next
 	}
-	if cur == nil && len(pending) > 0 { // terms without definitions
-		li := element(atom.Li)
-		li.AppendChild(terms(pending))
-		items = append(items, li)
+	endTerms()
+	if len(out) == 0 {
+		dl.Data, dl.DataAtom, dl.Attr = "ul", atom.Ul, nil
+		for _, li := range items {
+			dl.AppendChild(li)
+		}
+		return
 	}
-	dl.Data, dl.DataAtom, dl.Attr = "ul", atom.Ul, nil
-	for _, li := range items {
-		dl.AppendChild(li)
+	endList()
+	dl.Data, dl.DataAtom, dl.Attr = "div", atom.Div, nil
+	for _, n := range out {
+		dl.AppendChild(n)
 	}
 }
 
