@@ -40,9 +40,10 @@ func sphinxMain(doc *html.Node) *html.Node { return cascadia.Query(doc, mainSel)
 // referenceChrome are the parts of an AsciiDoc (git-doc) or DocBook
 // (debian-handbook, publican) page that are not its content: AsciiDoc's
 // footer ("Last updated"), publican's banner, title images and
-// previous/next bars, and DocBook XSL's navigation header and footer
-// (postgresql-doc).
-var referenceChrome = cascadia.MustCompile(`#footer, #banner, body > p#title, ul.docnav, div.navheader, div.navfooter`)
+// previous/next bars, DocBook XSL's navigation header and footer
+// (postgresql-doc), and the SQLite site's header of logo, menus and search
+// (sqlite3-doc).
+var referenceChrome = cascadia.MustCompile(`#footer, #banner, body > p#title, ul.docnav, div.navheader, div.navfooter, body > div.nosearch`)
 
 // referenceRegion is the content region of a reference page: its body
 // without referenceChrome, on a copy.
@@ -220,23 +221,26 @@ func runDocs(tools []tool, dir string, misses int, list string) error {
 // the page's body without its footer and navigation bars. Nothing is
 // tuned on the modern-web test split; these are where the extraction of
 // reference pages (definition lists of options, synopses, a chapter's
-// table of contents) is developed. A third, the PostgreSQL 15
-// documentation (postgresql-doc-15, DocBook XSL), is held out: nothing is
-// developed on it, and it is skipped when it is not installed.
+// table of contents) is developed. Two more are held out, each skipped
+// when it is not installed: the PostgreSQL 15 documentation
+// (postgresql-doc-15, DocBook XSL) and SQLite's (sqlite3-doc, the
+// project's own hand-written HTML).
 const (
 	gitDocDir   = "/usr/share/doc/git-doc"
 	handbookDir = "/usr/share/doc/debian-handbook/html/en-US"
 	postgresDir = "/usr/share/doc/postgresql-doc-15/html"
+	sqliteDir   = "/usr/share/doc/sqlite3"
 )
 
 func runReference(tools []tool, misses int, list string) error {
-	for _, c := range []struct{ name, dir, glob, base string }{
-		{"git-doc", gitDocDir, gitDocDir + "/*.html", "https://git-scm.example/docs/"},
-		{"debian-handbook", handbookDir, handbookDir + "/*.html", "https://debian-handbook.example/browse/stable/"},
-		{"postgresql-doc (held out)", postgresDir, postgresDir + "/*.html", "https://postgresql.example/docs/15/"},
+	for _, c := range []struct{ name, dir, glob, base, pkg string }{
+		{"git-doc", gitDocDir, gitDocDir + "/*.html", "https://git-scm.example/docs/", ""},
+		{"debian-handbook", handbookDir, handbookDir + "/*.html", "https://debian-handbook.example/browse/stable/", ""},
+		{"postgresql-doc (held out)", postgresDir, postgresDir + "/*.html", "https://postgresql.example/docs/15/", "postgresql-doc-15"},
+		{"sqlite-doc (held out)", sqliteDir, sqliteDir + "/*.html", "https://sqlite.example/", "sqlite3-doc"},
 	} {
-		if _, err := os.Stat(c.dir); err != nil && c.dir == postgresDir {
-			fmt.Printf("## %s: skipped: no %s (apt-get install postgresql-doc-15)\n\n", c.name, c.dir)
+		if matches, _ := filepath.Glob(c.glob); len(matches) == 0 && c.pkg != "" {
+			fmt.Printf("## %s: skipped: no %s (apt-get install %s)\n\n", c.name, c.glob, c.pkg)
 			continue
 		}
 		pages, err := loadDocs(c.dir, c.glob, referenceRegion)
