@@ -107,8 +107,9 @@ func (rw *responseWriter) startPlanned(pl htmlrewrite.Plan) {
 		rw.pass(http.StatusOK, "html")
 		return
 	}
-	rw.planned.Reset(rw.w, pl) // in the pooled writer: one allocation less a request
-	rw.rewriter = &rw.planned
+	rw.planned = planWriterPool.Get().(*htmlrewrite.PlanWriter)
+	rw.planned.Reset(rw.w, pl)
+	rw.rewriter = rw.planned
 	rw.mode = modeRewrite
 	rw.w.WriteHeader(http.StatusOK)
 	rw.h.Observer.Served(rw.r, "html")

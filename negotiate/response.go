@@ -80,7 +80,7 @@ type responseWriter struct {
 	// and the writer of a page streamed through its plan (startPlanned).
 	id      htmlrewrite.PageID
 	named   bool
-	planned htmlrewrite.PlanWriter
+	planned *htmlrewrite.PlanWriter // from planWriterPool
 }
 
 // writerPool keeps responseWriters between requests: a response that
@@ -90,7 +90,7 @@ var writerPool = sync.Pool{New: func() any { return new(responseWriter) }}
 
 func (h *Handler) newResponseWriter(w http.ResponseWriter, r *http.Request) *responseWriter {
 	rw := writerPool.Get().(*responseWriter)
-	*rw = responseWriter{w: w, h: h, r: r, pagePath: r.URL.EscapedPath(), planned: rw.planned}
+	*rw = responseWriter{w: w, h: h, r: r, pagePath: r.URL.EscapedPath()}
 	rw.setPublic(h.clientURL(r))
 	rw.noTransform = hasToken(r.Header["Cache-Control"], "no-transform")
 	if rw.noTransform {
@@ -136,12 +136,19 @@ func (rw *responseWriter) fromPath() {
 // has returned and nothing of rw is referenced any more (a ResponseWriter
 // must not be used after its handler returns).
 func (rw *responseWriter) free() {
-	// The plan writer keeps its buffers for the next page (one
-	// allocation a planned page), and nothing of this one.
-	rw.planned.Reset(nil, htmlrewrite.Plan{})
-	*rw = responseWriter{planned: rw.planned}
+	if pw := rw.planned; pw != nil {
+		pw.Reset(nil, htmlrewrite.Plan{}) // its buffers kept, nothing of this page
+		planWriterPool.Put(pw)
+	}
+	*rw = responseWriter{}
 	writerPool.Put(rw)
 }
+
+// planWriterPool keeps the writers of the pages streamed through their
+// plans, with their buffers (one allocation a planned page less), apart
+// from the responseWriters: most responses need none, and each would
+// copy and clear one twice.
+var planWriterPool = sync.Pool{New: func() any { return new(htmlrewrite.PlanWriter) }}
 
 // clientURL is the URL the client asked for: Handler.ClientURL's answer,
 // else the request's own.

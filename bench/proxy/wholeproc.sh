@@ -22,7 +22,12 @@
 # mark and scan functions, callgrind_annotate), the rest, and the
 # collections in the window (GODEBUG=gctrace=1: a cycle's cost falls in
 # whole, so the per-request count of N requests moves with their number;
-# compare the rest across fronts, and the marking per collection). With strace installed, a second pass without valgrind counts
+# compare the rest across fronts, and the marking per collection); then
+# the self cost of the runtime's scheduler, timers, locks and clocks
+# (scheduling), which follows the run's timing under valgrind rather than
+# the requests' work, and the count without it: with GOGC=off, the
+# steadiest figure (plain Caddy 224,401–224,771 in three runs whose
+# totals spanned 240,186–247,711). With strace installed, a second pass without valgrind counts
 # the system calls of the same N requests (strace -c -f attached to the
 # process): the writes and the reads that returned data per request, and
 # all of them (the rest, futex, nanosleep, epoll_pwait and reads that
@@ -147,7 +152,18 @@ marking() {
 		f ~ /^runtime\.\(\*mspan\)\.(markBitsForIndex|heapBits|typePointersOf|base)$/ { s += n }
 		END { print s + 0 }'
 }
-declare -A INSTR SYSC GCS MARK
+# scheduling dump: the self cost of the runtime's scheduler, timers,
+# locks and clocks, which follows the timing of the run under valgrind
+# (plain Caddy moved by 7,000 instructions a request between two runs of
+# one binary with GOGC=off), not the requests' work.
+scheduling() {
+	callgrind_annotate --auto=no --threshold=100 "$1" 2>/dev/null | sed -n '/file:function/,$p' | grep -E '^ *[0-9,]+ \([ 0-9.]+%\)  [^ ]*:' | awk '
+		{ n = $1; gsub(",", "", n); f = $0; sub(/^[^:]*:/, "", f); sub(/ \[.*/, "", f) }
+		f ~ /^runtime\.(lock2|unlock2|lockWithRank|unlockWithRank|nanotime|walltime|sysmon|retake|stealWork|findRunnable|netpoll|procyield|pidle|startm|stopm|schedule|checkdead|incidlelocked|futex|notesleep|notewakeup|notetsleep|usleep|osyield|runqgrab|runqsteal|mPark|park_m|resetspinning|wakep|epollwait|setBlockOnExitSyscall|timeSleepUntil|checkTimers|handoffp|entersyscall|exitsyscall|reentersyscall|casgstatus|mcall|gogo|gosave|goschedIfBusy|acquirep|releasep|wirep)/ ||
+		f ~ /^runtime\.\(\*timers?\)/ { s += n }
+		END { print s + 0 }'
+}
+declare -A INSTR SYSC GCS MARK SCHED
 for name in $FRONTS; do
 	spec "$name" >/dev/null || { echo "unknown front $name" >&2; exit 2; }
 	log "$name: callgrind, $WARM + $N requests"
@@ -167,6 +183,7 @@ for name in $FRONTS; do
 	total=$(awk '/^(summary|totals):/ {print $2; exit}' "$dump")
 	INSTR[$name]=$((total / N))
 	MARK[$name]=$(($(marking "$dump") / N))
+	SCHED[$name]=$(($(scheduling "$dump") / N))
 	if [ "$STRACE" = 1 ] && command -v strace >/dev/null; then
 		log "$name: strace, $WARM + $N requests"
 		start "$name"
@@ -187,10 +204,15 @@ done
 echo "Date: $(date -u '+%Y-%m-%d %H:%M UTC'); $(go version | cut -d' ' -f3-4); $(valgrind --version); Caddy $BUILT."
 echo "Command: ${GOGC:+GOGC=$GOGC }N=$N WARM=$WARM PAGE=$PAGE FRONTS=\"$FRONTS\" bench/proxy/wholeproc.sh (GOMAXPROCS=1; $WORK)"
 echo
-echo "| front | instructions/request | over plain | of them marking | the rest | collections in the window | writes/request | reads with data/request | system calls/request, all |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| front | instructions/request | over plain | of them marking | the rest | scheduling | without scheduling | over plain | collections in the window | writes/request | reads with data/request | system calls/request, all |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+pct() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%+.1f%%", 100 * (a - b) / b}'; }
 for name in $FRONTS; do
-	over="–"
-	[ -z "${INSTR[plain]:-}" ] || over=$(awk -v a="${INSTR[$name]}" -v b="${INSTR[plain]}" 'BEGIN {printf "%+.1f%%", 100 * (a - b) / b}')
-	echo "| $name | ${INSTR[$name]} | $over | ${MARK[$name]} | $((INSTR[$name] - MARK[$name])) | ${GCS[$name]:-–} | ${SYSC[$name]:-– | – | –} |"
+	over="–" over2="–"
+	work=$((INSTR[$name] - SCHED[$name]))
+	if [ -n "${INSTR[plain]:-}" ]; then
+		over=$(pct "${INSTR[$name]}" "${INSTR[plain]}")
+		over2=$(pct "$work" $((INSTR[plain] - SCHED[plain])))
+	fi
+	echo "| $name | ${INSTR[$name]} | $over | ${MARK[$name]} | $((INSTR[$name] - MARK[$name])) | ${SCHED[$name]} | $work | $over2 | ${GCS[$name]:-–} | ${SYSC[$name]:-– | – | –} |"
 done
