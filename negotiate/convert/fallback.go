@@ -40,7 +40,7 @@ func readabilityBody(art, body *html.Node, cl *cleaner) (picked content, ok bool
 		// Headings alone are not enough: the narrowed body must also hold
 		// minBodyGain times the article's text (a news page's "Related"
 		// headings go with their blocks, and the article is what is left).
-		if d.blocks > 0 || float64(textBeside(body, gone, cl)) > minBodyGain*float64(textLen(textOf(art))) {
+		if d.blocks > 0 || d.interior >= minDroppedHeadings || float64(textBeside(body, gone, cl)) > minBodyGain*float64(textLen(textOf(art))) {
 			// a reference page: a section's only block stays under its
 			// heading
 			removeAll(body, slices.DeleteFunc(victims, sectionBody))
@@ -99,6 +99,10 @@ const minDroppedList = 200
 type droppedStructure struct {
 	headings int // h1 to h6
 	blocks   int // <pre> and outermost <dl> of minDroppedList or more
+	// interior are the headings left out over a block readability kept:
+	// the section stays, its heading went (SQLite's pages put theirs in
+	// <h1>s, which readability drops)
+	interior int
 }
 
 // structureDropped counts the headings, <pre> blocks and outermost
@@ -113,7 +117,7 @@ func structureDropped(n *html.Node, kept map[string]bool, cl *cleaner) droppedSt
 		isHeading, isBlock := headingLevel(c) > 0, c.DataAtom == atom.Pre || c.DataAtom == atom.Dl
 		if !isHeading && !isBlock {
 			sub := structureDropped(c, kept, cl)
-			d.headings, d.blocks = d.headings+sub.headings, d.blocks+sub.blocks
+			d.headings, d.blocks, d.interior = d.headings+sub.headings, d.blocks+sub.blocks, d.interior+sub.interior
 			continue
 		}
 		// Less than half kept is left out: a shell session's prompt ("#",
@@ -122,6 +126,11 @@ func structureDropped(n *html.Node, kept map[string]bool, cl *cleaner) droppedSt
 			switch {
 			case isHeading:
 				d.headings++
+				if next := nextBlock(c); next != nil && headingLevel(next) == 0 {
+					if k, t := textKept(next, kept); t > 0 && 2*k >= t {
+						d.interior++
+					}
+				}
 			case c.DataAtom == atom.Pre || t >= minDroppedList:
 				d.blocks++
 			}
