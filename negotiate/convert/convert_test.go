@@ -91,6 +91,18 @@ func TestConvertCases(t *testing.T) {
 			extract: "landmark:main",
 		},
 		{
+			name:    "a document's section or heading with id=comments is no comment thread",
+			html:    `<main><h2 id="comments"><a class="header" href="#comments">Comments</a></h2><p>Rust ignores them.</p><section id="comments"><h3>Comment syntax</h3><p>A comment starts with a hash.</p></section></main>`,
+			want:    "## [Comments](https://example.com/section/page#comments)\n\nRust ignores them.\n\n### Comment syntax\n\nA comment starts with a hash.\n",
+			extract: "landmark:main",
+		},
+		{
+			name:    "a blog's comments section with its load button is a comment thread",
+			html:    `<main><p>The story of the tide tables, which the harbour drew by hand for a century.</p><section id="comments"><h2>Comments</h2><p>Reply on Mastodon.</p><p><button id="load-comment">Load comments</button></p></section></main>`,
+			want:    "The story of the tide tables, which the harbour drew by hand for a century.\n",
+			extract: "landmark:main",
+		},
+		{
 			name:    "table caption comes before the table",
 			html:    `<main><table><caption>Sizes <a href="javascript:x()">(help)</a></caption><tr><th>a</th></tr><tr><td>1</td></tr></table></main>`,
 			want:    "Sizes (help)\n\n| a |\n|---|\n| 1 |\n",

@@ -72,7 +72,7 @@ func DefaultPrune() []string {
 		"[class*=share-buttons]", "[class*=social-share]", "[class*=share-links]", "[class*=sharing]",
 		".sharedaddy", ".addthis_toolbox", "[class*=share-widget]", ".share", `[aria-label^="Share"]`,
 		// comment threads, related-post and ad widgets
-		"#comments", ".comments-area", "#disqus_thread", "#jp-relatedposts", "[class*=related-posts]",
+		"div#comments", commentSection, ".comments-area", "#disqus_thread", "#jp-relatedposts", "[class*=related-posts]",
 		"[id*=taboola]", "[class*=taboola]", "[id*=outbrain]", "[class*=outbrain]",
 		".ad", ".ads", ".advert", ".advertisement", "[id^=div-gpt-ad]",
 		// skip links
@@ -90,6 +90,17 @@ func DefaultPrune() []string {
 		"div.navheader", "div.navfooter",
 	}, hiddenHeadings()...)
 }
+
+// commentSection selects a comment thread by its id, "comments", on an
+// element other than a <div> (which is always one: WordPress, Disqus)
+// when it holds comments, a reply form, a "Load comments" button or an
+// embedded thread (an element whose id or class names comments, a form,
+// a button, an iframe): a
+// document's section about comments has the same id (Sphinx's
+// <section id="comments"> of Python's lexical analysis, mdBook's
+// <h2 id="comments"> in the Rust book).
+const commentSection = "#comments:not(div, h1, h2, h3, h4, h5, h6)" +
+	":has([id*=comment], [class*=comment], form, button, iframe)"
 
 // hiddenClasses are the classes that hide an element from view but not
 // from screen readers, as CSS frameworks and CMSs name them: Bootstrap 3–4

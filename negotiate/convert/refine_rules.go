@@ -153,10 +153,11 @@ func isDocBookBox(n *html.Node) bool {
 }
 
 // firstElement returns n's first child element other than an empty
-// anchor (DocBook puts an <a id> before a box's title), or nil.
+// anchor or span (DocBook puts an <a id> before a box's title, Sphinx a
+// <span id> before a section's heading), or nil.
 func firstElement(n *html.Node) *html.Node {
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		if c.Type == html.ElementNode && !(c.DataAtom == atom.A && c.FirstChild == nil) {
+		if c.Type == html.ElementNode && !((c.DataAtom == atom.A || c.DataAtom == atom.Span) && c.FirstChild == nil) {
 			return c
 		}
 	}
