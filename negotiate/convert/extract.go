@@ -3,6 +3,7 @@ package convert
 import (
 	"net/url"
 	"strings"
+	"unicode"
 
 	"github.com/JohannesKaufmann/dom"
 	"golang.org/x/net/html"
@@ -166,7 +167,9 @@ func readabilityArticle(doc *html.Node, base *url.URL) *html.Node {
 	if !readabilityAffordable(doc) || !parser.CheckDocument(doc) {
 		return nil
 	}
-	art, err := parser.ParseAndMutate(cloneTree(doc), base)
+	copied := cloneTree(doc)
+	dropHeadingIDs(copied)
+	art, err := parser.ParseAndMutate(copied, base)
 	if err != nil || art.Node == nil || !hasText([]*html.Node{art.Node}) {
 		return nil
 	}
@@ -260,4 +263,51 @@ func delAttr(n *html.Node, key string) {
 			return
 		}
 	}
+}
+
+// dropHeadingIDs removes, on readability's copy of a page, the ids that
+// are the anchors of a heading: a heading's own id, or a section's whose
+// first element is its heading, when the id is the heading's text made a
+// slug ("comments" for "2.1.3. Comments", Sphinx and mdBook write them).
+// Readability reads ids as it reads classes, and drops the heading or the
+// section whose id says "comment", "footer", "share" or "sidebar": the
+// text of a heading is no sign of chrome.
+func dropHeadingIDs(root *html.Node) {
+	for n := range root.Descendants() {
+		if n.Type != html.ElementNode {
+			continue
+		}
+		id := attr(n, "id")
+		if id == "" {
+			continue
+		}
+		h := n
+		if headingLevel(n) == 0 {
+			if h = firstElement(n); h == nil || headingLevel(h) == 0 {
+				continue
+			}
+		}
+		if slug := slugOf(textOf(h)); slug != "" && strings.HasSuffix("-"+slug, "-"+slugOf(id)) {
+			delAttr(n, "id")
+		}
+	}
+}
+
+// slugOf is s lower-cased, each run of characters other than letters and
+// digits one "-", trimmed of "-".
+func slugOf(s string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(s) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r)
+			dash = false
+		} else {
+			dash = true
+		}
+	}
+	return b.String()
 }

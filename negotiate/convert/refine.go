@@ -69,6 +69,7 @@ func refine(lm content, base *url.URL, cl *cleaner) content {
 	htmlEl.AppendChild(element(atom.Head))
 	htmlEl.AppendChild(bodyEl)
 	bodyEl.AppendChild(cloneForOracle(root))
+	dropHeadingIDs(bodyEl)
 	art, err := parser.ParseAndMutate(doc, base)
 	if err != nil || art.Node == nil {
 		return lm
