@@ -37,6 +37,13 @@ var mainSel = cascadia.MustCompile(`[role=main]`)
 // sphinxMain is the content region of a Sphinx page: its role=main block.
 func sphinxMain(doc *html.Node) *html.Node { return cascadia.Query(doc, mainSel) }
 
+// mdBookMain is the content region of an mdBook page (the Rust book): its
+// <main>, without the sidebar, the menu bar and the previous/next arrows
+// around it.
+func mdBookMain(doc *html.Node) *html.Node { return cascadia.Query(doc, mdBookSel) }
+
+var mdBookSel = cascadia.MustCompile(`main`)
+
 // referenceChrome are the parts of an AsciiDoc (git-doc) or DocBook
 // (debian-handbook, publican) page that are not its content: AsciiDoc's
 // footer ("Last updated"), publican's banner, title images and
@@ -221,29 +228,34 @@ func runDocs(tools []tool, dir string, misses int, list string) error {
 // the page's body without its footer and navigation bars. Nothing is
 // tuned on the modern-web test split; these are where the extraction of
 // reference pages (definition lists of options, synopses, a chapter's
-// table of contents) is developed. Two more are held out, each skipped
+// table of contents) is developed. Three more are held out, each skipped
 // when it is not installed: the PostgreSQL 15 documentation
-// (postgresql-doc-15, DocBook XSL) and SQLite's (sqlite3-doc, the
-// project's own hand-written HTML).
+// (postgresql-doc-15, DocBook XSL), SQLite's (sqlite3-doc, the project's
+// own hand-written HTML) and the Rust book (rust-doc, mdBook).
 const (
 	gitDocDir   = "/usr/share/doc/git-doc"
 	handbookDir = "/usr/share/doc/debian-handbook/html/en-US"
 	postgresDir = "/usr/share/doc/postgresql-doc-15/html"
 	sqliteDir   = "/usr/share/doc/sqlite3"
+	rustBookDir = "/usr/share/doc/rust-doc/html/book"
 )
 
 func runReference(tools []tool, misses int, list string) error {
-	for _, c := range []struct{ name, dir, glob, base, pkg string }{
-		{"git-doc", gitDocDir, gitDocDir + "/*.html", "https://git-scm.example/docs/", ""},
-		{"debian-handbook", handbookDir, handbookDir + "/*.html", "https://debian-handbook.example/browse/stable/", ""},
-		{"postgresql-doc (held out)", postgresDir, postgresDir + "/*.html", "https://postgresql.example/docs/15/", "postgresql-doc-15"},
-		{"sqlite-doc (held out)", sqliteDir, sqliteDir + "/*.html", "https://sqlite.example/", "sqlite3-doc"},
+	for _, c := range []struct {
+		name, dir, glob, base, pkg string
+		region                     func(*html.Node) *html.Node
+	}{
+		{"git-doc", gitDocDir, gitDocDir + "/*.html", "https://git-scm.example/docs/", "", referenceRegion},
+		{"debian-handbook", handbookDir, handbookDir + "/*.html", "https://debian-handbook.example/browse/stable/", "", referenceRegion},
+		{"postgresql-doc (held out)", postgresDir, postgresDir + "/*.html", "https://postgresql.example/docs/15/", "postgresql-doc-15", referenceRegion},
+		{"sqlite-doc (held out)", sqliteDir, sqliteDir + "/*.html", "https://sqlite.example/", "sqlite3-doc", referenceRegion},
+		{"rust-book (mdBook, held out)", rustBookDir, rustBookDir + "/*.html", "https://rust.example/book/", "rust-doc", mdBookMain},
 	} {
 		if matches, _ := filepath.Glob(c.glob); len(matches) == 0 && c.pkg != "" {
 			fmt.Printf("## %s: skipped: no %s (apt-get install %s)\n\n", c.name, c.glob, c.pkg)
 			continue
 		}
-		pages, err := loadDocs(c.dir, c.glob, referenceRegion)
+		pages, err := loadDocs(c.dir, c.glob, c.region)
 		if err != nil {
 			return err
 		}

@@ -66,7 +66,7 @@ func pick(i int, name string) bool {
 }
 
 func main() {
-	corpora := flag.String("corpus", "trafilatura,readability,docs", "comma-separated corpora to run: modern, trafilatura, readability, docs, reference (git-doc and debian-handbook; postgresql-doc-15 and sqlite3-doc, held out, when installed)")
+	corpora := flag.String("corpus", "trafilatura,readability,docs", "comma-separated corpora to run: modern, trafilatura, readability, docs, reference (git-doc and debian-handbook; postgresql-doc-15, sqlite3-doc and rust-doc, held out, when installed)")
 	tools := flag.String("tools", "ours,readability,trafilatura", "comma-separated tools to run")
 	docsDir := flag.String("docs", "/usr/share/doc/python3.11/html", "Sphinx HTML `DIR` of the docs corpus")
 	flag.StringVar(&modernDir, "modern", defaultModernDir(), "`DIR` of the modern-web corpus (ground-truth.json, html/); default: shared/corpora/modern-web beside the repository's directory")
