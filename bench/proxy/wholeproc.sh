@@ -25,8 +25,8 @@
 # compare the rest across fronts, and the marking per collection); then
 # the self cost of the runtime's scheduler, timers, locks and clocks
 # (scheduling), which follows the run's timing under valgrind rather than
-# the requests' work, and the count without it: with GOGC=off, the
-# steadiest figure (plain Caddy 224,401–224,771 in three runs whose
+# the requests' work, and the count without it, with GOGC=off only (the
+# collector's workers share those functions): the steadiest figure (plain Caddy 224,401–224,771 in three runs whose
 # totals spanned 240,186–247,711). With strace installed, a second pass without valgrind counts
 # the system calls of the same N requests (strace -c -f attached to the
 # process): the writes and the reads that returned data per request, and
