@@ -25,8 +25,8 @@
 # compare the rest across fronts, and the marking per collection); then
 # the self cost of the runtime's scheduler, timers, locks and clocks
 # (scheduling), which follows the run's timing under valgrind rather than
-# the requests' work, and the count without it: with GOGC=off, the
-# steadiest figure (plain Caddy 224,401–224,771 in three runs whose
+# the requests' work, and the count without it, with GOGC=off only (the
+# collector's workers share those functions): the steadiest figure (plain Caddy 224,401–224,771 in three runs whose
 # totals spanned 240,186–247,711). With strace installed, a second pass without valgrind counts
 # the system calls of the same N requests (strace -c -f attached to the
 # process): the writes and the reads that returned data per request, and
@@ -209,10 +209,13 @@ echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 pct() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%+.1f%%", 100 * (a - b) / b}'; }
 for name in $FRONTS; do
 	over="–" over2="–"
-	work=$((INSTR[$name] - SCHED[$name]))
-	if [ -n "${INSTR[plain]:-}" ]; then
-		over=$(pct "${INSTR[$name]}" "${INSTR[plain]}")
-		over2=$(pct "$work" $((INSTR[plain] - SCHED[plain])))
+	sched="–" work="–"
+	[ -z "${INSTR[plain]:-}" ] || over=$(pct "${INSTR[$name]}" "${INSTR[plain]}")
+	if [ "${GOGC:-}" = off ]; then
+		# With collections, the collector's workers share the scheduling
+		# functions: the split holds for GOGC=off only.
+		sched=${SCHED[$name]} work=$((INSTR[$name] - SCHED[$name]))
+		[ -z "${INSTR[plain]:-}" ] || over2=$(pct "$work" $((INSTR[plain] - SCHED[plain])))
 	fi
-	echo "| $name | ${INSTR[$name]} | $over | ${MARK[$name]} | $((INSTR[$name] - MARK[$name])) | ${SCHED[$name]} | $work | $over2 | ${GCS[$name]:-–} | ${SYSC[$name]:-– | – | –} |"
+	echo "| $name | ${INSTR[$name]} | $over | ${MARK[$name]} | $((INSTR[$name] - MARK[$name])) | $sched | $work | $over2 | ${GCS[$name]:-–} | ${SYSC[$name]:-– | – | –} |"
 done
