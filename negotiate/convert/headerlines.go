@@ -180,19 +180,24 @@ func dropHeaderLines(root *html.Node, cl *cleaner) {
 	dropCaptions(root, cl)
 }
 
+// titleBlocks returns the text blocks under root and the index among them
+// of the first <h1>, the title (-1 when there is none).
+func titleBlocks(root *html.Node) ([]*html.Node, int) {
+	blocks := textBlocks(root, nil)
+	for i, b := range blocks {
+		if b.DataAtom == atom.H1 {
+			return blocks, i
+		}
+	}
+	return blocks, -1
+}
+
 // dropTitleLines removes the header lines (metaLine) next to the first
 // <h1> under root, the short name after a "Written by" label, and, on a
 // page declared an article (cleaner.article), the section links just
 // before the title (kicker). Kept elements stay (cleaner.removable).
 func dropTitleLines(root *html.Node, cl *cleaner) {
-	blocks := textBlocks(root, nil)
-	h := -1
-	for i, b := range blocks {
-		if b.DataAtom == atom.H1 {
-			h = i
-			break
-		}
-	}
+	blocks, h := titleBlocks(root)
 	if h < 0 {
 		return
 	}

@@ -35,14 +35,7 @@ func dropStandfirst(root *html.Node, cl *cleaner) {
 	if len(desc) == 0 {
 		return
 	}
-	blocks := textBlocks(root, nil)
-	h := -1
-	for i, b := range blocks {
-		if b.DataAtom == atom.H1 {
-			h = i
-			break
-		}
-	}
+	blocks, h := titleBlocks(root)
 	if h < 0 {
 		return
 	}
