@@ -316,7 +316,7 @@ func (rw *responseWriter) injection() (*Injection, string) {
 		return nil, "" // nothing to inject into any page
 	}
 	hdr := rw.Header()
-	ct := hdr.Get("Content-Type")
+	ct := firstValue(hdr, "Content-Type")
 	coding, ok := singleCoding(hdr["Content-Encoding"])
 	if rw.noTransform || !ok || !isTextHTML(ct) || !asciiCompatible(ct) {
 		return nil, ""

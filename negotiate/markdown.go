@@ -26,7 +26,7 @@ func (rw *responseWriter) startMarkdown() {
 		rw.markdownNotModified()
 		return
 	}
-	n, err := strconv.ParseInt(hdr.Get("Content-Length"), 10, 64)
+	n, err := strconv.ParseInt(firstValue(hdr, "Content-Length"), 10, 64)
 	if err == nil && n > rw.h.Options.MaxSize {
 		rw.failOpen("too_large", ErrTooLarge)
 		return
@@ -231,7 +231,7 @@ func (rw *responseWriter) markdownHeaders(conv *Converted) {
 // Markdown's.
 func (rw *responseWriter) markdownValidators() {
 	hdr := rw.Header()
-	if etag := hdr.Get("Etag"); etag != "" {
+	if etag := firstValue(hdr, "Etag"); etag != "" {
 		if md := MarkdownETag(etag); md != "" {
 			rw.setValue("Etag", md)
 		} else {
