@@ -110,19 +110,30 @@ func headedSection(n *html.Node) bool {
 	return first != nil && (headingLevel(first) > 0 || hasClass(first, "titlepage") && findHeading(first, 6))
 }
 
-// ownProse reports whether the paragraphs that are n's children, each a
+// ownProse reports whether the paragraphs that are n's own (its children,
+// or in <div>s only below it), each a
 // sentence or more (minPlainLen outside links; not a list of one-line
 // teasers), hold minProseLen non-space bytes of text outside links
 // together.
 func ownProse(n *html.Node) bool {
 	l := 0
-	for c := n.FirstChild; c != nil && l < minProseLen; c = c.NextSibling {
-		if c.Type == html.ElementNode && c.DataAtom == atom.P {
-			if pl := textOutsideLinks(c, minProseLen); pl >= minPlainLen {
-				l += pl
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil && l < minProseLen; c = c.NextSibling {
+			switch {
+			case c.Type != html.ElementNode:
+			case c.DataAtom == atom.P:
+				if pl := textOutsideLinks(c, minProseLen); pl >= minPlainLen {
+					l += pl
+				}
+			case c.DataAtom == atom.Div:
+				// AsciiDoc wraps a section's body and each paragraph in a
+				// <div> (div.sectionbody, div.paragraph)
+				walk(c)
 			}
 		}
 	}
+	walk(n)
 	return l >= minProseLen
 }
 

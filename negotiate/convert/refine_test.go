@@ -93,6 +93,13 @@ var pruneUnkeptTests = []struct {
 		removed: true, // the Highlights
 	},
 	{
+		name: "an AsciiDoc section before the story, its paragraphs in <div>s, stays",
+		html: `<div class="sect1"><h2>Summary</h2><div class="sectionbody">` + strings.Repeat(`<div class="paragraph"><p>This tutorial walks through a change to the tree, from the first commit to its review on the list.</p></div>`, 5) +
+			`</div></div><p>story</p>`,
+		kept: []string{"story"},
+		want: "Summary" + strings.Repeat(" This tutorial walks through a change to the tree, from the first commit to its review on the list.", 5) + " story",
+	},
+	{
 		name: "inline elements stay",
 		html: `<p>By <a href="/me">Me</a> and <span>you</span></p>`,
 		kept: []string{"By", "and"},
