@@ -98,7 +98,7 @@ const minDroppedList = 200
 // droppedStructure counts the structure readability left out of a page.
 type droppedStructure struct {
 	headings int // h1 to h6
-	blocks   int // <pre> and outermost <dl> of minDroppedList or more
+	blocks   int // <pre>, and outermost <dl> and DocBook box of minDroppedList or more
 	// interior are the headings left out over a block readability kept:
 	// the section stays, its heading went (SQLite's pages put theirs in
 	// <h1>s, which readability drops)
@@ -114,7 +114,7 @@ func structureDropped(n *html.Node, kept map[string]bool, cl *cleaner) droppedSt
 		if c.Type != html.ElementNode || cl.pruned(c) {
 			continue
 		}
-		isHeading, isBlock := headingLevel(c) > 0, c.DataAtom == atom.Pre || c.DataAtom == atom.Dl
+		isHeading, isBlock := headingLevel(c) > 0, c.DataAtom == atom.Pre || c.DataAtom == atom.Dl || isDocBookBox(c)
 		if !isHeading && !isBlock {
 			sub := structureDropped(c, kept, cl)
 			d.headings, d.blocks, d.interior = d.headings+sub.headings, d.blocks+sub.blocks, d.interior+sub.interior
@@ -132,6 +132,9 @@ func structureDropped(n *html.Node, kept map[string]bool, cl *cleaner) droppedSt
 					}
 				}
 			case c.DataAtom == atom.Pre || t >= minDroppedList:
+				// a code block, a list of options, or a manual's box (a
+				// DocBook sidebar or note, which readability drops as
+				// "sidebar" whatever it holds) of that much text
 				d.blocks++
 			}
 		}

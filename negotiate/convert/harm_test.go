@@ -200,3 +200,29 @@ func TestReferenceSectionsStay(t *testing.T) {
 		})
 	}
 }
+
+// TestDocBookSidebarStays: a DocBook sidebar (a "NOTE" box of the Debian
+// handbook, div.sidebar with its div.titlepage), which readability drops
+// as a sidebar whatever it holds, is a dropped block: the page is
+// narrowed with readability as an oracle, which keeps the box.
+func TestDocBookSidebarStays(t *testing.T) {
+	prose := func(topic string) string {
+		return "<p>" + strings.Repeat("The "+topic+" of a machine is set once at installation and kept by the system from then on. ", 6) + "</p>"
+	}
+	page := `<html><head><title>Other configurations</title></head><body>` +
+		`<ul class="docnav"><li><a href="/prev.html">Prev</a></li><li><a href="/up.html">Up</a></li><li><a href="/">Home</a></li><li><a href="/next.html">Next</a></li></ul>` +
+		`<div class="section"><div class="titlepage"><h2 class="title">8.9. Other configurations</h2></div>` +
+		`<div class="section"><div class="titlepage"><h3 class="title">8.9.1. Timezone</h3></div>` + prose("timezone") +
+		`<div class="sidebar"><div class="titlepage"><div><div><p class="title"><strong>NOTE System clock, hardware clock</strong></p></div></div></div>` +
+		`<p>There are two time sources in a computer. A computer's motherboard has a hardware clock, called the CMOS clock. This clock is not very precise, and provides rather slow access times. The operating system kernel has its own, the software clock, which it keeps up to date with its own means.</p></div>` +
+		prose("clock") + `</div><div class="section"><div class="titlepage"><h3 class="title">8.9.2. Rotating log files</h3></div>` + prose("log rotation") + `</div></div></body></html>`
+	res, err := mustNew(t, Options{}).Convert([]byte(page), testURL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"two time sources", "8.9.2. Rotating log files"} {
+		if !strings.Contains(string(res.Markdown), k) {
+			t.Errorf("%q lost (extraction %s):\n%s", k, res.Extraction, res.Markdown)
+		}
+	}
+}
