@@ -87,12 +87,18 @@ func TestConversionAdmissionPerClient(t *testing.T) {
 	// b's deadline, set when it was admitted, is the one its wait for the
 	// CPU keeps.
 	ar.queueTimeout = time.Hour
-	caddyhttp.SetVar(b, queueDeadlineVar, time.Now().Add(-time.Second))
+	queueDeadlines.Store(b, time.Now().Add(-time.Second))
 	if _, err := ar.runConversion(b); !errors.As(err, &busy) {
 		t.Errorf("CPU wait past the admission's deadline: %v, want busy", err)
 	}
 	running()
 	for _, r := range []func(){r1, r2, rb} {
 		r()
+	}
+	// released, the deadlines are not kept
+	n := 0
+	queueDeadlines.Range(func(any, any) bool { n++; return true })
+	if n != 0 {
+		t.Errorf("%d queue deadlines kept after every admission was released", n)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
@@ -23,8 +24,12 @@ import (
 // decoded copy, its DOM and the Markdown: about 15 times its size. The
 // bytes of HTML buffered for conversion at once are bounded; requests
 // beyond the bound wait before their body is read, or give up with their
-// client or at queue_timeout. The deadline is kept in the request's
-// variables for runConversion: one deadline for all the waiting.
+// client or at queue_timeout. The deadline is kept for runConversion,
+// under the request's context until the admission is released: one
+// deadline for all the waiting. Not in the request's Caddy variables: the
+// reverse proxy's dials for the request read those in goroutines of
+// their own while the response is written (a concurrent map write, which
+// go test -race caught in TestFaultReloadUnderLoad).
 func (ar *AgentReady) admit(ctx context.Context, n int64) (func(), error) {
 	key, wait := clientKey(ctx), ar.queueTimeout
 	if isBackground(ctx) {
@@ -37,23 +42,28 @@ func (ar *AgentReady) admit(ctx context.Context, n int64) (func(), error) {
 	if err != nil {
 		return nil, err
 	}
-	caddyhttp.SetVar(ctx, queueDeadlineVar, deadline)
-	return release, nil
+	queueDeadlines.Store(ctx, deadline)
+	return func() {
+		queueDeadlines.Delete(ctx)
+		release()
+	}, nil
 }
 
 // runConversion is the negotiate handler's Run hook: a CPU slot, shared by
 // every agent_ready handler of the process, by the deadline admit set.
 func (ar *AgentReady) runConversion(ctx context.Context) (func(), error) {
-	deadline, ok := caddyhttp.GetVar(ctx, queueDeadlineVar).(time.Time)
+	d, _ := queueDeadlines.Load(ctx)
+	deadline, ok := d.(time.Time)
 	if !ok {
 		deadline = time.Now().Add(ar.queueTimeout)
 	}
 	return ar.gate.Run(ctx, deadline)
 }
 
-// queueDeadlineVar is the request variable that carries a conversion's
-// queue deadline from admit to runConversion.
-const queueDeadlineVar = "agent_ready.queue_deadline"
+// queueDeadlines carries a conversion's queue deadline from admit to
+// runConversion, keyed by the request's context (negotiate passes the
+// same one to both), from admission to its release.
+var queueDeadlines sync.Map
 
 // clientKey is the client a request's conversions are counted for: the
 // address clientAddr reads from the request as it came in (behind
