@@ -147,28 +147,9 @@ func count(n *html.Node, p *docsPage, inTable bool) {
 // tip, warning, important or caution box ("Note"): a label the converter
 // writes in bold, as it writes Sphinx's admonition titles (which are no
 // headings in the HTML either), not a section heading.
-func boxTitle(h *html.Node) bool {
-	p := h.Parent
-	if p == nil || p.DataAtom != atom.Div || !strings.Contains(" "+attrOf(h, "class")+" ", " title ") {
-		return false
-	}
-	for _, k := range []string{"note", "tip", "warning", "important", "caution"} {
-		if strings.Contains(" "+attrOf(p, "class")+" ", " "+k+" ") {
-			return true
-		}
-	}
-	return false
-}
+func boxTitle(h *html.Node) bool { return boxTitleSel.Match(h) }
 
-// attrOf returns n's attribute key, or "".
-func attrOf(n *html.Node, key string) string {
-	for _, a := range n.Attr {
-		if a.Key == key {
-			return a.Val
-		}
-	}
-	return ""
-}
+var boxTitleSel = cascadia.MustCompile(`div.note > .title, div.tip > .title, div.warning > .title, div.important > .title, div.caution > .title`)
 
 // cellBlock reports whether a table holds a block a GFM cell cannot: code,
 // a list, a quote, a heading or another table.
