@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/agentready/caddy-agentready/internal/canon"
 	"net/http"
 	"strconv"
 	"strings"
@@ -32,7 +33,7 @@ func (rw *responseWriter) startHTML() {
 		rw.pass(http.StatusOK, "html")
 		return
 	}
-	length, err := strconv.ParseInt(firstValue(rw.Header(), "Content-Length"), 10, 64)
+	length, err := strconv.ParseInt(canon.Get(rw.Header(), "Content-Length"), 10, 64)
 	if err != nil {
 		length = -1
 	}
@@ -89,7 +90,7 @@ var errEncodedSize = fmt.Errorf("compressed html over %d KiB is sent as the orig
 // or in a content coding (its plan would be of the decoded bytes, which
 // must be decoded anyway) has no name.
 func (rw *responseWriter) pageID(coding string, length int64) (htmlrewrite.PageID, bool) {
-	etag := firstValue(rw.Header(), "Etag")
+	etag := canon.Get(rw.Header(), "Etag")
 	if rw.h.plans == nil || coding != "" || length < 0 || !strings.HasPrefix(etag, `"`) {
 		return htmlrewrite.PageID{}, false
 	}
@@ -161,7 +162,7 @@ func (rw *responseWriter) rewriteHeadersLength(n int64) {
 	// entity tag becomes weak (RFC 9110 §8.8.1), which still validates
 	// If-None-Match yet can never satisfy If-Range (§13.1.5), so no client
 	// splices a range of the origin's bytes into ours.
-	etag := firstValue(hdr, "Etag")
+	etag := canon.Get(hdr, "Etag")
 	weak := strings.HasPrefix(etag, `"`)
 	if !weak && n < 0 {
 		return
@@ -316,7 +317,7 @@ func (rw *responseWriter) injection() (*Injection, string) {
 		return nil, "" // nothing to inject into any page
 	}
 	hdr := rw.Header()
-	ct := firstValue(hdr, "Content-Type")
+	ct := canon.Get(hdr, "Content-Type")
 	coding, ok := singleCoding(hdr["Content-Encoding"])
 	if rw.noTransform || !ok || !isTextHTML(ct) || !asciiCompatible(ct) {
 		return nil, ""

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/agentready/caddy-agentready/internal/canon"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -26,7 +27,7 @@ func (rw *responseWriter) startMarkdown() {
 		rw.markdownNotModified()
 		return
 	}
-	n, err := strconv.ParseInt(firstValue(hdr, "Content-Length"), 10, 64)
+	n, err := strconv.ParseInt(canon.Get(hdr, "Content-Length"), 10, 64)
 	if err == nil && n > rw.h.Options.MaxSize {
 		rw.failOpen("too_large", ErrTooLarge)
 		return
@@ -231,7 +232,7 @@ func (rw *responseWriter) markdownHeaders(conv *Converted) {
 // Markdown's.
 func (rw *responseWriter) markdownValidators() {
 	hdr := rw.Header()
-	if etag := firstValue(hdr, "Etag"); etag != "" {
+	if etag := canon.Get(hdr, "Etag"); etag != "" {
 		if md := MarkdownETag(etag); md != "" {
 			rw.setValue("Etag", md)
 		} else {

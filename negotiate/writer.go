@@ -2,6 +2,7 @@ package negotiate
 
 import (
 	"bytes"
+	"github.com/agentready/caddy-agentready/internal/canon"
 	"io"
 	"net/http"
 	"strconv"
@@ -10,16 +11,6 @@ import (
 // The response path: the http.ResponseWriter that next writes to. It
 // chooses the form on the final status (decide), passes the body to it, and
 // ends it once next returned (finish, abort).
-
-// firstValue is hdr.Get(key) for a key written in canonical form: Get
-// canonicalizes its argument on every call (390 instructions for
-// Content-Type, once per response).
-func firstValue(hdr http.Header, key string) string {
-	if v := hdr[key]; len(v) > 0 {
-		return v[0]
-	}
-	return ""
-}
 
 // WriteHeader passes 1xx informational responses on at once (103 Early Hints
 // must not wait) and decides the form on the final status.
@@ -133,7 +124,7 @@ func (rw *responseWriter) decide(status int) {
 	hdr := rw.Header()
 	// The type is parsed once here: a stylesheet's used to be parsed three
 	// times (see trimOWS for what both changes saved).
-	html, markdown := pageKind(firstValue(hdr, "Content-Type"))
+	html, markdown := pageKind(canon.Get(hdr, "Content-Type"))
 	switch {
 	case status == http.StatusPartialContent, status == http.StatusSwitchingProtocols,
 		hasToken(hdr["Cache-Control"], "no-transform"):

@@ -2,6 +2,7 @@ package convert
 
 import (
 	"bytes"
+	"github.com/agentready/caddy-agentready/internal/canon"
 	"hash/maphash"
 	"net/http"
 	"strings"
@@ -103,7 +104,7 @@ var doorkeeperSeed = maphash.MakeSeed()
 // Link) and optsHash (Options.Hash), so different settings never share an
 // entry.
 func (c *Cache) Key(pageURL string, req, resp http.Header, optsHash string) (key string, ok bool) {
-	etag, lastMod := first(resp, "Etag"), first(resp, "Last-Modified")
+	etag, lastMod := canon.Get(resp, "Etag"), canon.Get(resp, "Last-Modified")
 	if etag == "" && lastMod == "" {
 		return "", false
 	}
@@ -155,20 +156,10 @@ func (c *Cache) Key(pageURL string, req, resp http.Header, optsHash string) (key
 // s-maxage or must-revalidate. A request with cookies is treated the same
 // way: the origin may have personalised the page without saying so.
 func shareable(req, resp http.Header) bool {
-	if first(req, "Authorization") == "" && first(req, "Cookie") == "" {
+	if canon.Get(req, "Authorization") == "" && canon.Get(req, "Cookie") == "" {
 		return true
 	}
 	return hasDirective(resp, "public", "s-maxage", "must-revalidate")
-}
-
-// first is h.Get(key) for a key written in canonical form, as net/http
-// keeps them: Get canonicalizes its argument on every call (a warm
-// Markdown request asked for ten fields).
-func first(h http.Header, key string) string {
-	if v := h[key]; len(v) > 0 {
-		return v[0]
-	}
-	return ""
 }
 
 // hasDirective reports whether the Cache-Control of h holds one of the
