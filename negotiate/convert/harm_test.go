@@ -226,3 +226,35 @@ func TestDocBookSidebarStays(t *testing.T) {
 		}
 	}
 }
+
+// TestLinkHeadingIsNotChrome: a section whose heading is a link (AsciiDoc
+// writes a section titled with a URL as <div class="sect3"><h4><a>)
+// is a title, not a menu, as a paragraph of links is a sentence: the page
+// has no chrome and is its content whole. Judged a menu, it sent git-doc's
+// ToolsForGit to readability, which kept two of its sections and dropped
+// the Summary, its Author and the Table of contents.
+func TestLinkHeadingIsNotChrome(t *testing.T) {
+	para := func(s string) string { return `<div class="paragraph"><p>` + s + `</p></div>` }
+	page := `<html><head><title>Tools for the project</title></head><body class="article">` +
+		`<div id="header"><h1>Tools for the project</h1></div><div id="content">` +
+		`<div class="sect1"><h2 id="summary">Summary</h2><div class="sectionbody">` +
+		para("These notes collect scripts and settings that help people who work on the code base use their editor of choice.") +
+		`<div class="sect2"><h3 id="author">Author</h3>` + para("The project's contributors.") + `</div></div></div>` +
+		`<div class="sect1"><h2 id="toc">Table of contents</h2><div class="sectionbody">` +
+		`<div class="ulist"><ul><li><p><a href="#editor">[editor]</a></p></li><li><p><a href="#shell">[shell]</a></p></li></ul></div>` +
+		`<div class="sect2"><h3 id="editor">An editor</h3>` + para(strings.Repeat("A script in the contrib directory writes the settings that turn on the editor's checks; its README says how to run it and what it changes. ", 3)) + `</div>` +
+		`<div class="sect2"><h3 id="shell">A shell</h3>` + para(strings.Repeat("The shell's settings follow the coding style of the project, which is close to the kernel's: tabs of eight columns and lines of eighty. ", 3)) +
+		`<div class="listingblock"><div class="content"><pre><code>set tabstop=8
+set textwidth=80</code></pre></div></div>` +
+		`<div class="sect3"><h4 id="_style"><a href="https://example.org/coding-style.html#a-mess">https://example.org/coding-style.html#a-mess</a></h4></div>` +
+		`</div></div></div></div><div id="footer"><div id="footer-text">Last updated 2024-05-31</div></div></body></html>`
+	res, err := mustNew(t, Options{}).Convert([]byte(page), testURL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"## Summary", "editor of choice", "### Author", "## Table of contents", "[\\[editor\\]](", "set tabstop=8", "#### [https://example.org/coding-style.html#a-mess]"} {
+		if !strings.Contains(string(res.Markdown), k) {
+			t.Errorf("%q lost (extraction %s):\n%s", k, res.Extraction, res.Markdown)
+		}
+	}
+}

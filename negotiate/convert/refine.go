@@ -134,8 +134,10 @@ var notChrome = func() map[atom.Atom]bool {
 func measure(n *html.Node) stats { return measureWith(n, true) }
 
 // measureWith is measure; with paragraphLinks false, the links of a
-// paragraph do not count towards its ancestors' link text: a paragraph of
-// links is a sentence ("See also git-rm(1), git-mv(1)"), not a menu.
+// paragraph or a heading do not count towards its ancestors' link text: a
+// paragraph of links is a sentence ("See also git-rm(1), git-mv(1)"), and
+// a heading that is a link (AsciiDoc's section titled with a URL) a
+// title, not a menu.
 func measureWith(n *html.Node, paragraphLinks bool) stats {
 	var st stats
 	var walk func(n *html.Node, inLink, inProtected bool) (text, link, links int)
@@ -158,7 +160,7 @@ func measureWith(n *html.Node, paragraphLinks bool) stats {
 					(formControls[c.DataAtom] || ls >= 1 && 2*k > t) {
 					st.chrome = true
 				}
-				if c.DataAtom == atom.P && !paragraphLinks {
+				if (c.DataAtom == atom.P || headingLevel(c) > 0) && !paragraphLinks {
 					k, ls = 0, 0
 				}
 				text, link, links = text+t, link+k, links+ls
