@@ -2,6 +2,7 @@ package convert
 
 import (
 	"slices"
+	"strings"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -179,8 +180,12 @@ func cleanBody(body *html.Node, cl *cleaner) bool {
 				}
 				t, k, ls := walk(c, inArticle || c.DataAtom == atom.Article)
 				if c.DataAtom == atom.A {
-					ls++
-					k = t
+					if mailto(c) {
+						k = 0 // an address is text, not navigation
+					} else {
+						ls++
+						k = t
+					}
 				}
 				if !notChrome[c.DataAtom] && ls >= 2 && 2*k > t && !cl.keepPath[c] && prunable(c) {
 					victims = append(victims, c)
@@ -213,3 +218,11 @@ func cleanBody(body *html.Node, cl *cleaner) bool {
 // minCleanedShare is the least share of a body's text (outside chrome the
 // prune rules remove) cleanBody must leave for its cleaning to apply.
 const minCleanedShare = 1.0 / 3
+
+// mailto reports whether the link n is an e-mail address (href
+// "mailto:…"): an author's or a contact's address, which a block of
+// content gives, not a link to another page.
+func mailto(n *html.Node) bool {
+	h := strings.TrimSpace(attr(n, "href"))
+	return len(h) >= 7 && strings.EqualFold(h[:7], "mailto:")
+}

@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -253,6 +254,38 @@ set textwidth=80</code></pre></div></div>` +
 		t.Fatal(err)
 	}
 	for _, k := range []string{"## Summary", "editor of choice", "### Author", "## Table of contents", "[\\[editor\\]](", "set tabstop=8", "#### [https://example.org/coding-style.html#a-mess]"} {
+		if !strings.Contains(string(res.Markdown), k) {
+			t.Errorf("%q lost (extraction %s):\n%s", k, res.Extraction, res.Markdown)
+		}
+	}
+}
+
+// TestAuthorAddressesStay: a manual's title page (the Debian handbook's
+// index: DocBook's div.authorgroup, each author a heading over a mailto:
+// link) is cleaned as a page without a landmark, and a block of e-mail
+// addresses is not a list of links to other pages: the authors stay.
+func TestAuthorAddressesStay(t *testing.T) {
+	var toc strings.Builder
+	for i := 1; i <= 12; i++ {
+		fmt.Fprintf(&toc, `<dt><span class="chapter"><a href="chapter-%d.html">%d. Chapter %d of the book</a></span></dt>`, i, i, i)
+	}
+	page := `<html><head><title>The Administrator's Handbook</title></head><body>` +
+		`<div id="banner"><a href="https://handbook.example/get/"><span class="text">Download the ebook</span></a></div>` +
+		`<ul class="docnav top"><li class="home">The Administrator's Handbook</li><li class="next"><a href="preface.html"><strong>Next</strong></a></li></ul>` +
+		`<div class="book"><div class="titlepage"><div><h1 class="title">The Administrator's Handbook</h1></div>` +
+		`<div><h2 class="subtitle">From Discovery to Mastery</h2></div><p class="edition">Edition 1</p>` +
+		`<div><div class="authorgroup"><div class="author"><h3 class="author"><span class="firstname">Ada</span> <span class="surname">Lovelace</span></h3>` +
+		`<code class="email"><a class="email" href="mailto:ada@handbook.example">ada@handbook.example</a></code></div>` +
+		`<div class="author"><h3 class="author"><span class="firstname">Alan</span> <span class="surname">Turing</span></h3>` +
+		`<code class="email"><a class="email" href="MAILTO:alan@handbook.example">alan@handbook.example</a></code></div></div></div>` +
+		`<div><p class="copyright">Copyright © 2003–2022 Ada Lovelace</p></div>` +
+		`<div class="legalnotice"><h1 class="legalnotice">Legal Notice</h1><div class="para">This book is available under the terms of two licences compatible with the free software guidelines, and you may share it and change it under either of them.</div></div></div>` +
+		`<div class="toc"><dl class="toc">` + toc.String() + `</dl></div></div></body></html>`
+	res, err := mustNew(t, Options{}).Convert([]byte(page), testURL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"### Ada Lovelace", "ada@handbook.example", "### Alan Turing", "# Legal Notice"} {
 		if !strings.Contains(string(res.Markdown), k) {
 			t.Errorf("%q lost (extraction %s):\n%s", k, res.Extraction, res.Markdown)
 		}
