@@ -64,6 +64,9 @@ var goldenExtraction = map[string]string{
 	// a block theme's post: after the story, the author box (its bio is
 	// prose) and the sidebar column readability kept nothing of go
 	"article-author-box": "landmark:main+pruned",
+	// a MediaWiki article: its skip links, "[edit]" links, hatnotes and
+	// navigation box go by the default prune, its infobox stays
+	"mediawiki": "landmark:role-main+pruned",
 }
 
 // goldenHeader is the origin response every golden page is converted with.

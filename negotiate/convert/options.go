@@ -88,6 +88,12 @@ func DefaultPrune() []string {
 		// manuals): the Prev / Up / Home / Next table at the top and the
 		// bottom of every page
 		"div.navheader", "div.navfooter",
+		// MediaWiki (Wikipedia, the Arch and Gentoo wikis): its skip links
+		// ("Jump to navigation"), the "[edit]" links beside every heading,
+		// and what its own search leaves out as navigation
+		// (.navigation-not-searchable: hatnotes such as "Main article: …",
+		// and navigation boxes, .navbox and the sidebar .vertical-navbox)
+		".mw-jump-link", ".mw-editsection", ".navigation-not-searchable", ".navbox", ".vertical-navbox",
 	}, hiddenHeadings()...)
 }
 
