@@ -66,6 +66,28 @@ func blockTable(table *html.Node) bool {
 	return true
 }
 
+// layoutTable reports whether table lays a page out rather than holds
+// data: it is no data table (no header cells, <thead> or <caption>) and
+// its cells hold blocks (headings, lists, other tables), or it has one
+// column, as blockTable tells them.
+func layoutTable(table *html.Node) bool {
+	rows := tableRows(table)
+	if isDataTable(table, rows) {
+		return false
+	}
+	if oneColumn(rows) {
+		return true
+	}
+	for _, r := range rows {
+		for _, cell := range childElements(r) {
+			if findAny(cell, cellBlocks) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // cellParagraphs are the blocks a GFM table's cell holds that inlineCell
 // writes as lines.
 var cellParagraphs = map[atom.Atom]bool{

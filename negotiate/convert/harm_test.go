@@ -291,3 +291,32 @@ func TestAuthorAddressesStay(t *testing.T) {
 		}
 	}
 }
+
+// TestLayoutTableSidebarGoes: an old blog laid out in a table (the post in
+// one cell, a sidebar of links under headings in the next) has chrome:
+// the cells of a layout table are the page's blocks, not a data table
+// whose links are its data. Judged chrome-free, the page was converted
+// whole, the sidebar's "Official links" with it.
+func TestLayoutTableSidebarGoes(t *testing.T) {
+	post := strings.Repeat("<p>The update adds new stone blocks with smooth versions, a slime block, an iron trapdoor and a monument under the ocean, guarded by new mobs that drop their own items.</p>", 6)
+	page := `<html><head><title>The Bountiful Update</title></head><body><table><tbody><tr>` +
+		`<td class="content" valign="top"><h1>Update News</h1><div class="post"><h3><a href="/post/1/the-bountiful-update">The Bountiful Update</a></h3>` + post + `</div>` +
+		`<a href="/post/2" title="Newer Posts">Newer</a><a href="/post/0" title="Older Posts">Older</a></td>` +
+		`<td class="sidebar" valign="top"><h2>Official links:</h2><a href="https://game.example/">Game site</a><br /><a href="https://game.example/realms">Realms</a><br />` +
+		`<a href="https://social.example/game">Game on Social</a><br /><a href="https://shop.example/game">Merchandise</a><br /><br /><a href="https://bugs.example/">Bug tracker</a><br />` +
+		`<a href="https://help.example">Account Support</a><br /><br /><b>Try our other games!</b><br /><h2>Community links:</h2><a href="https://forum.example/">Game Forums</a><br />` +
+		`<a href="https://video.example/game">Game on Video</a><br /></td></tr></tbody></table></body></html>`
+	res, err := mustNew(t, Options{}).Convert([]byte(page), testURL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := string(res.Markdown)
+	if !strings.Contains(md, "iron trapdoor") {
+		t.Errorf("the post was lost (extraction %s):\n%s", res.Extraction, md)
+	}
+	for _, k := range []string{"Official links", "Bug tracker", "Community links"} {
+		if strings.Contains(md, k) {
+			t.Errorf("%q stayed (extraction %s):\n%s", k, res.Extraction, md)
+		}
+	}
+}

@@ -137,7 +137,9 @@ func measure(n *html.Node) stats { return measureWith(n, true) }
 // paragraph or a heading do not count towards its ancestors' link text: a
 // paragraph of links is a sentence ("See also git-rm(1), git-mv(1)"), and
 // a heading that is a link (AsciiDoc's section titled with a URL) a
-// title, not a menu.
+// title, not a menu; and a layout table (see layoutTable) is not
+// protected as a data table is: its cells are the page's blocks, a
+// sidebar of links among them.
 func measureWith(n *html.Node, paragraphLinks bool) stats {
 	var st stats
 	var walk func(n *html.Node, inLink, inProtected bool) (text, link, links int)
@@ -152,11 +154,12 @@ func measureWith(n *html.Node, paragraphLinks bool) stats {
 				}
 			case html.ElementNode:
 				a := c.DataAtom == atom.A
-				t, k, ls := walk(c, inLink || a, inProtected || protected[c.DataAtom] || c.DataAtom == atom.Nav || c.DataAtom == atom.Aside)
+				prot := protected[c.DataAtom] && (paragraphLinks || c.DataAtom != atom.Table || !layoutTable(c))
+				t, k, ls := walk(c, inLink || a, inProtected || prot || c.DataAtom == atom.Nav || c.DataAtom == atom.Aside)
 				if a {
 					ls++
 				}
-				if !inProtected && !protected[c.DataAtom] && !st.chrome && !notChrome[c.DataAtom] &&
+				if !inProtected && !prot && !st.chrome && !notChrome[c.DataAtom] &&
 					(formControls[c.DataAtom] || ls >= 1 && 2*k > t) {
 					st.chrome = true
 				}
