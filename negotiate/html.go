@@ -319,7 +319,7 @@ func (rw *responseWriter) injection() (*Injection, string) {
 	hdr := rw.Header()
 	ct := canon.Get(hdr, "Content-Type")
 	coding, ok := singleCoding(hdr["Content-Encoding"])
-	if rw.noTransform || !ok || !isTextHTML(ct) || !asciiCompatible(ct) {
+	if rw.noTransform || !ok || !rewritableHTML(ct) {
 		return nil, ""
 	}
 	var got *Injection
@@ -379,6 +379,31 @@ func (rw *responseWriter) withHeadLink(dst *Injection, head []HeadElement, got *
 
 // skipMarkdownLink finds a Markdown alternate the page has already.
 var skipMarkdownLink = TagMatch{Tag: "link", Attrs: map[string]string{"rel": "alternate", "type": "text/markdown"}}
+
+// commonHTMLTypes are the Content-Types most HTML pages come with, each
+// text/html in UTF-8 or with no charset: what rewritableHTML and pageKind
+// answer at once (the media type's split and its parameters' scan, about
+// 1,700 instructions of every HTML page).
+var commonHTMLTypes = [...]string{
+	"text/html; charset=utf-8", "text/html; charset=UTF-8", "text/html",
+	"text/html;charset=utf-8", "text/html;charset=UTF-8",
+}
+
+// isCommonHTML reports whether ct is one of commonHTMLTypes.
+func isCommonHTML(ct string) bool {
+	for _, c := range commonHTMLTypes {
+		if ct == c {
+			return true
+		}
+	}
+	return false
+}
+
+// rewritableHTML is isTextHTML(ct) && asciiCompatible(ct): a page the
+// head injection may be inserted into.
+func rewritableHTML(ct string) bool {
+	return isCommonHTML(ct) || isTextHTML(ct) && asciiCompatible(ct)
+}
 
 func isTextHTML(ct string) bool {
 	typ, sub, _, ok := splitMediaType(ct)

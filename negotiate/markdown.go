@@ -236,13 +236,13 @@ func (rw *responseWriter) markdownValidators() {
 		if md := MarkdownETag(etag); md != "" {
 			rw.setValue("Etag", md)
 		} else {
-			hdr.Del("Etag")
+			delete(hdr, "Etag") // Del would canonicalize the name
 		}
 	}
 	if cc := markdownCacheControl(rw.h.Options.CacheControl, hdr, rw.r.Header); cc != "" {
 		rw.setValue("Cache-Control", cc)
 	} else {
-		hdr.Del("Cache-Control")
+		delete(hdr, "Cache-Control")
 	}
 }
 
