@@ -156,8 +156,13 @@ func (rw *responseWriter) rewriteHeadersLength(n int64) {
 	hdr := rw.Header()
 	// The body changes length: the origin's Content-Length is stale (RFC
 	// 9110 §8.6); the origin's byte ranges and digests no longer describe
-	// it. (An encoded page keeps its coding: rewriteEncodedHeaders.)
-	dropHeaders(hdr, representationHeaders)
+	// it. (An encoded page keeps its coding: rewriteEncodedHeaders.) A
+	// length n is set below.
+	if n >= 0 {
+		dropHeaders(hdr, replacedHeaders)
+	} else {
+		dropHeaders(hdr, representationHeaders)
+	}
 	// The page is semantically the origin's but not byte for byte: its
 	// entity tag becomes weak (RFC 9110 §8.8.1), which still validates
 	// If-None-Match yet can never satisfy If-Range (§13.1.5), so no client
