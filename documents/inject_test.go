@@ -4,10 +4,12 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/agentready/caddy-agentready/manifest"
+	"github.com/agentready/caddy-agentready/negotiate"
 )
 
 // TestInjection: a page gains the site's annotations and its canonical
@@ -65,5 +67,79 @@ func TestTemplateKeyStable(t *testing.T) {
 	mi.Lang = "fr"
 	if c := injectionTemplate(mi); c.Key == a.Key {
 		t.Errorf("a changed lang kept the key %q", c.Key)
+	}
+}
+
+// TestInjectionKeptPerPage: each page gets the injection built for it,
+// whatever was built and kept for the pages before it. Requests that
+// differ in one thing the injection is built from (the origin they were
+// addressed to, its scheme, the path, its escaped form, a query, a client
+// URL that is not known) are asked of one set in one order and the other,
+// twice each, and get what a set that has kept nothing gives them.
+func TestInjectionKeptPerPage(t *testing.T) {
+	site, err := manifest.Parse([]byte("site:\n  name: Acme\n  language: en\n"), "site.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type request struct{ target, client string }
+	cases := []request{
+		{"http://a.example/p", "/p"},
+		{"http://b.example/p", "/p"},
+		{"https://a.example/p", "/p"},
+		{"http://a.example:8080/p", "/p"},
+		{"http://a.example/x", "/q"},
+		{"http://a.example/x", "/a%2Fb"},
+		{"http://a.example/x", "/a/b"},
+		{"http://a.example/x", "/%61/b"},
+		{"http://a.example/x", "/a%20page"},
+		{"http://a.example/x", "/%22%3E%3Cx"},
+		{"http://a.example/x", "/p?x=1"},
+		{"http://a.example/x", "/p?"},
+		{"http://a.example/x", ""},
+	}
+	newSet := func() *Set {
+		s, err := New(site, Options{ClientURL: func(r *http.Request) *url.URL {
+			if c := r.Header.Get("X-Client"); c != "" {
+				u, _ := url.Parse(c)
+				return u
+			}
+			return nil
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	ask := func(s *Set, c request) *negotiate.Injection {
+		r := httptest.NewRequest("GET", c.target, nil)
+		r.Header.Set("X-Client", c.client)
+		return s.Injection(r)
+	}
+	want := make([]*negotiate.Injection, len(cases))
+	for i, c := range cases {
+		want[i] = ask(newSet(), c)
+	}
+	if reflect.DeepEqual(want[0], want[1]) || reflect.DeepEqual(want[5], want[6]) {
+		t.Fatal("the cases do not differ in what they get: the test cannot fail")
+	}
+	kept := newSet()
+	var order []int
+	for i := range cases {
+		order = append(order, i)
+	}
+	for i := range cases {
+		order = append(order, len(cases)-1-i, i)
+	}
+	for _, i := range order {
+		if got := ask(kept, cases[i]); !reflect.DeepEqual(got, want[i]) {
+			t.Errorf("%s as %q: got %+v, want %+v", cases[i].target, cases[i].client, got, want[i])
+		}
+	}
+	n := 0
+	for _, b := range kept.bundles {
+		n += b.pages.len()
+	}
+	if n != 10 { // the four origins' /p, and six other paths of http://a.example
+		t.Errorf("%d injections kept, want 10", n)
 	}
 }

@@ -90,6 +90,7 @@ type bundle struct {
 	sitemap *servedDoc
 	parts   map[string]*servedDoc // the parts of a split sitemap, by path
 	inject  *negotiate.Injection
+	pages   *pageInjections // inject with each page's canonical link, once built
 	err     error
 }
 
@@ -230,7 +231,7 @@ func (s *Set) generate(origin string) *bundle {
 	if err != nil {
 		return &bundle{err: err}
 	}
-	b := &bundle{Bundle: mb, byPath: make(map[string]*servedDoc, len(mb.Documents)), inject: injectionTemplate(mb.Inject)}
+	b := &bundle{Bundle: mb, byPath: make(map[string]*servedDoc, len(mb.Documents)), inject: injectionTemplate(mb.Inject), pages: newPageInjections()}
 	if err := b.inject.Validate(); err != nil {
 		return &bundle{err: fmt.Errorf("html annotations: %v", err)}
 	}

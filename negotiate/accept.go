@@ -112,6 +112,33 @@ func PrefersMarkdown(accept string) bool {
 	if !mentionsMarkdown(accept) {
 		return false // every browser, curl, no header: nothing to parse
 	}
+	if prefers, ok := knownAccepts[accept]; ok {
+		return prefers
+	}
+	return prefersMarkdown(accept)
+}
+
+// knownAccepts are the Accept values agents that ask for Markdown send
+// most (internal/agentshapes), with prefersMarkdown's answer for each,
+// worked out once: a lookup instead of the parse of every range (about
+// 900 instructions of a warm Markdown request).
+var knownAccepts = func() map[string]bool {
+	m := map[string]bool{}
+	for _, a := range []string{
+		"text/markdown",
+		"text/markdown, text/html",
+		"text/markdown, text/html, */*",
+		"text/markdown, text/plain;q=0.9, */*;q=0.8",
+		"text/markdown, */*",
+		"text/markdown,text/html;q=0.9,*/*;q=0.8",
+	} {
+		m[a] = prefersMarkdown(a)
+	}
+	return m
+}()
+
+// prefersMarkdown is PrefersMarkdown of an Accept value, parsed.
+func prefersMarkdown(accept string) bool {
 	var md, html float64
 	scanAccept(accept, func(m rawRange) bool {
 		switch {

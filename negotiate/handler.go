@@ -153,6 +153,7 @@ type Handler struct {
 	origin     *url.URL               // Origin parsed; nil when unset
 	plans      *htmlrewrite.PlanCache // nil when Options.RewriteCache is off
 	encoded    *encodedCache          // likewise
+	injections *injectionCache        // likewise
 	suffix     string                 // "" when disabled
 	staticLink []string               // llms.txt and agents.json Link values
 }
@@ -189,10 +190,11 @@ func (h *Handler) Provision() error {
 		}
 		h.origin = u
 	}
-	h.plans, h.encoded = nil, nil
+	h.plans, h.encoded, h.injections = nil, nil, nil
 	if o.RewriteCache > 0 {
 		h.plans = htmlrewrite.NewPlanCache(o.RewriteCache)
 		h.encoded = newEncodedCache(o.RewriteCache)
+		h.injections = newInjectionCache(min(o.RewriteCache/8, maxInjectionCache))
 	}
 	h.ready = true
 	return nil

@@ -156,8 +156,13 @@ func (rw *responseWriter) rewriteHeadersLength(n int64) {
 	hdr := rw.Header()
 	// The body changes length: the origin's Content-Length is stale (RFC
 	// 9110 §8.6); the origin's byte ranges and digests no longer describe
-	// it. (An encoded page keeps its coding: rewriteEncodedHeaders.)
-	dropHeaders(hdr, representationHeaders)
+	// it. (An encoded page keeps its coding: rewriteEncodedHeaders.) A
+	// length n is set below.
+	if n >= 0 {
+		dropHeaders(hdr, replacedHeaders)
+	} else {
+		dropHeaders(hdr, representationHeaders)
+	}
 	// The page is semantically the origin's but not byte for byte: its
 	// entity tag becomes weak (RFC 9110 §8.8.1), which still validates
 	// If-None-Match yet can never satisfy If-Range (§13.1.5), so no client
@@ -319,44 +324,91 @@ func (rw *responseWriter) injection() (*Injection, string) {
 	hdr := rw.Header()
 	ct := canon.Get(hdr, "Content-Type")
 	coding, ok := singleCoding(hdr["Content-Encoding"])
-	if rw.noTransform || !ok || !isTextHTML(ct) || !asciiCompatible(ct) {
+	if rw.noTransform || !ok || !rewritableHTML(ct) {
 		return nil, ""
 	}
-	// The injection is kept in the pooled writer, and its head in the
-	// writer's array when it fits: two allocations less a request.
-	inj := &rw.injected
-	*inj = Injection{}
-	planned := true // the Key names everything injected
+	var got *Injection
 	if rw.h.Inject != nil {
-		if got := rw.h.Inject(rw.r); got != nil {
-			*inj = *got
-			planned = got.Key != ""
+		got = rw.h.Inject(rw.r)
+	}
+	if !on(rw.h.Options.HeadLink) {
+		if got == nil || (got.Lang == "" && len(got.Head) == 0 && len(got.Forms) == 0) {
+			return nil, ""
 		}
+		// Kept in the pooled writer: one allocation less a request.
+		rw.injected = *got
+		return &rw.injected, coding
 	}
-	if on(rw.h.Options.HeadLink) {
-		// The href from its pieces, as markdownLink writes the Link header:
-		// one allocation for the element and the Key.
-		path, suffix, slash := rw.markdownHrefParts()
-		link := HeadElement{SkipIf: skipMarkdownLink}
-		const open, mark = `<link rel="alternate" type="text/markdown" href="`, "\x00md:"
-		if q := rw.public.RawQuery; q != "" {
-			link.HTML, inj.Key = LinkWithKeyOf(open, inj.Key, mark, path, suffix, slash, "?", q)
-		} else {
-			link.HTML, inj.Key = LinkWithKeyOf(open, inj.Key, mark, path, suffix, slash)
-		}
-		inj.Head = append(append(rw.head[:0:len(rw.head)], link), inj.Head...)
+	if got != nil && got.Key == "" {
+		// Not planned: nothing names what the hook answered.
+		rw.injected = Injection{}
+		rw.withHeadLink(&rw.injected, rw.head[:0:len(rw.head)], got)
+		rw.injected.Key = ""
+		return &rw.injected, coding
 	}
-	if !planned {
-		inj.Key = ""
+	k := injectionKey{path: rw.public.Path, rawPath: rw.public.RawPath, query: rw.public.RawQuery}
+	if got != nil {
+		k.hook = got.Key
 	}
-	if inj.Lang == "" && len(inj.Head) == 0 && len(inj.Forms) == 0 {
-		return nil, ""
+	if inj := rw.h.injections.get(k); inj != nil {
+		return inj, coding
 	}
-	return inj, coding
+	st := &struct {
+		inj  Injection
+		head [4]HeadElement
+	}{}
+	rw.withHeadLink(&st.inj, st.head[:0:len(st.head)], got)
+	rw.h.injections.put(k, &st.inj)
+	return &st.inj, coding
+}
+
+// withHeadLink sets *dst to got (nil: nothing) with the head link to the
+// page's Markdown alternate first, in head when it fits, and a Key that
+// names both: what injection gives a page with Options.HeadLink on.
+func (rw *responseWriter) withHeadLink(dst *Injection, head []HeadElement, got *Injection) {
+	if got != nil {
+		*dst = *got
+	}
+	// The href from its pieces, as markdownLink writes the Link header:
+	// one allocation for the element and the Key.
+	path, suffix, slash := rw.markdownHrefParts()
+	link := HeadElement{SkipIf: skipMarkdownLink}
+	const open, mark = `<link rel="alternate" type="text/markdown" href="`, "\x00md:"
+	if q := rw.public.RawQuery; q != "" {
+		link.HTML, dst.Key = LinkWithKeyOf(open, dst.Key, mark, path, suffix, slash, "?", q)
+	} else {
+		link.HTML, dst.Key = LinkWithKeyOf(open, dst.Key, mark, path, suffix, slash)
+	}
+	dst.Head = append(append(head, link), dst.Head...)
 }
 
 // skipMarkdownLink finds a Markdown alternate the page has already.
 var skipMarkdownLink = TagMatch{Tag: "link", Attrs: map[string]string{"rel": "alternate", "type": "text/markdown"}}
+
+// commonHTMLTypes are the Content-Types most HTML pages come with, each
+// text/html in UTF-8 or with no charset: what rewritableHTML and pageKind
+// answer at once (the media type's split and its parameters' scan, about
+// 1,700 instructions of every HTML page).
+var commonHTMLTypes = [...]string{
+	"text/html; charset=utf-8", "text/html; charset=UTF-8", "text/html",
+	"text/html;charset=utf-8", "text/html;charset=UTF-8",
+}
+
+// isCommonHTML reports whether ct is one of commonHTMLTypes.
+func isCommonHTML(ct string) bool {
+	for _, c := range commonHTMLTypes {
+		if ct == c {
+			return true
+		}
+	}
+	return false
+}
+
+// rewritableHTML is isTextHTML(ct) && asciiCompatible(ct): a page the
+// head injection may be inserted into.
+func rewritableHTML(ct string) bool {
+	return isCommonHTML(ct) || isTextHTML(ct) && asciiCompatible(ct)
+}
 
 func isTextHTML(ct string) bool {
 	typ, sub, _, ok := splitMediaType(ct)

@@ -210,7 +210,7 @@ func (rw *responseWriter) markdownHeaders(conv *Converted) {
 	// commonHeaders first: the values below go in the slots it leaves
 	// (setValue), the two numbers in one string (8 allocations down to 2).
 	rw.commonHeaders()
-	dropHeaders(rw.Header(), representationHeaders)
+	dropHeaders(rw.Header(), replacedHeaders) // Content-Length is set below
 	rw.setValue("Content-Type", markdownContentType)
 	rw.markdownValidators()
 	var buf [40]byte
@@ -236,13 +236,13 @@ func (rw *responseWriter) markdownValidators() {
 		if md := MarkdownETag(etag); md != "" {
 			rw.setValue("Etag", md)
 		} else {
-			hdr.Del("Etag")
+			delete(hdr, "Etag") // Del would canonicalize the name
 		}
 	}
 	if cc := markdownCacheControl(rw.h.Options.CacheControl, hdr, rw.r.Header); cc != "" {
 		rw.setValue("Cache-Control", cc)
 	} else {
-		hdr.Del("Cache-Control")
+		delete(hdr, "Cache-Control")
 	}
 }
 

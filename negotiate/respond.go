@@ -11,9 +11,15 @@ import (
 // representationHeaders describe the bytes of the origin's body; they are
 // wrong for any body we change (the Markdown form, a rewritten page).
 var representationHeaders = []string{
-	"Content-Encoding", "Content-Length", "Content-Range", "Accept-Ranges",
+	"Content-Length", "Content-Encoding", "Content-Range", "Accept-Ranges",
 	"Content-Md5", "Digest", "Content-Digest", "Repr-Digest",
 }
+
+// replacedHeaders are representationHeaders but Content-Length, for a body
+// whose length is set right after: the field's value is replaced in place
+// rather than deleted and added again (in a header map of more than 8
+// fields, a deletion and an insertion cost about 700 instructions more).
+var replacedHeaders = representationHeaders[1:]
 
 // dropHeaders removes keys, written in canonical form, from hdr: Del would
 // canonicalize each (about 1,500 instructions for the 8 above).

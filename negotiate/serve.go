@@ -26,7 +26,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next Next) e
 	}
 	rw := h.newResponseWriter(w, r)
 	if rw.reenter != "" {
-		if h.Reenter(w, reentry(r, markPage, rw.reenter, rw.public.RawQuery)) {
+		if h.reenter(w, reentry(r, markPage, rw.reenter, rw.public.RawQuery)) {
 			rw.free()
 			return nil
 		}

@@ -54,7 +54,7 @@ func (rw *responseWriter) nextFollowingSlash(next Next, w http.ResponseWriter, r
 // follows no redirect of its own.
 func (rw *responseWriter) followByReentry(c *slashCatcher) error {
 	r2 := reentry(rw.r, markFollowed, c.want[1], rw.public.RawQuery)
-	if rw.h.Reenter(rw.w, r2) {
+	if rw.h.reenter(rw.w, r2) {
 		return nil
 	}
 	c.replay() // cannot happen: the page request came through Reenter

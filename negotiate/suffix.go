@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync/atomic"
 )
 
 // The response path: the Markdown suffix URL (/pricing/md) and the page
@@ -55,8 +56,28 @@ func SuffixRequest(r *http.Request) bool {
 }
 
 func markOf(r *http.Request) suffixMark {
+	if reentering.Load() == 0 {
+		return 0 // no request is marked now: the context is not walked
+	}
 	m, _ := r.Context().Value(suffixKey{}).(suffixMark)
 	return m
+}
+
+// reentering counts the calls of Handler.Reenter under way. A marked
+// request exists only inside one: reentry makes it for that call, and
+// Reenter serves it before returning (the route chain runs in the
+// caller's goroutine). While none is under way no request can be marked,
+// and markOf answers without walking the request's context, about 500
+// instructions each of the three times a request asks (twice in Caddy's
+// glue).
+var reentering atomic.Int64
+
+// reenter calls h.Reenter with the marked request r, counted in
+// reentering.
+func (h *Handler) reenter(w http.ResponseWriter, r *http.Request) bool {
+	reentering.Add(1)
+	defer reentering.Add(-1)
+	return h.Reenter(w, r)
 }
 
 // reentry is r for the page at the escaped path page with the query

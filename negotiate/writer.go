@@ -219,6 +219,9 @@ func isHTML(ct string) bool {
 // pageKind reports whether a Content-Type names an HTML page or a
 // Markdown one.
 func pageKind(ct string) (html, markdown bool) {
+	if isCommonHTML(ct) {
+		return true, false
+	}
 	typ, sub, _, ok := splitMediaType(ct)
 	if !ok {
 		return false, false

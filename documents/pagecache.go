@@ -1,0 +1,72 @@
+package documents
+
+import (
+	"sync"
+
+	"github.com/agentready/caddy-agentready/internal/lru"
+	"github.com/agentready/caddy-agentready/negotiate"
+)
+
+// The injection of a page with its canonical link is built once per page
+// of a bundle and kept with the bundle (every HTML page asks for it:
+// escaping its address into the link and the Key, about 1,500
+// instructions a request).
+
+// maxPageInjections bounds the injections a bundle keeps, in bytes (about
+// 1,500 pages of ordinary addresses); a set has at most maxOrigins
+// bundles.
+const maxPageInjections = 512 << 10
+
+// pageInjectionCost is what an entry costs beside its strings: the key,
+// the entry, the Injection and its head array.
+const pageInjectionCost = 300
+
+// pageInjections keeps a bundle's injections by page. It is safe for
+// concurrent use.
+type pageInjections struct {
+	mu sync.Mutex
+	c  *lru.Cache[pageKey, *negotiate.Injection]
+}
+
+// pageKey is everything a page's injection is built from besides the
+// bundle (its template, its canonical origin): the path the client asked
+// for and its escaped form, as url.URL has them (bundle.injection). A page
+// with a query has no canonical and is not kept.
+type pageKey struct {
+	path, rawPath string
+}
+
+func newPageInjections() *pageInjections {
+	return &pageInjections{c: lru.New[pageKey, *negotiate.Injection](maxPageInjections)}
+}
+
+// get returns the injection kept for k, nil when none is (or c is nil).
+func (c *pageInjections) get(k pageKey) *negotiate.Injection {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	inj, _ := c.c.Get(k)
+	c.mu.Unlock()
+	return inj
+}
+
+// put keeps inj under k; inj is never changed afterwards.
+func (c *pageInjections) put(k pageKey, inj *negotiate.Injection) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	c.c.Add(k, inj, int64(pageInjectionCost+len(k.path)+len(k.rawPath)+len(inj.Key)+len(inj.Head[0].HTML)))
+	c.mu.Unlock()
+}
+
+// len is the number of injections kept.
+func (c *pageInjections) len() int {
+	if c == nil {
+		return 0
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.c.Len()
+}

@@ -1,0 +1,81 @@
+package negotiate
+
+import (
+	"sync"
+
+	"github.com/agentready/caddy-agentready/internal/lru"
+)
+
+// The injection of a page with the head link to its Markdown alternate
+// (Options.HeadLink) is built once per page and kept: building it escapes
+// the page's address into the link and the Key and allocates them (about
+// 2,000 instructions of every annotated HTML page).
+
+// maxInjectionCache bounds the kept injections, in bytes (about 4,000
+// pages of ordinary addresses); a handler keeps an eighth of
+// Options.RewriteCache when that is less, and none when it is off.
+const maxInjectionCache = 1 << 20
+
+// injectionCost is what an entry costs beside its strings: the key, the
+// entry, the Injection and its head array.
+const injectionCost = 400
+
+// injectionCache keeps the injections injectionFor builds, by everything
+// they are built from. It is safe for concurrent use.
+type injectionCache struct {
+	mu sync.Mutex
+	c  *lru.Cache[injectionKey, *Injection]
+}
+
+// injectionKey is everything an injection with the head link is built
+// from besides the handler's own settings (its suffix, Options.HeadLink):
+// the Key of the Inject hook's answer, which names that answer whole (two
+// injections with the same non-empty Key are equal; "" when the hook
+// answered nil), and the page's address as the client asked for it
+// (responseWriter.public: the path, its escaped form when it has one, and
+// the query), which the link is made of.
+type injectionKey struct {
+	hook                 string
+	path, rawPath, query string
+}
+
+// newInjectionCache returns a cache of at most maxBytes, nil when maxBytes
+// is not positive.
+func newInjectionCache(maxBytes int64) *injectionCache {
+	if maxBytes <= 0 {
+		return nil
+	}
+	return &injectionCache{c: lru.New[injectionKey, *Injection](maxBytes)}
+}
+
+// get returns the injection kept for k, nil when none is (or c is nil).
+func (c *injectionCache) get(k injectionKey) *Injection {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	inj, _ := c.c.Get(k)
+	c.mu.Unlock()
+	return inj
+}
+
+// put keeps inj under k; inj is never changed afterwards.
+func (c *injectionCache) put(k injectionKey, inj *Injection) {
+	if c == nil {
+		return
+	}
+	cost := int64(injectionCost + len(k.hook) + len(k.path) + len(k.rawPath) + len(k.query) + len(inj.Key) + len(inj.Head[0].HTML))
+	c.mu.Lock()
+	c.c.Add(k, inj, cost)
+	c.mu.Unlock()
+}
+
+// Len is the number of injections kept.
+func (c *injectionCache) Len() int {
+	if c == nil {
+		return 0
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.c.Len()
+}
