@@ -9,7 +9,7 @@ import (
 
 // The injection of a page with its canonical link is built once per page
 // of a bundle and kept with the bundle (every HTML page asks for it:
-// escaping its address into the link and the Key, about 1,500
+// escaping its address into the link and the Key, about 2,000
 // instructions a request).
 
 // maxPageInjections bounds the injections a bundle keeps, in bytes (about
