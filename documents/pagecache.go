@@ -13,7 +13,7 @@ import (
 // instructions a request).
 
 // maxPageInjections bounds the injections a bundle keeps, in bytes (about
-// 1,500 pages of ordinary addresses); a set has at most maxOrigins
+// 1,100 pages of ordinary addresses); a set has at most maxOrigins
 // bundles.
 const maxPageInjections = 512 << 10
 
