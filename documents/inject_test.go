@@ -5,6 +5,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -141,5 +142,26 @@ func TestInjectionKeptPerPage(t *testing.T) {
 	}
 	if n != 10 { // the four origins' /p, and six other paths of http://a.example
 		t.Errorf("%d injections kept, want 10", n)
+	}
+}
+
+// A bundle keeps the injections of its pages within maxPageInjections,
+// dropping the least recently used.
+func TestInjectionKeptWithinBound(t *testing.T) {
+	site, err := manifest.Parse([]byte("site:\n  name: Acme\n  origin: https://acme.example\n"), "site.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(site, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const pages = maxPageInjections / pageInjectionCost // more than fit
+	for i := range pages {
+		s.Injection(httptest.NewRequest("GET", "http://acme.example/page/"+strconv.Itoa(i), nil))
+	}
+	b := s.bundleFor(httptest.NewRequest("GET", "http://acme.example/", nil))
+	if n := b.pages.len(); n == 0 || n >= pages || b.pages.c.Cost() > maxPageInjections {
+		t.Errorf("%d injections kept at a cost of %d, want fewer than %d within %d", n, b.pages.c.Cost(), pages, maxPageInjections)
 	}
 }

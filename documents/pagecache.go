@@ -9,11 +9,11 @@ import (
 
 // The injection of a page with its canonical link is built once per page
 // of a bundle and kept with the bundle (every HTML page asks for it:
-// escaping its address into the link and the Key, about 1,500
+// escaping its address into the link and the Key, about 2,000
 // instructions a request).
 
 // maxPageInjections bounds the injections a bundle keeps, in bytes (about
-// 1,500 pages of ordinary addresses); a set has at most maxOrigins
+// 1,100 pages of ordinary addresses); a set has at most maxOrigins
 // bundles.
 const maxPageInjections = 512 << 10
 

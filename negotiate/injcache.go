@@ -11,7 +11,7 @@ import (
 // the page's address into the link and the Key and allocates them (about
 // 2,000 instructions of every annotated HTML page).
 
-// maxInjectionCache bounds the kept injections, in bytes (about 4,000
+// maxInjectionCache bounds the kept injections, in bytes (about 1,500
 // pages of ordinary addresses); a handler keeps an eighth of
 // Options.RewriteCache when that is less, and none when it is off.
 const maxInjectionCache = 1 << 20
