@@ -5,14 +5,21 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 )
 
-// nested returns reps copies of open nested depth times, each closed.
+// nested returns reps copies of open nested depth times, each closed. The
+// copies are numbered (the number follows open's text), so that none
+// repeats the one before it, which dropRepeats would remove.
 func nested(open, close string, depth, reps int) string {
-	return strings.Repeat(strings.Repeat(open, depth)+strings.Repeat(close, depth), reps)
+	var b strings.Builder
+	for r := range reps {
+		b.WriteString(strings.Repeat(open+strconv.Itoa(r), depth) + strings.Repeat(close, depth))
+	}
+	return b.String()
 }
 
 // nestingOf returns the most quote markers and the widest indentation any

@@ -187,6 +187,7 @@ func (c *Converter) assemble(roots []*html.Node, cl *cleaner) (*html.Node, *conv
 	cl.clean(root, false)
 	if cl.headerLines {
 		dropHeaderLines(root, cl)
+		dropRepeats(root, cl)
 	}
 	if bound(root) {
 		return root, c.mdEmpty
