@@ -13,13 +13,13 @@ import (
 // instructions a request).
 
 // maxPageInjections bounds the injections a bundle keeps, in bytes (about
-// 1,100 pages of ordinary addresses); a set has at most maxOrigins
+// 850 pages of ordinary addresses); a set has at most maxOrigins
 // bundles.
 const maxPageInjections = 512 << 10
 
 // pageInjectionCost is what an entry costs beside its strings: the key,
 // the entry, the Injection and its head array.
-const pageInjectionCost = 300
+const pageInjectionCost = 450
 
 // pageInjections keeps a bundle's injections by page. It is safe for
 // concurrent use.

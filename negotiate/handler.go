@@ -127,8 +127,11 @@ type Handler struct {
 	// the suffix form and is never handed back again. When the origin
 	// answers it with a redirect that only adds a slash to the page's path
 	// (/docs to /docs/), the page with the slash is handed to Reenter once
-	// more, marked so that it follows nothing further. Reenter reports
-	// false when it cannot serve the request (nothing was written then).
+	// more, marked so that it follows nothing further. Reenter serves the
+	// request before it returns, in the caller's goroutine (the mark is
+	// known only while the call is under way: see SuffixRequest), and
+	// reports false when it cannot serve the request (nothing was written
+	// then).
 	// Without Reenter, or when it cannot, the page is asked of next
 	// directly, and only the handlers after this one see the page's path.
 	Reenter func(w http.ResponseWriter, r *http.Request) bool

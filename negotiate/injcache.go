@@ -11,8 +11,9 @@ import (
 // the page's address into the link and the Key and allocates them (about
 // 2,000 instructions of every annotated HTML page).
 
-// maxInjectionCache bounds the kept injections, in bytes (about 1,500
-// pages of ordinary addresses); a handler keeps an eighth of
+// maxInjectionCache bounds the kept injections, in bytes, the Inject
+// hook's strings they hold included (about 1,000 pages of a site with the
+// demo's annotations); a handler keeps an eighth of
 // Options.RewriteCache when that is less, and none when it is off.
 const maxInjectionCache = 1 << 20
 
@@ -64,11 +65,48 @@ func (c *injectionCache) put(k injectionKey, inj *Injection) {
 	if c == nil {
 		return
 	}
-	cost := int64(injectionCost + len(k.hook) + len(k.path) + len(k.rawPath) + len(k.query) + len(inj.Key) + len(inj.Head[0].HTML))
+	cost := int64(injectionCost + len(k.hook) + len(k.path) + len(k.rawPath) + len(k.query) + injectionSize(inj))
 	c.mu.Lock()
 	c.c.Add(k, inj, cost)
 	c.mu.Unlock()
 }
+
+// injectionSize counts the bytes an injection holds: its strings, its
+// head's elements and its form annotations. A kept injection holds the
+// Inject hook's strings (a site's JSON-LD, its ARD link) as well as its own
+// link, and keeps them alive after the hook has dropped them (documents
+// keep one template per origin and forget the origins they have not seen
+// for a while): they are the kept entry's cost, however many entries
+// share them.
+func injectionSize(inj *Injection) int {
+	n := len(inj.Lang) + len(inj.Key) + headElementCost*len(inj.Head)
+	for _, e := range inj.Head {
+		n += len(e.HTML)
+		for k, v := range e.SkipIf.Attrs {
+			n += len(k) + len(v)
+		}
+	}
+	for _, f := range inj.Forms {
+		n += formCost + len(f.Selector)
+		for k, v := range f.Attrs {
+			n += len(k) + len(v)
+		}
+		for name, attrs := range f.Fields {
+			n += len(name)
+			for k, v := range attrs {
+				n += len(k) + len(v)
+			}
+		}
+	}
+	return n
+}
+
+// headElementCost and formCost are what a head element and a form
+// annotation cost beside their strings (the structs, their maps).
+const (
+	headElementCost = 64
+	formCost        = 256
+)
 
 // Len is the number of injections kept.
 func (c *injectionCache) Len() int {

@@ -24,7 +24,8 @@ var replacedHeaders = representationHeaders[1:]
 // dropHeaders removes keys, written in canonical form, from hdr: Del would
 // canonicalize each (about 1,500 instructions for the 8 above). Most are
 // absent, and looking a key up costs less than deleting it (7 absent
-// fields of 11: 1,277 instructions deleted, 913 looked up).
+// fields of 11 alone: 1,277 instructions deleted, 913 looked up; in a
+// planned page's rewriteHeadersLength, 2,557 -> 2,450).
 func dropHeaders(hdr http.Header, keys []string) {
 	for _, k := range keys {
 		if has(hdr, k) {

@@ -50,7 +50,9 @@ const (
 
 // SuffixRequest reports whether r is the page request that Handler.Reenter
 // was given for a suffix URL: it gets the Markdown form, and only a page's
-// HTML has one.
+// HTML has one. It answers for a request asked while the Reenter call that
+// was given it is under way (the route chain serving it, as Reenter must);
+// asked after that call returned, it reports false.
 func SuffixRequest(r *http.Request) bool {
 	return markOf(r) != 0
 }
