@@ -102,11 +102,11 @@ func (b *bundle) injection(u *url.URL) *negotiate.Injection {
 		return b.inject
 	}
 	k := pageKey{path: u.Path, rawPath: u.RawPath}
-	if inj := b.pages.get(k); inj != nil {
+	if inj, ok := b.pages.Get(k); ok {
 		return inj
 	}
 	inj := b.pageInjection(u.Path, u.RawPath)
-	b.pages.put(k, inj)
+	keepPage(b.pages, k, inj)
 	return inj
 }
 

@@ -138,7 +138,7 @@ func TestInjectionKeptPerPage(t *testing.T) {
 	}
 	n := 0
 	for _, b := range kept.bundles {
-		n += b.pages.len()
+		n += b.pages.Len()
 	}
 	if n != 10 { // the four origins' /p, and six other paths of http://a.example
 		t.Errorf("%d injections kept, want 10", n)
@@ -161,7 +161,7 @@ func TestInjectionKeptWithinBound(t *testing.T) {
 		s.Injection(httptest.NewRequest("GET", "http://acme.example/page/"+strconv.Itoa(i), nil))
 	}
 	b := s.bundleFor(httptest.NewRequest("GET", "http://acme.example/", nil))
-	if n := b.pages.len(); n == 0 || n >= pages || b.pages.c.Cost() > maxPageInjections {
-		t.Errorf("%d injections kept at a cost of %d, want fewer than %d within %d", n, b.pages.c.Cost(), pages, maxPageInjections)
+	if n := b.pages.Len(); n == 0 || n >= pages || b.pages.Cost() > maxPageInjections {
+		t.Errorf("%d injections kept at a cost of %d, want fewer than %d within %d", n, b.pages.Cost(), pages, maxPageInjections)
 	}
 }

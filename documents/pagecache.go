@@ -1,8 +1,6 @@
 package documents
 
 import (
-	"sync"
-
 	"github.com/agentready/caddy-agentready/internal/lru"
 	"github.com/agentready/caddy-agentready/negotiate"
 )
@@ -22,11 +20,8 @@ const maxPageInjections = 512 << 10
 const pageInjectionCost = 450
 
 // pageInjections keeps a bundle's injections by page. It is safe for
-// concurrent use.
-type pageInjections struct {
-	mu sync.Mutex
-	c  *lru.Cache[pageKey, *negotiate.Injection]
-}
+// concurrent use; a nil one keeps nothing.
+type pageInjections = lru.Synced[pageKey, *negotiate.Injection]
 
 // pageKey is everything a page's injection is built from besides the
 // bundle (its template, its canonical origin): the path the client asked
@@ -37,36 +32,10 @@ type pageKey struct {
 }
 
 func newPageInjections() *pageInjections {
-	return &pageInjections{c: lru.New[pageKey, *negotiate.Injection](maxPageInjections)}
+	return lru.NewSynced[pageKey, *negotiate.Injection](maxPageInjections)
 }
 
-// get returns the injection kept for k, nil when none is (or c is nil).
-func (c *pageInjections) get(k pageKey) *negotiate.Injection {
-	if c == nil {
-		return nil
-	}
-	c.mu.Lock()
-	inj, _ := c.c.Get(k)
-	c.mu.Unlock()
-	return inj
-}
-
-// put keeps inj under k; inj is never changed afterwards.
-func (c *pageInjections) put(k pageKey, inj *negotiate.Injection) {
-	if c == nil {
-		return
-	}
-	c.mu.Lock()
-	c.c.Add(k, inj, int64(pageInjectionCost+len(k.path)+len(k.rawPath)+len(inj.Key)+len(inj.Head[0].HTML)))
-	c.mu.Unlock()
-}
-
-// len is the number of injections kept.
-func (c *pageInjections) len() int {
-	if c == nil {
-		return 0
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.c.Len()
+// keepPage keeps inj under k in c; inj is never changed afterwards.
+func keepPage(c *pageInjections, k pageKey, inj *negotiate.Injection) {
+	c.Add(k, inj, int64(pageInjectionCost+len(k.path)+len(k.rawPath)+len(inj.Key)+len(inj.Head[0].HTML)))
 }

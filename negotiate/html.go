@@ -350,7 +350,7 @@ func (rw *responseWriter) injection() (*Injection, string) {
 	if got != nil {
 		k.hook = got.Key
 	}
-	if inj := rw.h.injections.get(k); inj != nil {
+	if inj, ok := rw.h.injections.Get(k); ok {
 		return inj, coding
 	}
 	st := &struct {
@@ -358,7 +358,7 @@ func (rw *responseWriter) injection() (*Injection, string) {
 		head [4]HeadElement
 	}{}
 	rw.withHeadLink(&st.inj, st.head[:0:len(st.head)], got)
-	rw.h.injections.put(k, &st.inj)
+	keepInjection(rw.h.injections, k, &st.inj)
 	return &st.inj, coding
 }
 

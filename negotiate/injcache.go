@@ -1,8 +1,6 @@
 package negotiate
 
 import (
-	"sync"
-
 	"github.com/agentready/caddy-agentready/internal/lru"
 )
 
@@ -22,11 +20,9 @@ const maxInjectionCache = 1 << 20
 const injectionCost = 400
 
 // injectionCache keeps the injections injectionFor builds, by everything
-// they are built from. It is safe for concurrent use.
-type injectionCache struct {
-	mu sync.Mutex
-	c  *lru.Cache[injectionKey, *Injection]
-}
+// they are built from. It is safe for concurrent use; a nil one keeps
+// nothing.
+type injectionCache = lru.Synced[injectionKey, *Injection]
 
 // injectionKey is everything an injection with the head link is built
 // from besides the handler's own settings (its suffix, Options.HeadLink):
@@ -46,29 +42,12 @@ func newInjectionCache(maxBytes int64) *injectionCache {
 	if maxBytes <= 0 {
 		return nil
 	}
-	return &injectionCache{c: lru.New[injectionKey, *Injection](maxBytes)}
+	return lru.NewSynced[injectionKey, *Injection](maxBytes)
 }
 
-// get returns the injection kept for k, nil when none is (or c is nil).
-func (c *injectionCache) get(k injectionKey) *Injection {
-	if c == nil {
-		return nil
-	}
-	c.mu.Lock()
-	inj, _ := c.c.Get(k)
-	c.mu.Unlock()
-	return inj
-}
-
-// put keeps inj under k; inj is never changed afterwards.
-func (c *injectionCache) put(k injectionKey, inj *Injection) {
-	if c == nil {
-		return
-	}
-	cost := int64(injectionCost + len(k.hook) + len(k.path) + len(k.rawPath) + len(k.query) + injectionSize(inj))
-	c.mu.Lock()
-	c.c.Add(k, inj, cost)
-	c.mu.Unlock()
+// keepInjection keeps inj under k in c; inj is never changed afterwards.
+func keepInjection(c *injectionCache, k injectionKey, inj *Injection) {
+	c.Add(k, inj, int64(injectionCost+len(k.hook)+len(k.path)+len(k.rawPath)+len(k.query)+injectionSize(inj)))
 }
 
 // injectionSize counts the bytes an injection holds: its strings, its
@@ -107,13 +86,3 @@ const (
 	headElementCost = 64
 	formCost        = 256
 )
-
-// Len is the number of injections kept.
-func (c *injectionCache) Len() int {
-	if c == nil {
-		return 0
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.c.Len()
-}

@@ -6,7 +6,8 @@
 //
 // A Cache is not safe for concurrent use: each user holds a lock of its own
 // around it, which also guards what it keeps beside the cache (an admission
-// filter, a token bucket being updated).
+// filter, a token bucket being updated). Synced is one with its own lock,
+// for users that keep nothing beside it (the head injections of pages).
 package lru
 
 import "iter"
