@@ -60,13 +60,20 @@ func TestDropRepeats(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := mustNew(t, Options{FrontMatter: true}).Convert([]byte("<main>"+tc.html+"</main>"), testURL, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := afterFrontMatter(string(res.Markdown)); got != tc.want {
+			if got := mainBody(t, tc.html); got != tc.want {
 				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
 			}
 		})
 	}
+}
+
+// mainBody converts html inside a <main>, with front matter, and returns
+// the Markdown after it.
+func mainBody(t *testing.T, html string) string {
+	t.Helper()
+	res, err := mustNew(t, Options{FrontMatter: true}).Convert([]byte("<main>"+html+"</main>"), testURL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return afterFrontMatter(string(res.Markdown))
 }
