@@ -220,6 +220,23 @@ func (cl *cleaner) threadIsPage(body *html.Node) {
 	}
 }
 
+// threadsArePage marks every comment thread under body that the prune
+// rules match as the page: on a page that declares itself a discussion
+// (declaredDiscussion), the thread is what the page is about.
+func (cl *cleaner) threadsArePage(body *html.Node) {
+	if cl.prune == nil || body == nil {
+		return
+	}
+	for _, m := range topMatches(body, threadSel) {
+		if cl.prune.Match(m) {
+			if cl.thread == nil {
+				cl.thread = make(map[*html.Node]bool)
+			}
+			cl.thread[m] = true
+		}
+	}
+}
+
 // threadShare is how many times the text outside it a comment thread must
 // hold to be the page.
 const threadShare = 2

@@ -112,6 +112,9 @@ func (c *Converter) ConvertContext(ctx context.Context, htmlUTF8 []byte, pageURL
 	}
 
 	cl := c.newCleaner(doc)
+	if declaredDiscussion(doc, jsonld) {
+		cl.threadsArePage(findFirst(doc, atom.Body))
+	}
 	cl.article, cl.base = article, base
 	cl.byAuthor = article || meta.Author != ""
 	// A standfirst that repeats the description, and a header line that

@@ -53,6 +53,16 @@ func TestLandmarkSecondOpinion(t *testing.T) {
 			extract: "landmark:main",
 		},
 		{
+			// forum.squarespace.com (modern-web 0546, Invision): two short
+			// posts in #comments, a longer signature panel and footer
+			// outside it; the JSON-LD says the page is the thread.
+			name: "a declared forum thread's #comments is the page, however short",
+			html: `<head><script type="application/ld+json">{"@context":"https://schema.org","@type":"DiscussionForumPosting","headline":"Roadmap"}</script></head>` +
+				`<body><main><h1>Roadmap</h1><div id="comments"><article><p>First post: where is the roadmap?</p></article><article><p>A reply: join the circle.</p></article></div></main>` +
+				`<div class="about">` + prose("Kilo", 3) + `</div></body>`,
+			want: []string{"First post: where", "A reply: join"},
+		},
+		{
 			name:    "a shell's notices do not hide its noscript content",
 			html:    `<body><div id="app"><main><p>Loading...</p><p>Something went wrong while trying to load the full version of this site.</p><noscript id="content"><article><h1>Types of threads</h1>` + prose("Foxtrot", 3) + `</article></noscript></main></div><script>app()</script></body>`,
 			want:    []string{"# Types of threads", "Foxtrot is a sentence"},
