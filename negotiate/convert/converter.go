@@ -42,7 +42,8 @@ type Result struct {
 	// followed by "+pruned" when chrome inside the landmark was removed),
 	// "readability", "body+oracle" (the body narrowed with readability as
 	// an oracle, where readability's article left out the page's
-	// structure: a reference page), "body+cleaned" (the body without its
+	// structure: a reference page), "readability+posts" (the posts of a
+	// thread readability's article is one of), "body+cleaned" (the body without its
 	// header, widget forms and link lists) or "body".
 	Extraction string
 }

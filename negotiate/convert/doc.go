@@ -47,7 +47,10 @@
 //     best-scoring section (a man page's option list): the body is narrowed
 //     with go-readability as an oracle instead, as a landmark is
 //     ("body+oracle"), so the synopsis, the examples and a chapter's table
-//     of contents stay (fallback.go);
+//     of contents stay (fallback.go). When its article is one post of a
+//     thread (one of three or more dated siblings of one tag, class and
+//     template, posts.go), the posts are the content
+//     ("readability+posts"); inside a landmark, the oracle keeps them all;
 //  5. the whole <body>, cleaned ("body+cleaned"): a site <header> that does
 //     not hold the page's <h1>, widget forms (search, newsletter) and blocks
 //     of mostly link text (menus, lists of other articles) are removed,
@@ -61,7 +64,9 @@
 // appended after it). A prune rule never empties a page: when nothing would
 // be left, none is applied. A comment thread the default rules remove
 // (#comments, .comment-list, ...) stays when it holds more than twice the
-// text of the rest of the body: a forum topic keeps its posts there.
+// text of the rest of the body, or when the page declares itself a forum
+// thread (schema.org DiscussionForumPosting, in JSON-LD or microdata): a
+// forum topic keeps its posts there.
 //
 // What an article's body (schema.org's articleBody) does not hold goes
 // too (headerlines.go, toc.go, captions.go): the short lines next to the

@@ -22,8 +22,10 @@ import (
 // a row of sections of alike weight, and readability keeps the one that
 // scores best (the option list of a man page) and drops the synopsis, the
 // examples and the chapter's table of contents; as an oracle, it still
-// removes the blocks of links and teasers around them. ok is false when
-// the article is a line out of a page of text (see minArticle).
+// removes the blocks of links and teasers around them. When the article
+// is one post of a thread (postRun), the posts are the content (how
+// "readability+posts"). ok is false when the article is a line out of a
+// page of text (see minArticle).
 func readabilityBody(art, body *html.Node, cl *cleaner) (picked content, ok bool) {
 	if artLen := textLen(textOf(art)); artLen < minArticle && float64(textBeside(body, nil, cl)) > maxBodyToArticle*float64(artLen) {
 		// A line (the title, a caption) out of a page of text: readability
@@ -32,6 +34,10 @@ func readabilityBody(art, body *html.Node, cl *cleaner) (picked content, ok bool
 	}
 	kept := map[string]bool{}
 	collectTexts(art, kept)
+	if run := postRun(body, kept); run != nil {
+		// one post of a thread: the thread is the content
+		return content{run, "readability+posts"}, true
+	}
 	if d := structureDropped(body, kept, cl); d.blocks > 0 || d.headings >= minDroppedHeadings {
 		victims := unkept(body, kept, cl)
 		gone := make(map[*html.Node]bool, len(victims))

@@ -84,6 +84,10 @@ func refine(lm content, base *url.URL, cl *cleaner) content {
 	if len(kept) == 0 {
 		return lm
 	}
+	// one post of a thread kept: the oracle keeps the others too
+	for _, p := range postRun(root, kept) {
+		collectTexts(p, kept)
+	}
 	if pruneUnkept(root, kept, cl) {
 		lm.how += "+pruned"
 	}
