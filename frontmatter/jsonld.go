@@ -96,9 +96,35 @@ func (n ldNode) types() []string {
 // prefixes ignored).
 func (n ldNode) is(set map[string]bool) bool {
 	for _, t := range n.types() {
-		t = strings.TrimPrefix(strings.TrimPrefix(t, "https://schema.org/"), "http://schema.org/")
-		if set[t] {
+		if set[SchemaName(t)] {
 			return true
+		}
+	}
+	return false
+}
+
+// SchemaName is a schema.org type (a JSON-LD @type, a microdata itemtype)
+// less its URL prefix and surrounding spaces: "https://schema.org/Article"
+// is "Article".
+func SchemaName(t string) string {
+	t = strings.TrimSpace(t)
+	return strings.TrimPrefix(strings.TrimPrefix(t, "https://schema.org/"), "http://schema.org/")
+}
+
+// DeclaresType reports whether one of the JSON-LD blocks (as
+// ExtractWithJSONLD returns them) holds an object of one of types
+// (schema.org names), at its top level, in a list or in a @graph, as the
+// front matter reads them.
+func DeclaresType(blocks [][]byte, types map[string]bool) bool {
+	for _, b := range blocks {
+		var v any
+		if json.Unmarshal(b, &v) != nil {
+			continue
+		}
+		for _, n := range flatten(v, nil, 0) {
+			if n.is(types) {
+				return true
+			}
 		}
 	}
 	return false

@@ -199,10 +199,11 @@ var threadSel = cascadia.MustCompile("#comments, .comments-area, .comment-list, 
 // threadIsPage finds the comment threads under body that are the page
 // rather than its appendix: a forum topic (Invision, phpBB themes) holds
 // its posts, the first one included, in a #comments block, where a blog
-// holds its article outside the thread. A thread holding more than
-// threadShare times the body's other text (outside the prune rules) is
-// the page: it stays.
-func (cl *cleaner) threadIsPage(body *html.Node) {
+// holds its article outside the thread. On a page that declares itself a
+// discussion (declaredDiscussion) every thread is the page; elsewhere, a
+// thread holding more than threadShare times the body's other text
+// (outside the prune rules) is. Such threads stay.
+func (cl *cleaner) threadIsPage(body *html.Node, discussion bool) {
 	if cl.prune == nil || body == nil {
 		return
 	}
@@ -210,30 +211,16 @@ func (cl *cleaner) threadIsPage(body *html.Node) {
 		if !cl.prune.Match(m) {
 			continue
 		}
-		inside := textLen(textOf(m))
-		if outside := textBeside(body, map[*html.Node]bool{m: true}, cl); float64(inside) > threadShare*float64(outside) {
-			if cl.thread == nil {
-				cl.thread = make(map[*html.Node]bool)
+		if !discussion {
+			inside := textLen(textOf(m))
+			if outside := textBeside(body, map[*html.Node]bool{m: true}, cl); float64(inside) <= threadShare*float64(outside) {
+				continue
 			}
-			cl.thread[m] = true
 		}
-	}
-}
-
-// threadsArePage marks every comment thread under body that the prune
-// rules match as the page: on a page that declares itself a discussion
-// (declaredDiscussion), the thread is what the page is about.
-func (cl *cleaner) threadsArePage(body *html.Node) {
-	if cl.prune == nil || body == nil {
-		return
-	}
-	for _, m := range topMatches(body, threadSel) {
-		if cl.prune.Match(m) {
-			if cl.thread == nil {
-				cl.thread = make(map[*html.Node]bool)
-			}
-			cl.thread[m] = true
+		if cl.thread == nil {
+			cl.thread = make(map[*html.Node]bool)
 		}
+		cl.thread[m] = true
 	}
 }
 
@@ -241,10 +228,11 @@ func (cl *cleaner) threadsArePage(body *html.Node) {
 // hold to be the page.
 const threadShare = 2
 
-// newCleaner matches the Keep selectors over doc once.
-func (c *Converter) newCleaner(doc *html.Node) *cleaner {
+// newCleaner matches the Keep selectors over doc once; discussion: the
+// page declares itself a discussion (see threadIsPage).
+func (c *Converter) newCleaner(doc *html.Node, discussion bool) *cleaner {
 	cl := &cleaner{prune: c.pruneGroup, opts: &c.opts}
-	defer cl.threadIsPage(findFirst(doc, atom.Body))
+	defer cl.threadIsPage(findFirst(doc, atom.Body), discussion)
 	if len(c.keepGroup) == 0 {
 		return cl
 	}

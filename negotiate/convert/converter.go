@@ -112,10 +112,7 @@ func (c *Converter) ConvertContext(ctx context.Context, htmlUTF8 []byte, pageURL
 		return nil, err
 	}
 
-	cl := c.newCleaner(doc)
-	if declaredDiscussion(doc, jsonld) {
-		cl.threadsArePage(findFirst(doc, atom.Body))
-	}
+	cl := c.newCleaner(doc, declaredDiscussion(doc, jsonld))
 	cl.article, cl.base = article, base
 	cl.byAuthor = article || meta.Author != ""
 	// A standfirst that repeats the description, and a header line that

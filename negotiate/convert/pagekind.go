@@ -1,9 +1,9 @@
 package convert
 
 import (
-	"encoding/json"
 	"strings"
 
+	"github.com/agentready/caddy-agentready/frontmatter"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -36,65 +36,20 @@ func declaredArticle(doc *html.Node) bool {
 var discussionTypes = map[string]bool{"DiscussionForumPosting": true}
 
 // declaredDiscussion reports whether the page declares itself a discussion
-// (discussionTypes): the @type of a top-level JSON-LD object (or one in a
-// top-level @graph) in jsonld, or the itemtype of a microdata item in doc.
+// (discussionTypes): the @type of a JSON-LD object in jsonld, as the front
+// matter reads them, or the itemtype of a microdata item in doc.
 func declaredDiscussion(doc *html.Node, jsonld [][]byte) bool {
-	for _, b := range jsonld {
-		var v any
-		if json.Unmarshal(b, &v) != nil {
-			continue
-		}
-		if discussionLD(v, 0) {
-			return true
-		}
+	if frontmatter.DeclaresType(jsonld, discussionTypes) {
+		return true
 	}
 	for n := range doc.Descendants() {
 		if n.Type == html.ElementNode && hasAttr(n, "itemscope") {
 			for _, t := range strings.Fields(attr(n, "itemtype")) {
-				if discussionTypes[schemaName(t)] {
+				if discussionTypes[frontmatter.SchemaName(t)] {
 					return true
 				}
 			}
 		}
 	}
 	return false
-}
-
-// discussionLD reports whether the JSON-LD value v is, or lists at its top
-// level (an array, a @graph), an object of a discussion type.
-func discussionLD(v any, depth int) bool {
-	switch t := v.(type) {
-	case []any:
-		for _, e := range t {
-			if depth < 2 && discussionLD(e, depth+1) {
-				return true
-			}
-		}
-	case map[string]any:
-		switch ty := t["@type"].(type) {
-		case string:
-			if discussionTypes[schemaName(ty)] {
-				return true
-			}
-		case []any:
-			for _, e := range ty {
-				if s, ok := e.(string); ok && discussionTypes[schemaName(s)] {
-					return true
-				}
-			}
-		}
-		if g, ok := t["@graph"]; ok && depth < 2 {
-			return discussionLD(g, depth+1)
-		}
-	}
-	return false
-}
-
-// schemaName is a schema.org type less its URL prefix.
-func schemaName(t string) string {
-	t = strings.TrimSpace(t)
-	for _, p := range []string{"https://schema.org/", "http://schema.org/"} {
-		t = strings.TrimPrefix(t, p)
-	}
-	return t
 }

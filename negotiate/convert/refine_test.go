@@ -242,7 +242,7 @@ func TestPruneUnkept(t *testing.T) {
 			if tt.keep != "" {
 				opts.Keep = []string{tt.keep}
 			}
-			cl := mustNew(t, opts).newCleaner(doc)
+			cl := mustNew(t, opts).newCleaner(doc, false)
 			cl.article = tt.article
 			kept := map[string]bool{}
 			for _, k := range tt.kept {
@@ -301,7 +301,7 @@ func TestRefineLeavesLandmarkIntact(t *testing.T) {
 	var before, after strings.Builder
 	_ = html.Render(&before, main)
 	c := mustNew(t, Options{})
-	got := refine(content{[]*html.Node{main}, "landmark:main"}, testURL, c.newCleaner(doc))
+	got := refine(content{[]*html.Node{main}, "landmark:main"}, testURL, c.newCleaner(doc, false))
 	_ = html.Render(&after, main)
 	if before.String() != after.String() {
 		t.Errorf("landmark changed:\nbefore %s\nafter  %s", before.String(), after.String())
