@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/agentready/caddy-agentready/internal/canon"
 	"net/http"
 	"strconv"
 	"strings"
 
 	"golang.org/x/net/html/charset"
 
+	"github.com/agentready/caddy-agentready/internal/canon"
 	"github.com/agentready/caddy-agentready/negotiate/htmlrewrite"
 )
 

@@ -5,12 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/agentready/caddy-agentready/internal/canon"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/agentready/caddy-agentready/internal/canon"
 )
 
 // The response path: the Markdown form, buffering, conversion, its

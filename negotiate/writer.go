@@ -2,10 +2,11 @@ package negotiate
 
 import (
 	"bytes"
-	"github.com/agentready/caddy-agentready/internal/canon"
 	"io"
 	"net/http"
 	"strconv"
+
+	"github.com/agentready/caddy-agentready/internal/canon"
 )
 
 // The response path: the http.ResponseWriter that next writes to. It

@@ -2,13 +2,13 @@ package convert
 
 import (
 	"bytes"
-	"github.com/agentready/caddy-agentready/internal/canon"
 	"hash/maphash"
 	"net/http"
 	"strings"
 	"sync"
 	"sync/atomic"
 
+	"github.com/agentready/caddy-agentready/internal/canon"
 	"github.com/agentready/caddy-agentready/internal/lru"
 )
 
