@@ -223,20 +223,21 @@ const (
 
 func runReference(tools []tool, misses int, list string) error {
 	for _, c := range []struct {
-		name, dir, glob, base, pkg string
-		region                     func(*html.Node) *html.Node
+		name, dir, base, pkg string
+		region               func(*html.Node) *html.Node
 	}{
-		{"git-doc", gitDocDir, gitDocDir + "/*.html", "https://git-scm.example/docs/", "", referenceRegion},
-		{"debian-handbook", handbookDir, handbookDir + "/*.html", "https://debian-handbook.example/browse/stable/", "", referenceRegion},
-		{"postgresql-doc (held out)", postgresDir, postgresDir + "/*.html", "https://postgresql.example/docs/15/", "postgresql-doc-15", referenceRegion},
-		{"sqlite-doc (held out)", sqliteDir, sqliteDir + "/*.html", "https://sqlite.example/", "sqlite3-doc", referenceRegion},
-		{"rust-book (mdBook, held out)", rustBookDir, rustBookDir + "/*.html", "https://rust.example/book/", "rust-doc", mdBookMain},
+		{"git-doc", gitDocDir, "https://git-scm.example/docs/", "", referenceRegion},
+		{"debian-handbook", handbookDir, "https://debian-handbook.example/browse/stable/", "", referenceRegion},
+		{"postgresql-doc (held out)", postgresDir, "https://postgresql.example/docs/15/", "postgresql-doc-15", referenceRegion},
+		{"sqlite-doc (held out)", sqliteDir, "https://sqlite.example/", "sqlite3-doc", referenceRegion},
+		{"rust-book (mdBook, held out)", rustBookDir, "https://rust.example/book/", "rust-doc", mdBookMain},
 	} {
-		if matches, _ := filepath.Glob(c.glob); len(matches) == 0 && c.pkg != "" {
-			fmt.Printf("## %s: skipped: no %s (apt-get install %s)\n\n", c.name, c.glob, c.pkg)
+		glob := c.dir + "/*.html"
+		if matches, _ := filepath.Glob(glob); len(matches) == 0 && c.pkg != "" {
+			fmt.Printf("## %s: skipped: no %s (apt-get install %s)\n\n", c.name, glob, c.pkg)
 			continue
 		}
-		pages, err := loadDocs(c.dir, c.glob, c.region)
+		pages, err := loadDocs(c.dir, glob, c.region)
 		if err != nil {
 			return err
 		}

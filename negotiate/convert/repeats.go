@@ -18,9 +18,9 @@ import (
 // start of the copy: text a page repeats on purpose (the terms under
 // each offer, a "Not valid with other offers" in each coupon) sits
 // between texts of its own and stays. So does a copy of fewer than
-// minRepeatWords words or minRepeatBlocks blocks, a code block and what holds one (a manual shows
-// a command twice), a quotation and what it holds (a forum reply quotes
-// the post above it), and a kept element.
+// minRepeatWords words or minRepeatBlocks blocks, a code block and what
+// holds one (a manual shows a command twice), a quotation and what it
+// holds (a forum reply quotes the post above it), and a kept element.
 func dropRepeats(root *html.Node, cl *cleaner) {
 	sums := map[*html.Node]wordSum{}
 	sumWords(root, sums)
