@@ -45,7 +45,7 @@ func loadReadability() ([]wordPage, error) {
 		if err != nil {
 			return nil, err
 		}
-		pages = append(pages, wordPage{filepath.Base(filepath.Dir(src)), src, body, score.Words(text)})
+		pages = append(pages, wordPage{filepath.Base(filepath.Dir(src)), src, body, score.Words(score.DropURLs(text))})
 	}
 	return pages, nil
 }

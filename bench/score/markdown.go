@@ -48,3 +48,10 @@ func MarkdownText(md []byte) string {
 	}
 	return string(b)
 }
+
+// DropURLs removes the URLs written out in text, as MarkdownText removes
+// them from Markdown. An expected text that keeps the URLs it shows (a
+// link whose text is its address, an address in a <pre>) is scored with
+// it against MarkdownText's output, which would otherwise count every
+// such word as missed whatever the tool kept.
+func DropURLs(text string) string { return bareURL.ReplaceAllString(text, "") }

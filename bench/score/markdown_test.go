@@ -38,6 +38,20 @@ func TestMarkdownText(t *testing.T) {
 	}
 }
 
+// TestDropURLs checks that an expected text loses the same URLs the
+// Markdown side does, so that a URL both sides show scores as neither kept
+// nor missed.
+func TestDropURLs(t *testing.T) {
+	text := "GET https://x.example/a?b=1 from www.x.example, see RFC 6749"
+	md := "GET [https://x.example/a?b=1](https://x.example/a?b=1) from www.x.example, see RFC 6749"
+	want := Words("GET  from  see RFC 6749")
+	for name, got := range map[string]Bag{"DropURLs": Words(DropURLs(text)), "MarkdownText": Words(MarkdownText([]byte(md)))} {
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s: words %v, want %v", name, got, want)
+		}
+	}
+}
+
 // TestMarkdownTextGolden reduces each testdata/*.md to its words, one per
 // line, and compares with the .words golden file beside it.
 func TestMarkdownTextGolden(t *testing.T) {
