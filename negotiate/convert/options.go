@@ -52,7 +52,11 @@ func DefaultPrune() []string {
 		// a code block (a Sphinx sidebar with an example): code is content
 		"nav", "footer:not(blockquote footer)", "aside:not([role=note]):not([class*=footnote]):not(.admonition):not(:has(pre))",
 		"[role=navigation]", "[role=contentinfo]", "[role=complementary]:not(:has(pre))", "[role=search]",
-		"[aria-hidden=true]", "[hidden]", `[style*="display:none"]`, `[style*="display: none"]`,
+		// hidden elements, but a tab panel: the panels of a tab group are
+		// hidden until their tab is chosen (a quickstart's steps in each
+		// programming language, a product's specifications), and each is
+		// the page's as much as the one shown
+		"[aria-hidden=true]:not([role=tabpanel])", "[hidden]:not([role=tabpanel])", `[style*="display:none"]:not([role=tabpanel])`, `[style*="display: none"]:not([role=tabpanel])`,
 		`[style*="visibility:hidden"]`, `[style*="visibility: hidden"]`,
 		"dialog:not([open])",
 		// Webflow hides a CMS item's elements whose condition fails (an
