@@ -99,7 +99,7 @@ func (ar *AgentReady) cacheKey(page negotiate.Page) (key string, ok bool) {
 	if ar.cache == nil {
 		return "", false
 	}
-	return ar.cache.Key(page.URL.String(), page.Request, page.Header, ar.optsHash)
+	return ar.cache.KeyURL(page.URL, page.Request, page.Header, ar.optsHash)
 }
 
 // convertPage is the negotiate.ConvertFunc: the converter built in

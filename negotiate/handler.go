@@ -102,7 +102,9 @@ type Handler struct {
 	// done is called once the conversion ends.
 	Run func(ctx context.Context) (done func(), err error)
 	// Cached, when set, is asked for the Markdown before the body is
-	// decoded and converted; a non-nil answer is served as it is.
+	// decoded and converted; a non-nil answer is served as it is. The
+	// page it is given is the handler's: it must not be kept (its URL is
+	// reused).
 	Cached func(page Page) *Converted
 	// Inject, when set, returns what to inject into the HTML form of the
 	// page r asks for (nil for nothing). The head link to the Markdown

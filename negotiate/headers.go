@@ -49,6 +49,17 @@ func MarkdownETag(etag string) string {
 	return weak + `"` + opaque + mdSuffix + `"`
 }
 
+// appendMarkdownETag appends MarkdownETag(etag) to dst; ok is false, and
+// dst unchanged, when that is "".
+func appendMarkdownETag(dst []byte, etag string) ([]byte, bool) {
+	weak, opaque, ok := parseETag(trimOWS(etag))
+	if !ok {
+		return dst, false
+	}
+	dst = append(append(append(dst, weak...), '"'), opaque...)
+	return append(append(dst, mdSuffix...), '"'), true
+}
+
 // parseETag splits an entity-tag (RFC 9110 §8.8.3) into its weak prefix ("W/"
 // or "") and its opaque content without quotes.
 func parseETag(s string) (weak, opaque string, ok bool) {

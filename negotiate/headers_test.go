@@ -52,6 +52,19 @@ func TestMarkdownETag(t *testing.T) {
 	}
 }
 
+// TestAppendMarkdownETag holds appendMarkdownETag, which the Markdown
+// form's headers write their tag with, to MarkdownETag, after what dst
+// held.
+func TestAppendMarkdownETag(t *testing.T) {
+	for _, in := range []string{`"abc"`, `W/"abc"`, ` "abc" `, `""`, "", "abc", `"a"b"`, `W/abc`, `"a b"`, `"abc-md"`, "W/\"\x7f\""} {
+		got, ok := appendMarkdownETag([]byte("12"), in)
+		want := MarkdownETag(in)
+		if string(got) != "12"+want || ok != (want != "") {
+			t.Errorf("appendMarkdownETag(%q) = %q, %v; MarkdownETag = %q", in, got, ok, want)
+		}
+	}
+}
+
 func TestSplitIfNoneMatch(t *testing.T) {
 	for _, tc := range []struct {
 		name, in   string

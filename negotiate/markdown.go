@@ -38,7 +38,7 @@ func (rw *responseWriter) startMarkdown() {
 		// is known before the body, which is then neither waited for
 		// (Admit) nor buffered, only dropped.
 		start := time.Now()
-		if conv := rw.h.Cached(rw.page()); conv != nil {
+		if conv := rw.h.Cached(rw.cachePage()); conv != nil {
 			rw.cached, rw.cachedTook, rw.mode = conv, time.Since(start), modeCached
 			return
 		}
@@ -133,6 +133,13 @@ func (rw *responseWriter) page() Page {
 	return Page{URL: rw.pageURL(), Header: rw.Header(), Request: rw.r.Header, Context: rw.r.Context()}
 }
 
+// cachePage is page for Handler.Cached, which keeps nothing of it: its
+// URL is rw's own, not allocated.
+func (rw *responseWriter) cachePage() Page {
+	rw.setPageURL(&rw.pageAt)
+	return Page{URL: &rw.pageAt, Header: rw.Header(), Request: rw.r.Header, Context: rw.r.Context()}
+}
+
 // safeConvert calls the converter within the conversion's budget (a
 // deadline ConvertTimeout away on the request's context, and
 // MaxMarkdownSize), turning a panic into an error. The reason of an error
@@ -193,38 +200,49 @@ func (rw *responseWriter) abandon(err error) {
 // pageURL is the absolute URL of the page: the one the client asked for,
 // without the Markdown suffix, on Handler.Origin when it is set.
 func (rw *responseWriter) pageURL() *url.URL {
-	u := rw.public
+	u := new(url.URL)
+	rw.setPageURL(u)
+	return u
+}
+
+// setPageURL sets *u to pageURL's URL.
+func (rw *responseWriter) setPageURL(u *url.URL) {
+	*u = rw.public
 	if o := rw.h.origin; o != nil {
 		u.Scheme, u.Host = o.Scheme, o.Host
-		return &u
+		return
 	}
 	u.Scheme, u.Host = "http", rw.r.Host
 	if rw.r.TLS != nil {
 		u.Scheme = "https"
 	}
-	return &u
 }
 
 // markdownHeaders turns the origin's headers into those of the Markdown
 // form of conv.
 func (rw *responseWriter) markdownHeaders(conv *Converted) {
 	// commonHeaders first: the values below go in the slots it leaves
-	// (setValue), the two numbers in one string (8 allocations down to 2).
+	// (setValue), the entity tag and the two numbers in one string (9
+	// allocations down to 2).
 	rw.commonHeaders()
-	dropHeaders(rw.Header(), replacedHeaders) // Content-Length is set below
+	hdr := rw.Header()
+	dropHeaders(hdr, replacedHeaders) // Content-Length is set below
 	rw.setValue("Content-Type", markdownContentType)
-	rw.markdownValidators()
-	var buf [40]byte
-	b := strconv.AppendInt(buf[:0], int64(len(conv.Markdown)), 10)
+	var buf [96]byte
+	etag := canon.Get(hdr, "Etag")
+	b, _ := appendMarkdownETag(buf[:0], etag)
+	t := len(b)
+	b = strconv.AppendInt(b, int64(len(conv.Markdown)), 10)
 	k := len(b)
 	tokens := on(rw.h.Options.TokensHeader) && conv.Tokens > 0
 	if tokens {
 		b = strconv.AppendInt(b, int64(conv.Tokens), 10)
 	}
-	both := string(b)
-	rw.setValue("Content-Length", both[:k])
+	all := string(b)
+	rw.markdownTag(etag, all[:t])
+	rw.setValue("Content-Length", all[t:k])
 	if tokens {
-		rw.setValue("X-Markdown-Tokens", both[k:])
+		rw.setValue("X-Markdown-Tokens", all[k:])
 	}
 }
 
@@ -232,9 +250,17 @@ func (rw *responseWriter) markdownHeaders(conv *Converted) {
 // §8.8.3.3) and cache policy; Last-Modified stays, the page's date is the
 // Markdown's.
 func (rw *responseWriter) markdownValidators() {
+	etag := canon.Get(rw.Header(), "Etag")
+	rw.markdownTag(etag, MarkdownETag(etag))
+}
+
+// markdownTag replaces the origin's entity tag etag, when it has one, by
+// md, MarkdownETag(etag), or drops it when that is "" (malformed); and
+// sets the Markdown form's Cache-Control.
+func (rw *responseWriter) markdownTag(etag, md string) {
 	hdr := rw.Header()
-	if etag := canon.Get(hdr, "Etag"); etag != "" {
-		if md := MarkdownETag(etag); md != "" {
+	if etag != "" {
+		if md != "" {
 			rw.setValue("Etag", md)
 		} else {
 			delete(hdr, "Etag") // Del would canonicalize the name

@@ -53,6 +53,8 @@ type responseWriter struct {
 	// (Handler.ClientURL; the suffix removed): what the page's address, its
 	// Markdown alternate and the front matter's canonical are built from.
 	public url.URL
+	// pageAt is the page's address given to Handler.Cached (cachePage).
+	pageAt url.URL
 
 	mode     mode
 	status   int

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"hash/maphash"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -104,27 +105,37 @@ var doorkeeperSeed = maphash.MakeSeed()
 // Link) and optsHash (Options.Hash), so different settings never share an
 // entry.
 func (c *Cache) Key(pageURL string, req, resp http.Header, optsHash string) (key string, ok bool) {
+	return c.key(pageURL, nil, req, resp, optsHash)
+}
+
+// KeyURL is Key(pageURL.String(), req, resp, optsHash), without making
+// that string first: the URL is written into the key (a warm Markdown
+// request: one allocation and the URL's String less).
+func (c *Cache) KeyURL(pageURL *url.URL, req, resp http.Header, optsHash string) (key string, ok bool) {
+	return c.key("", pageURL, req, resp, optsHash)
+}
+
+// key is Key of u's String when u is not nil, else of pageURL.
+func (c *Cache) key(pageURL string, u *url.URL, req, resp http.Header, optsHash string) (key string, ok bool) {
 	etag, lastMod := canon.Get(resp, "Etag"), canon.Get(resp, "Last-Modified")
 	if etag == "" && lastMod == "" {
 		return "", false
 	}
-	if hasDirective(resp, "no-store", "private") || len(resp["Set-Cookie"]) > 0 || !shareable(req, resp) {
+	if !cacheable(req, resp) {
 		return "", false
-	}
-	for _, v := range resp["Vary"] {
-		for f := range strings.SplitSeq(v, ",") {
-			f = strings.TrimSpace(f)
-			if f != "" && !strings.EqualFold(f, "Accept") && !strings.EqualFold(f, "Accept-Encoding") {
-				return "", false
-			}
-		}
 	}
 	// The key is the parts themselves, each ended by a NUL, which no URL
 	// or header value holds: exact, and one allocation where a SHA-256 of
 	// them and its hex took three (a warm Markdown request: 21 -> 19
 	// allocations, 37,029 -> 30,248 instructions, BenchmarkServeHTTPOverhead).
 	lang, link := resp["Content-Language"], resp["Link"]
-	n := len(pageURL) + len(etag) + len(lastMod) + len(optsHash) + 6
+	var w urlWriter
+	if u != nil {
+		w = newURLWriter(u)
+	} else {
+		w = urlWriter{whole: pageURL}
+	}
+	n := w.len() + len(etag) + len(lastMod) + len(optsHash) + 6
 	for _, values := range [...][]string{lang, link} {
 		for _, v := range values {
 			n += len(v) + 1
@@ -132,7 +143,9 @@ func (c *Cache) Key(pageURL string, req, resp http.Header, optsHash string) (key
 	}
 	var b strings.Builder
 	b.Grow(n)
-	for _, part := range [...]string{pageURL, etag, lastMod} {
+	w.write(&b)
+	b.WriteByte(0)
+	for _, part := range [...]string{etag, lastMod} {
 		b.WriteString(part)
 		b.WriteByte(0)
 	}
@@ -148,6 +161,84 @@ func (c *Cache) Key(pageURL string, req, resp http.Header, optsHash string) (key
 	b.WriteString(optsHash)
 	b.WriteByte(0)
 	return b.String(), true
+}
+
+// cacheable reports whether a response with a validator may be kept
+// (see Key): not personal, not varying on more than Accept and
+// Accept-Encoding, shareable.
+func cacheable(req, resp http.Header) bool {
+	if hasDirective(resp, "no-store", "private") || len(resp["Set-Cookie"]) > 0 || !shareable(req, resp) {
+		return false
+	}
+	for _, v := range resp["Vary"] {
+		for f := range strings.SplitSeq(v, ",") {
+			f = strings.TrimSpace(f)
+			if f != "" && !strings.EqualFold(f, "Accept") && !strings.EqualFold(f, "Accept-Encoding") {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// urlWriter writes a URL's String form: whole, or, for the common shape
+// of a page's address (scheme, a host that needs no escaping, an escaped
+// path starting with "/" or empty, a query), from its pieces.
+type urlWriter struct {
+	whole                     string // the URL's String, when not in pieces
+	scheme, host, path, query string
+	pieces                    bool
+}
+
+// newURLWriter is the writer of u.String().
+func newURLWriter(u *url.URL) urlWriter {
+	if u.Scheme == "" || u.Host == "" || u.Opaque != "" || u.User != nil || u.OmitHost ||
+		u.ForceQuery || u.Fragment != "" || !plainHost(u.Host) {
+		return urlWriter{whole: u.String()}
+	}
+	path := u.EscapedPath()
+	if path != "" && path[0] != '/' {
+		return urlWriter{whole: u.String()}
+	}
+	return urlWriter{scheme: u.Scheme, host: u.Host, path: path, query: u.RawQuery, pieces: true}
+}
+
+// len is the length of what write writes.
+func (w urlWriter) len() int {
+	if !w.pieces {
+		return len(w.whole)
+	}
+	return len(w.scheme) + 3 + len(w.host) + len(w.path) + 1 + len(w.query)
+}
+
+func (w urlWriter) write(b *strings.Builder) {
+	if !w.pieces {
+		b.WriteString(w.whole)
+		return
+	}
+	b.WriteString(w.scheme)
+	b.WriteString("://")
+	b.WriteString(w.host)
+	b.WriteString(w.path)
+	if w.query != "" {
+		b.WriteByte('?')
+		b.WriteString(w.query)
+	}
+}
+
+// plainHost reports whether URL.String writes host as it is: letters,
+// digits and the bytes of a name, an address or a port ("-._~:[]").
+func plainHost(host string) bool {
+	for i := 0; i < len(host); i++ {
+		c := host[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case c == '-', c == '.', c == '_', c == '~', c == ':', c == '[', c == ']':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // shareable reports whether a conversion may be reused for other clients.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -170,5 +171,48 @@ func TestCacheConcurrent(t *testing.T) {
 	wg.Wait()
 	if _, _, b, _ := c.Stats(); b > 64<<10 {
 		t.Errorf("cache grew to %d bytes", b)
+	}
+}
+
+// TestKeyURLIsKey holds KeyURL, which writes the page's URL into the key
+// from its pieces, to Key of the URL's String, for URLs of every shape
+// String writes differently (and those KeyURL hands to String).
+func TestKeyURLIsKey(t *testing.T) {
+	c := NewCache(1 << 20)
+	resp := http.Header{"Etag": {`"v1"`}, "Content-Language": {"de", "en"}}
+	urls := []*url.URL{
+		{Scheme: "http", Host: "127.0.0.1:8080", Path: "/size/1k.html"},
+		{Scheme: "https", Host: "Example.COM", Path: "/a b/ü", RawQuery: "q=1&x=%20"},
+		{Scheme: "https", Host: "example.com", Path: "/a/b", RawPath: "/a%2Fb"},
+		{Scheme: "https", Host: "example.com", Path: "/a/b", RawPath: "/a%2fb/wrong"},
+		{Scheme: "https", Host: "example.com"},
+		{Scheme: "https", Host: "example.com", Path: "relative"},
+		{Scheme: "http", Host: "[::1]:80", Path: "/"},
+		{Scheme: "http", Host: "[fe80::1%en0]:80", Path: "/"},
+		{Scheme: "http", Host: "bücher.example", Path: "/"},
+		{Scheme: "http", Host: "a b", Path: "/"},
+		{Scheme: "https", Host: "example.com", Path: "/", ForceQuery: true},
+		{Scheme: "https", Host: "example.com", Path: "/", Fragment: "top"},
+		{Scheme: "https", Host: "example.com", Path: "/", User: url.UserPassword("u", "p")},
+		{Scheme: "mailto", Opaque: "a@example.com"},
+		{Scheme: "https", Path: "/no-host"},
+		{Host: "example.com", Path: "/no-scheme"},
+		{Scheme: "https", Host: "example.com", Path: "/x", OmitHost: true},
+	}
+	for _, raw := range []string{"https://example.com/%7Ea/%E2%82%AC?x=%2F#f", "http://h:1/p;q?a=b&c", "https://EXAMPLE.com:443/A%2fB"} {
+		u, err := url.Parse(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		urls = append(urls, u)
+	}
+	for _, u := range urls {
+		for _, opts := range []string{"h", ""} {
+			want, wantOK := c.Key(u.String(), nil, resp, opts)
+			got, ok := c.KeyURL(u, nil, resp, opts)
+			if got != want || ok != wantOK {
+				t.Errorf("%#v: KeyURL = %q, %v; Key of String = %q, %v", u, got, ok, want, wantOK)
+			}
+		}
 	}
 }
