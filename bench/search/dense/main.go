@@ -23,6 +23,9 @@
 //
 //	go -C bench/search/dense run . -model model.onnx -ort libonnxruntime.so.1 -vocab tokenizer.json
 //
+// -ceiling needs no model: it prints how deep in fulltext's ranking each
+// answer page is, the bound on any reranker of fulltext's first pages.
+//
 // -sample N embeds only N windows spread over each site, to time the model
 // without embedding whole sites (the rankings are then not scored).
 package main
@@ -75,7 +78,12 @@ func main() {
 	flag.IntVar(&c.maxChunks, "maxchunks", 0, "keep only a page's first N windows (0: all)")
 	flag.IntVar(&c.sample, "sample", 0, "embed only N windows per site, for timing; rankings not scored")
 	flag.BoolVar(&c.verbose, "v", false, "print every question's rank under every design")
+	ceil := flag.Bool("ceiling", false, "print only how deep in fulltext's ranking the answers are (no model needed)")
 	flag.Parse()
+	if *ceil {
+		printCeiling(strings.Split(*only, ","), c.questions)
+		return
+	}
 	if c.model == "" || c.ort == "" || c.vocab == "" {
 		fmt.Fprintln(os.Stderr, "dense: -model, -ort and -vocab are required")
 		os.Exit(2)
@@ -89,6 +97,8 @@ func main() {
 		fail(err)
 	}
 	defer m.close()
+	rss, _ := memory()
+	fmt.Printf("model loaded: RSS %.0f MiB\n", rss)
 	var rs []siteResult
 	for _, s := range sites {
 		if !slices.Contains(strings.Split(*only, ","), s.name) {
@@ -106,6 +116,23 @@ func main() {
 		rs = append(rs, r)
 	}
 	printTables(c, rs)
+}
+
+// printCeiling prints the table of ceiling for the sites named in only.
+func printCeiling(only []string, questions string) {
+	fmt.Println("| site | answer in fulltext's first 5 | 10 | 20 | 50 | 100 | answers below the fifth (question, page, rank; 0: not matched) |")
+	fmt.Println("|---|---|---|---|---|---|---|")
+	for _, s := range sites {
+		found, _ := filepath.Glob(s.glob)
+		if !slices.Contains(only, s.name) || len(found) == 0 {
+			continue
+		}
+		row, err := ceiling(s, found[len(found)-1], questions)
+		if err != nil {
+			fail(fmt.Errorf("%s: %v", s.name, err))
+		}
+		fmt.Println(row)
+	}
 }
 
 func fail(err error) {
