@@ -1,0 +1,322 @@
+// Command dense measures a sentence-embedding model as a ranking for the
+// site search (issue #25), beside the search as it ships (fulltext) and the
+// plain BM25 yardstick, on the documentation sites of bench/search, offline
+// (the HTML files read straight, no Caddy):
+//
+//   - (a) the dense ranking alone: each page's sections (the text fulltext
+//     indexes, fulltext.FromHTML) cut into windows of the model's length
+//     with the page title and section heading in front, each window
+//     embedded, a page scored by its best window's cosine with the
+//     question;
+//   - (b) fulltext's ranking and the dense one fused by reciprocal rank
+//     fusion (k 60), at several weights of the dense ranking;
+//   - (c) fulltext's first 20 or 50 pages reordered by the dense score,
+//     and (c') the two orders of those pages fused.
+//
+// It also reports what the model costs: windows and tokens per site, the
+// time to embed them on this machine, the process's memory, the time to
+// embed a question.
+//
+// It lives in a module of its own so that neither the root module nor its
+// users download the ONNX Runtime binding. The model and the runtime are
+// not Go modules and are given as files:
+//
+//	go -C bench/search/dense run . -model model.onnx -ort libonnxruntime.so.1 -vocab tokenizer.json
+//
+// -ceiling needs no model: it prints how deep in fulltext's ranking each
+// answer page is, the bound on any reranker of fulltext's first pages.
+//
+// -sample N embeds only N windows spread over each site, to time the model
+// without embedding whole sites (the rankings are then not scored).
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/agentready/caddy-agentready/fulltext"
+)
+
+type config struct {
+	model, ort, vocab, output, qprefix, questions  string
+	dim, window, batch, threads, maxChunks, sample int
+	verbose                                        bool
+}
+
+// siteResult is one site's row in the summary tables.
+type siteResult struct {
+	site                site
+	pages, tokens       int
+	chunks, embedded    int
+	tokenize, embedTime time.Duration
+	query               time.Duration
+	rssMiB, hwmMiB      float64
+	base                score
+	scores              []score
+	names               []string
+}
+
+func main() {
+	var c config
+	only := flag.String("sites", "python,git,handbook,postgres", "the sites to run, comma-separated")
+	flag.StringVar(&c.questions, "questions", "..", "the directory of bench/search's question files")
+	flag.StringVar(&c.model, "model", "", "the ONNX model file (required)")
+	flag.StringVar(&c.ort, "ort", "", "the ONNX Runtime shared library, libonnxruntime.so (required)")
+	flag.StringVar(&c.vocab, "vocab", "", "the model's tokenizer.json or vocab.txt (required)")
+	flag.StringVar(&c.output, "output", "sentence_embedding", "the model's output: sentence_embedding (pooled) or last_hidden_state (mean-pooled here)")
+	flag.StringVar(&c.qprefix, "qprefix", "", "text put before each question (a model's query instruction)")
+	flag.IntVar(&c.dim, "dim", 384, "the embedding's dimensions")
+	flag.IntVar(&c.window, "window", 256, "tokens per window, [CLS] and [SEP] included")
+	flag.IntVar(&c.batch, "batch", 16, "windows per model run")
+	flag.IntVar(&c.threads, "threads", 0, "ONNX Runtime's threads (0: its default, every core)")
+	flag.IntVar(&c.maxChunks, "maxchunks", 0, "keep only a page's first N windows (0: all)")
+	flag.IntVar(&c.sample, "sample", 0, "embed only N windows per site, for timing; rankings not scored")
+	flag.BoolVar(&c.verbose, "v", false, "print every question's rank under every design")
+	ceil := flag.Bool("ceiling", false, "print only how deep in fulltext's ranking the answers are (no model needed)")
+	flag.Parse()
+	if *ceil {
+		printCeiling(strings.Split(*only, ","), c.questions)
+		return
+	}
+	if c.model == "" || c.ort == "" || c.vocab == "" {
+		fmt.Fprintln(os.Stderr, "dense: -model, -ort and -vocab are required")
+		os.Exit(2)
+	}
+	tk, err := loadVocab(c.vocab)
+	if err != nil {
+		fail(err)
+	}
+	m, err := newONNXModel(c.ort, c.model, c.output, c.dim, c.threads)
+	if err != nil {
+		fail(err)
+	}
+	defer m.close()
+	rss, _ := memory()
+	fmt.Printf("model loaded: RSS %.0f MiB\n", rss)
+	var rs []siteResult
+	for _, s := range sites {
+		if !slices.Contains(strings.Split(*only, ","), s.name) {
+			continue
+		}
+		found, _ := filepath.Glob(s.glob)
+		if len(found) == 0 {
+			fmt.Printf("%s: skipped: no %s\n", s.name, s.glob)
+			continue
+		}
+		r, err := runSite(c, s, found[len(found)-1], tk, m)
+		if err != nil {
+			fail(fmt.Errorf("%s: %v", s.name, err))
+		}
+		rs = append(rs, r)
+	}
+	printTables(c, rs)
+}
+
+// printCeiling prints the table of ceiling for the sites named in only.
+func printCeiling(only []string, questions string) {
+	fmt.Println("| site | answer in fulltext's first 5 | 10 | 20 | 50 | 100 | answers below the fifth (question, page, rank; 0: not matched) |")
+	fmt.Println("|---|---|---|---|---|---|---|")
+	for _, s := range sites {
+		found, _ := filepath.Glob(s.glob)
+		if !slices.Contains(only, s.name) || len(found) == 0 {
+			continue
+		}
+		row, err := ceiling(s, found[len(found)-1], questions)
+		if err != nil {
+			fail(fmt.Errorf("%s: %v", s.name, err))
+		}
+		fmt.Println(row)
+	}
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "dense:", err)
+	os.Exit(1)
+}
+
+// runSite reads, indexes and embeds one site, then scores every design on
+// its questions.
+func runSite(c config, s site, root string, tk *wordPiece, m *onnxModel) (siteResult, error) {
+	r := siteResult{site: s}
+	qs, err := readQuestions(filepath.Join(c.questions, s.questions))
+	if err != nil {
+		return r, err
+	}
+	docs, err := readSite(root, s.prefix)
+	if err != nil {
+		return r, err
+	}
+	x := fulltext.Build(docs, "en")
+	r.pages = len(docs)
+	start := time.Now()
+	cs := chunks(docs, tk, c.window, c.maxChunks)
+	r.tokenize = time.Since(start)
+	r.chunks = len(cs)
+	for _, ch := range cs {
+		r.tokens += len(ch.ids)
+	}
+	todo := make([]int, len(cs))
+	for i := range todo {
+		todo[i] = i
+	}
+	if c.sample > 0 && c.sample < len(cs) {
+		todo = todo[:0]
+		for i := range c.sample {
+			todo = append(todo, i*len(cs)/c.sample)
+		}
+	}
+	start = time.Now()
+	vecs, err := embedChunks(m, cs, todo, c.batch)
+	if err != nil {
+		return r, err
+	}
+	r.embedTime, r.embedded = time.Since(start), len(todo)
+	r.rssMiB, r.hwmMiB = memory()
+	fmt.Printf("== %s: %d pages, %d windows, %d tokens (tokenized in %.1fs); %d windows embedded in %.1fs (%.1f ms a window); RSS %.0f MiB, peak %.0f MiB\n",
+		s.name, r.pages, r.chunks, r.tokens, r.tokenize.Seconds(), r.embedded, r.embedTime.Seconds(), ms(r.embedTime)/float64(max(r.embedded, 1)), r.rssMiB, r.hwmMiB)
+	qvs := make([][]float32, len(qs))
+	start = time.Now()
+	for i, q := range qs {
+		ids := append(append([]int{tk.cls}, tk.encode(c.qprefix+q.text)...), tk.sep)
+		v, err := m.embed([][]int{ids})
+		if err != nil {
+			return r, err
+		}
+		qvs[i] = v[0]
+	}
+	r.query = time.Since(start) / time.Duration(max(len(qs), 1))
+	if c.sample > 0 {
+		return r, nil
+	}
+	bl, err := newBaseline(root)
+	if err != nil {
+		return r, err
+	}
+	for _, q := range qs {
+		r.base.add(rankOf(bl.search(q.text, 10, s.prefix), s.prefix+q.answer))
+	}
+	for _, d := range designs(x, cs, vecs) {
+		var sc score
+		var line []string
+		for i, q := range qs {
+			rank := rankOfDoc(d.rank(q.text, qvs[i]), docs, s.prefix+q.answer)
+			sc.add(rank)
+			line = append(line, fmt.Sprintf("%s:%d", q.id, rank))
+		}
+		r.names, r.scores = append(r.names, d.name), append(r.scores, sc)
+		fmt.Printf("%s: %s\n", d.name, sc)
+		if c.verbose {
+			fmt.Println("  ", strings.Join(line, " "))
+		}
+	}
+	return r, nil
+}
+
+// embedChunks embeds the windows todo names, in batches of windows of
+// similar length; the others' vectors stay nil.
+func embedChunks(m *onnxModel, cs []chunk, todo []int, batch int) ([][]float32, error) {
+	order := append([]int(nil), todo...)
+	sort.SliceStable(order, func(i, j int) bool { return len(cs[order[i]].ids) < len(cs[order[j]].ids) })
+	vecs := make([][]float32, len(cs))
+	for lo := 0; lo < len(order); lo += batch {
+		part := order[lo:min(lo+batch, len(order))]
+		seqs := make([][]int, len(part))
+		for i, k := range part {
+			seqs[i] = cs[k].ids
+		}
+		out, err := m.embed(seqs)
+		if err != nil {
+			return nil, err
+		}
+		for i, k := range part {
+			vecs[k] = out[i]
+		}
+	}
+	return vecs, nil
+}
+
+// rankOf is the 1-based rank of want among urls, 0 when absent.
+func rankOf(urls []string, want string) int {
+	for i, u := range urls {
+		if u == want {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// rankOfDoc is the 1-based rank of the page at path want among the first
+// ten of ranked, 0 when absent.
+func rankOfDoc(ranked []int, docs []fulltext.Document, want string) int {
+	for i, d := range ranked[:min(10, len(ranked))] {
+		if docs[d].Path == want {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// memory is the process's resident set and its peak, in MiB
+// (/proc/self/status; 0 where there is none).
+func memory() (rss, hwm float64) {
+	raw, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0, 0
+	}
+	for _, line := range strings.Split(string(raw), "\n") {
+		var kb float64
+		if _, err := fmt.Sscanf(line, "VmRSS: %f kB", &kb); err == nil {
+			rss = kb / 1024
+		}
+		if _, err := fmt.Sscanf(line, "VmHWM: %f kB", &kb); err == nil {
+			hwm = kb / 1024
+		}
+	}
+	return rss, hwm
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// printTables prints the cost of each site and, unless only timed, every
+// design's recall@5 / MRR@10 per site.
+func printTables(c config, rs []siteResult) {
+	fmt.Println()
+	fmt.Println("| site | pages | windows | tokens | tokenize | windows embedded | embed time | ms a window | ms a page (projected) | question embed | RSS / peak |")
+	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+	for _, r := range rs {
+		per := ms(r.embedTime) / float64(max(r.embedded, 1))
+		fmt.Printf("| %s | %d | %d | %d | %.1f s | %d | %.1f s | %.1f | %.1f | %.1f ms | %.0f / %.0f MiB |\n",
+			r.site.title, r.pages, r.chunks, r.tokens, r.tokenize.Seconds(), r.embedded, r.embedTime.Seconds(), per,
+			per*float64(r.chunks)/float64(max(r.pages, 1)), ms(r.query), r.rssMiB, r.hwmMiB)
+	}
+	if c.sample > 0 || len(rs) == 0 {
+		return
+	}
+	fmt.Println()
+	fmt.Print("| design |")
+	for _, r := range rs {
+		fmt.Printf(" %s |", r.site.title)
+	}
+	fmt.Print("\n|---|")
+	for range rs {
+		fmt.Print("---|")
+	}
+	fmt.Print("\n| plain BM25 (yardstick) |")
+	for _, r := range rs {
+		fmt.Printf(" %s |", r.base)
+	}
+	fmt.Println()
+	for i, name := range rs[0].names {
+		fmt.Printf("| %s |", name)
+		for _, r := range rs {
+			fmt.Printf(" %s |", r.scores[i])
+		}
+		fmt.Println()
+	}
+}
