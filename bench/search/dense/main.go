@@ -118,20 +118,38 @@ func main() {
 	printTables(c, rs)
 }
 
-// printCeiling prints the table of ceiling for the sites named in only.
+// printCeiling prints the two tables of ceiling for the sites named in
+// only.
 func printCeiling(only []string, questions string) {
-	fmt.Println("| site | answer in fulltext's first 5 | 10 | 20 | 50 | 100 | answers below the fifth (question, page, rank; 0: not matched) |")
-	fmt.Println("|---|---|---|---|---|---|---|")
+	var rows []ceilingRows
 	for _, s := range sites {
 		found, _ := filepath.Glob(s.glob)
 		if !slices.Contains(only, s.name) || len(found) == 0 {
 			continue
 		}
-		row, err := ceiling(s, found[len(found)-1], questions)
+		r, err := ceiling(s, found[len(found)-1], questions)
 		if err != nil {
 			fail(fmt.Errorf("%s: %v", s.name, err))
 		}
-		fmt.Println(row)
+		rows = append(rows, r)
+	}
+	fmt.Println("| site | answer in fulltext's first 5 | 10 | 20 | 50 | 100 | answers below the fifth (question, page, rank; 0: not matched) |")
+	fmt.Println("|---|---|---|---|---|---|---|")
+	for _, r := range rows {
+		fmt.Println(r.depth)
+	}
+	fmt.Println()
+	fmt.Print("RRF k 60 of fulltext and a perfect dense ranking, recall@5 / MRR@10 at most · at least\n\n| site |")
+	for _, w := range ceilingWeights {
+		fmt.Printf(" dense %.1f |", w)
+	}
+	fmt.Print("\n|---|")
+	for range ceilingWeights {
+		fmt.Print("---|")
+	}
+	fmt.Println()
+	for _, r := range rows {
+		fmt.Println(r.fusion)
 	}
 }
 

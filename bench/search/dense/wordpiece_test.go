@@ -86,3 +86,21 @@ func TestRRF(t *testing.T) {
 		t.Errorf("rrf = %v, want %v", got, want)
 	}
 }
+
+func TestBestFusedRank(t *testing.T) {
+	for _, c := range []struct {
+		n, rank int
+		w       float64
+		want    int
+	}{
+		{100, 3, 0, 3},    // no dense weight: fulltext's own rank
+		{100, 60, 0.3, 0}, // 1/120 + 0.3/61 is passed by fulltext's first 15
+		{100, 60, 0.5, 1}, // 1/120 + 0.5/61 > 1/61
+		{100, 0, 0.1, 0},  // unmatched: 0.1/61 is below all 100
+		{3, 0, 0.1, 4},    // unmatched, after fulltext's 3 pages
+	} {
+		if got := bestFusedRank(c.n, c.rank, c.w); got != c.want {
+			t.Errorf("bestFusedRank(%d, %d, %v) = %d, want %d", c.n, c.rank, c.w, got, c.want)
+		}
+	}
+}
