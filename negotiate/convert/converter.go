@@ -108,6 +108,9 @@ func (c *Converter) ConvertContext(ctx context.Context, htmlUTF8 []byte, pageURL
 	base := documentBase(doc, pageURL)
 	article := declaredArticle(doc)
 	scripts := strip(doc)
+	if on(c.opts.PruneDefaults) {
+		revealDisclosures(doc)
+	}
 	if err := bud.check(); err != nil {
 		return nil, err
 	}

@@ -1,0 +1,64 @@
+package convert
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestRevealDisclosures checks that the panels a disclosure button opens
+// (aria-expanded and aria-controls: an FAQ's answers, a shop's filter
+// groups) stay however they are hidden, and that the other hidden
+// elements and the chrome among the panels still go.
+func TestRevealDisclosures(t *testing.T) {
+	faq := func(button, panel string) string {
+		return `<h2>Questions</h2><h3><button ` + button + `>How long does delivery take?</button></h3>` +
+			`<div id="answer-1" ` + panel + `><p>Orders ship within two working days.</p></div>`
+	}
+	for _, tc := range []struct {
+		name          string
+		html          string
+		want, notWant []string
+	}{
+		{
+			name: "an answer hidden by the attribute stays",
+			html: faq(`aria-expanded="false" aria-controls="answer-1"`, `hidden`),
+			want: []string{"How long", "within two working days"},
+		},
+		{
+			name: "an answer hidden by an inline style stays",
+			html: faq(`aria-expanded="false" aria-controls="answer-1"`, `style="display: none"`),
+			want: []string{"within two working days"},
+		},
+		{
+			name: "an answer hidden from screen readers until opened stays",
+			html: faq(`aria-expanded="false" aria-controls="other answer-1"`, `aria-hidden="true"`),
+			want: []string{"within two working days"},
+		},
+		{
+			name:    "a hidden element no disclosure button opens still goes",
+			html:    faq(`aria-controls="answer-1"`, `hidden`) + `<div id="modal" hidden><p>Sign in to continue.</p></div>`,
+			want:    []string{"How long"},
+			notWant: []string{"two working days", "Sign in"},
+		},
+		{
+			name:    "a menu a button opens still goes with its navigation",
+			html:    `<nav><button aria-expanded="false" aria-controls="menu">Menu</button><ul id="menu" hidden><li><a href="/a">Shop</a></li></ul></nav><p>The page's own text stays.</p>`,
+			want:    []string{"own text"},
+			notWant: []string{"Shop"},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := mainBody(t, tc.html)
+			for _, w := range tc.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("missing %q in\n%s", w, got)
+				}
+			}
+			for _, w := range tc.notWant {
+				if strings.Contains(got, w) {
+					t.Errorf("kept %q in\n%s", w, got)
+				}
+			}
+		})
+	}
+}
