@@ -7,34 +7,53 @@ import (
 )
 
 // revealDisclosures makes visible, under doc, the panels a disclosure
-// button opens: an element whose id a button with aria-expanded names in
-// aria-controls (WAI-ARIA's disclosure and accordion patterns: an FAQ's
-// answers, a product's details, a shop's filter groups), hidden until the
-// reader opens it. Its text is the page's as much as the text shown; the
-// prune rules other than the hidden ones still apply to it (a menu in a
-// <nav> still goes). The hiding is removed: the hidden attribute,
-// aria-hidden="true", and display:none or visibility:hidden in its inline
-// style.
+// button or a tab opens: an element whose id an element with
+// aria-expanded, or with role="tab", names in aria-controls (WAI-ARIA's
+// disclosure, accordion and tabs patterns: an FAQ's answers, a product's
+// details, a shop's filter groups, a tab panel without a role of its own),
+// hidden until the reader opens it. Its text is the page's as much as the
+// text shown. The hiding is removed from the panel and from its ancestors
+// up to the one that holds the button too (reveal); the prune rules other
+// than the hidden ones still apply (a menu in a <nav> still goes). The
+// hiding is the hidden attribute, aria-hidden="true", and display:none or
+// visibility:hidden in an inline style.
 func revealDisclosures(doc *html.Node) {
-	controlled := map[string]bool{}
-	var panels []*html.Node
+	controllers := map[string][]*html.Node{}
+	ids := map[string]*html.Node{}
 	for n := range doc.Descendants() {
 		if n.Type != html.ElementNode {
 			continue
 		}
-		if id := strings.TrimSpace(attr(n, "id")); id != "" && hiddenByMarkup(n) {
-			panels = append(panels, n)
+		if id := strings.TrimSpace(attr(n, "id")); id != "" && ids[id] == nil {
+			ids[id] = n
 		}
-		if !hasAttr(n, "aria-expanded") {
+		if !hasAttr(n, "aria-expanded") && !strings.EqualFold(strings.TrimSpace(attr(n, "role")), "tab") {
 			continue
 		}
 		for _, id := range strings.Fields(attr(n, "aria-controls")) {
-			controlled[id] = true
+			controllers[id] = append(controllers[id], n)
 		}
 	}
-	for _, p := range panels {
-		if controlled[strings.TrimSpace(attr(p, "id"))] {
-			unhide(p)
+	for id, cs := range controllers {
+		if p := ids[id]; p != nil {
+			reveal(p, cs[0])
+		}
+	}
+}
+
+// reveal unhides panel and its ancestors up to the first that holds
+// button too: a collapsible wrapper hides the panel from outside (Chakra's
+// accordion hides a div around the panel the button names), where an
+// ancestor that hides the button as well hides the whole widget (a menu
+// for another screen size), which stays hidden.
+func reveal(panel, button *html.Node) {
+	holds := map[*html.Node]bool{}
+	for a := button; a != nil; a = a.Parent {
+		holds[a] = true
+	}
+	for n := panel; n != nil && !holds[n]; n = n.Parent {
+		if hiddenByMarkup(n) {
+			unhide(n)
 		}
 	}
 }

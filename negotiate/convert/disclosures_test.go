@@ -35,6 +35,25 @@ func TestRevealDisclosures(t *testing.T) {
 			want: []string{"within two working days"},
 		},
 		{
+			name: "an answer whose collapsible wrapper is hidden stays",
+			html: `<h3><button aria-expanded="false" aria-controls="answer-2">What is it made of?</button></h3>` +
+				`<div class="collapse" style="overflow:hidden;display:none;height:0px"><div role="region" id="answer-2"><p>Stainless steel, throughout.</p></div></div>`,
+			want: []string{"Stainless steel"},
+		},
+		{
+			name: "a widget hidden whole, its button included, still goes",
+			html: `<p>The page's own text stays.</p><div style="display:none"><button aria-expanded="false" aria-controls="answer-3">Open</button>` +
+				`<div id="answer-3"><p>Text of another screen size.</p></div></div>`,
+			want:    []string{"own text"},
+			notWant: []string{"another screen"},
+		},
+		{
+			name: "a panel a tab names stays without a role of its own",
+			html: `<ul><li><a role="tab" href="#specs" aria-controls="specs">Specifications</a></li></ul>` +
+				`<div class="tab-pane" id="specs" style="display:none"><p>Weight 15.9 kg, height 39 cm.</p></div>`,
+			want: []string{"Weight 15.9 kg"},
+		},
+		{
 			name:    "a hidden element no disclosure button opens still goes",
 			html:    faq(`aria-controls="answer-1"`, `hidden`) + `<div id="modal" hidden><p>Sign in to continue.</p></div>`,
 			want:    []string{"How long"},
