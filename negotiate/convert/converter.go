@@ -110,6 +110,7 @@ func (c *Converter) ConvertContext(ctx context.Context, htmlUTF8 []byte, pageURL
 	scripts := strip(doc)
 	if on(c.opts.PruneDefaults) {
 		revealDisclosures(doc)
+		revealHiddenPage(findFirst(doc, atom.Body))
 	}
 	if err := bud.check(); err != nil {
 		return nil, err

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 // revealDisclosures makes visible, under doc, the panels a disclosure
@@ -87,3 +88,51 @@ func unhide(n *html.Node) {
 	}
 	n.Attr = attrs
 }
+
+// revealHiddenPage unhides, under body, an element hidden by its markup
+// that holds hiddenPageShare or more of the body's text: the page itself,
+// hidden until its scripts run (an anti-flicker wrapper, a shop's age
+// gate), beside a skip link or a notice. Readers see it once the scripts
+// ran; without this, the prune rules keep the few words around it. The
+// body's other hidden elements stay hidden, and so does an element that
+// is aria-hidden: a page's content made inert behind an open dialog is
+// marked so, and is converted whole when nothing else is left (the prune
+// rules never empty a page).
+func revealHiddenPage(body *html.Node) {
+	if body == nil {
+		return
+	}
+	type sized struct {
+		n    *html.Node
+		size int
+	}
+	var hidden []sized
+	var walk func(n *html.Node) int
+	walk = func(n *html.Node) int {
+		t := 0
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			switch {
+			case c.Type == html.TextNode:
+				t += textLen(c.Data)
+			case c.Type != html.ElementNode, c.DataAtom == atom.Script, c.DataAtom == atom.Style, c.DataAtom == atom.Noscript:
+			default:
+				s := walk(c)
+				if hiddenByMarkup(c) && attr(c, "aria-hidden") != "true" {
+					hidden = append(hidden, sized{c, s})
+				}
+				t += s
+			}
+		}
+		return t
+	}
+	total := walk(body)
+	for _, h := range hidden {
+		if total > 0 && float64(h.size) >= hiddenPageShare*float64(total) {
+			unhide(h.n)
+		}
+	}
+}
+
+// hiddenPageShare is the least share of the body's text an element hidden
+// by its markup must hold to be the page hidden until its scripts run.
+const hiddenPageShare = 0.8

@@ -81,3 +81,52 @@ func TestRevealDisclosures(t *testing.T) {
 		})
 	}
 }
+
+// TestRevealHiddenPage checks that a page hidden whole until its scripts
+// run (an inline display:none or the hidden attribute around nearly all
+// of the body's text) is converted, and that a hidden element holding
+// less of the text stays hidden.
+func TestRevealHiddenPage(t *testing.T) {
+	page := `<h1>Collectible art</h1><p>Paintings, prints and sculpture from independent sellers, with new listings every day.</p>` +
+		`<h2>Shop by category</h2><p>Original paintings, limited prints, bronze sculpture and folk art from around the world.</p>`
+	for _, tc := range []struct {
+		name          string
+		body          string
+		want, notWant []string
+	}{
+		{
+			name: "a page hidden by an inline style until its scripts run",
+			body: `<p>Your cart is empty.</p><div id="app" style="display:none">` + page + `</div>`,
+			want: []string{"# Collectible art", "bronze sculpture"},
+		},
+		{
+			name: "a page hidden by the attribute",
+			body: `<p>Loading</p><div hidden>` + page + `</div>`,
+			want: []string{"bronze sculpture"},
+		},
+		{
+			name:    "a hidden element holding less of the text stays hidden",
+			body:    page + `<div style="display: none"><p>Sign up for our newsletter and get ten percent off.</p></div>`,
+			want:    []string{"bronze sculpture"},
+			notWant: []string{"newsletter"},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := mustNew(t, Options{}).Convert([]byte("<body>"+tc.body+"</body>"), testURL, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := string(res.Markdown)
+			for _, w := range tc.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("missing %q in\n%s", w, got)
+				}
+			}
+			for _, w := range tc.notWant {
+				if strings.Contains(got, w) {
+					t.Errorf("kept %q in\n%s", w, got)
+				}
+			}
+		})
+	}
+}
