@@ -53,7 +53,7 @@ func (rw *responseWriter) markdownHref() string {
 // query apart), so that the Link value can be written from them without
 // the joined string.
 func (rw *responseWriter) markdownHrefParts() (path, suffix, slash string) {
-	p := rw.public.EscapedPath()
+	p := rw.pubPath
 	switch {
 	case rw.h.suffix == "":
 		return p, "", ""
