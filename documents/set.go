@@ -173,15 +173,21 @@ func (s *Set) bundleFor(r *http.Request) *bundle {
 // unchanged, when the host is not all ASCII (strings.ToLower lowers other
 // letters too).
 func appendOrigin(dst []byte, r *http.Request) ([]byte, bool) {
+	upper := false
 	for i := 0; i < len(r.Host); i++ {
-		if r.Host[i] >= utf8.RuneSelf {
+		c := r.Host[i]
+		if c >= utf8.RuneSelf {
 			return dst, false
 		}
+		upper = upper || 'A' <= c && c <= 'Z'
 	}
 	if r.TLS != nil {
 		dst = append(dst, "https://"...)
 	} else {
 		dst = append(dst, "http://"...)
+	}
+	if !upper {
+		return append(dst, r.Host...), true // most hosts: copied whole
 	}
 	for i := 0; i < len(r.Host); i++ {
 		c := r.Host[i]

@@ -159,6 +159,7 @@ type Handler struct {
 	plans      *htmlrewrite.PlanCache // nil when Options.RewriteCache is off
 	encoded    *encodedCache          // likewise
 	injections *injectionCache        // likewise
+	links      *linkCache             // likewise
 	suffix     string                 // "" when disabled
 	staticLink []string               // llms.txt and agents.json Link values
 }
@@ -195,11 +196,12 @@ func (h *Handler) Provision() error {
 		}
 		h.origin = u
 	}
-	h.plans, h.encoded, h.injections = nil, nil, nil
+	h.plans, h.encoded, h.injections, h.links = nil, nil, nil, nil
 	if o.RewriteCache > 0 {
 		h.plans = htmlrewrite.NewPlanCache(o.RewriteCache)
 		h.encoded = newEncodedCache(o.RewriteCache)
 		h.injections = newInjectionCache(min(o.RewriteCache/8, maxInjectionCache))
+		h.links = newLinkCache()
 	}
 	h.ready = true
 	return nil

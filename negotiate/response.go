@@ -53,6 +53,9 @@ type responseWriter struct {
 	// (Handler.ClientURL; the suffix removed): what the page's address, its
 	// Markdown alternate and the front matter's canonical are built from.
 	public url.URL
+	// pubPath is public.EscapedPath(), worked out once (setPublic,
+	// setPublicPath): a path is escaped byte by byte.
+	pubPath string
 	// pageAt is the page's address given to Handler.Cached (cachePage).
 	pageAt url.URL
 
@@ -93,7 +96,7 @@ var writerPool = sync.Pool{New: func() any { return new(responseWriter) }}
 func (h *Handler) newResponseWriter(w http.ResponseWriter, r *http.Request) *responseWriter {
 	rw := writerPool.Get().(*responseWriter)
 	*rw = responseWriter{w: w, h: h, r: r, pagePath: r.URL.EscapedPath()}
-	rw.setPublic(h.clientURL(r))
+	rw.setPublic(h.clientURL(r), r.URL, rw.pagePath)
 	rw.noTransform = hasToken(r.Header["Cache-Control"], "no-transform")
 	if rw.noTransform {
 		return rw // a transformation is what the client asked us not to do
@@ -106,7 +109,7 @@ func (h *Handler) newResponseWriter(w http.ResponseWriter, r *http.Request) *res
 	if h.Reenter != nil {
 		// A suffix URL is one the client sent: its own path decides, and
 		// its page goes back to the top of the route chain from there.
-		if page, ok := h.pagePath(rw.public.EscapedPath()); ok {
+		if page, ok := h.pagePath(rw.pubPath); ok {
 			rw.reenter = page
 			return rw
 		}
@@ -127,10 +130,10 @@ func (rw *responseWriter) fromPath() {
 		return
 	}
 	rw.pagePath, rw.viaSuffix, rw.wantMD = page, true, true
-	if pub, ok := rw.h.pagePath(rw.public.EscapedPath()); ok {
-		setEscapedPath(&rw.public, pub)
+	if pub, ok := rw.h.pagePath(rw.pubPath); ok {
+		rw.setPublicPath(pub)
 	} else {
-		setEscapedPath(&rw.public, page)
+		rw.setPublicPath(page)
 	}
 }
 
@@ -164,9 +167,23 @@ func (h *Handler) clientURL(r *http.Request) *url.URL {
 }
 
 // setPublic keeps the path and query of u, copied: a handler after this
-// one may rewrite the request's URL in place.
-func (rw *responseWriter) setPublic(u *url.URL) {
+// one may rewrite the request's URL in place. When u's path is that of
+// the request's URL (no rewrite in front), whose escaped form is escaped,
+// that form is not worked out again.
+func (rw *responseWriter) setPublic(u, request *url.URL, escaped string) {
 	rw.public = url.URL{Path: u.Path, RawPath: u.RawPath, RawQuery: u.RawQuery}
+	if u.Path == request.Path && u.RawPath == request.RawPath {
+		rw.pubPath = escaped
+	} else {
+		rw.pubPath = rw.public.EscapedPath()
+	}
+}
+
+// setPublicPath sets the path of public from its escaped form (see
+// setEscapedPath).
+func (rw *responseWriter) setPublicPath(escaped string) {
+	setEscapedPath(&rw.public, escaped)
+	rw.pubPath = rw.public.EscapedPath()
 }
 
 func joinLines(lines []string) string {
