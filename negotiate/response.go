@@ -57,6 +57,9 @@ type responseWriter struct {
 	// pubPath is public.EscapedPath(), worked out once (setPublic,
 	// setPublicPath): a path is escaped byte by byte.
 	pubPath string
+	// client is what Handler.ClientURL answered (nil for nothing), for
+	// Handler.InjectAt.
+	client *url.URL
 	// pageAt is the page's address given to Handler.Cached (cachePage).
 	pageAt url.URL
 
@@ -97,7 +100,13 @@ var writerPool = sync.Pool{New: func() any { return new(responseWriter) }}
 func (h *Handler) newResponseWriter(w http.ResponseWriter, r *http.Request) *responseWriter {
 	rw := writerPool.Get().(*responseWriter)
 	*rw = responseWriter{w: w, h: h, r: r, pagePath: r.URL.EscapedPath()}
-	rw.setPublic(h.clientURL(r), r.URL, rw.pagePath)
+	u := r.URL
+	if h.ClientURL != nil {
+		if rw.client = h.ClientURL(r); rw.client != nil {
+			u = rw.client
+		}
+	}
+	rw.setPublic(u, r.URL, rw.pagePath)
 	rw.noTransform = hasToken(r.Header["Cache-Control"], "no-transform")
 	if rw.noTransform {
 		return rw // a transformation is what the client asked us not to do
@@ -155,17 +164,6 @@ func (rw *responseWriter) free() {
 // from the responseWriters: most responses need none, and each would
 // copy and clear one twice.
 var planWriterPool = sync.Pool{New: func() any { return new(htmlrewrite.PlanWriter) }}
-
-// clientURL is the URL the client asked for: Handler.ClientURL's answer,
-// else the request's own.
-func (h *Handler) clientURL(r *http.Request) *url.URL {
-	if h.ClientURL != nil {
-		if u := h.ClientURL(r); u != nil {
-			return u
-		}
-	}
-	return r.URL
-}
 
 // setPublic keeps the path and query of u, copied: a handler after this
 // one may rewrite the request's URL in place. When u's path is that of
