@@ -110,6 +110,10 @@ type Handler struct {
 	// page r asks for (nil for nothing). The head link to the Markdown
 	// alternate (Options.HeadLink) is added by the handler itself.
 	Inject func(r *http.Request) *Injection
+	// InjectAt, when set, is used instead of Inject: the same hook, also
+	// given the URL ClientURL answered for r (nil when ClientURL is unset
+	// or answered nil), which it would otherwise ask for again.
+	InjectAt func(r *http.Request, client *url.URL) *Injection
 	// Observer, when set, receives the events of each request.
 	Observer Observer
 	// Reenter, when set, serves a request that came through the Markdown

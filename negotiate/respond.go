@@ -121,7 +121,7 @@ func (rw *responseWriter) spareSlots() int {
 	switch {
 	case rw.wantMD:
 		return 5
-	case rw.h.Inject != nil || on(rw.h.Options.HeadLink):
+	case rw.h.Inject != nil || rw.h.InjectAt != nil || on(rw.h.Options.HeadLink):
 		return 2
 	}
 	return 0

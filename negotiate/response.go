@@ -35,10 +35,11 @@ const (
 // the final status is known (WriteHeader, or the first Write), and until then
 // holds the headers back: a Flush before the decision does not push them out.
 type responseWriter struct {
-	w  http.ResponseWriter
-	h  *Handler
-	r  *http.Request // the client's request
-	rc *http.ResponseController
+	w   http.ResponseWriter
+	hdr http.Header // w.Header(), once asked for (Header)
+	h   *Handler
+	r   *http.Request // the client's request
+	rc  *http.ResponseController
 
 	wantMD      bool       // the client gets Markdown if the page allows
 	viaSuffix   bool       // asked through the Markdown suffix
@@ -56,6 +57,9 @@ type responseWriter struct {
 	// pubPath is public.EscapedPath(), worked out once (setPublic,
 	// setPublicPath): a path is escaped byte by byte.
 	pubPath string
+	// client is what Handler.ClientURL answered (nil for nothing), for
+	// Handler.InjectAt.
+	client *url.URL
 	// pageAt is the page's address given to Handler.Cached (cachePage).
 	pageAt url.URL
 
@@ -96,7 +100,13 @@ var writerPool = sync.Pool{New: func() any { return new(responseWriter) }}
 func (h *Handler) newResponseWriter(w http.ResponseWriter, r *http.Request) *responseWriter {
 	rw := writerPool.Get().(*responseWriter)
 	*rw = responseWriter{w: w, h: h, r: r, pagePath: r.URL.EscapedPath()}
-	rw.setPublic(h.clientURL(r), r.URL, rw.pagePath)
+	u := r.URL
+	if h.ClientURL != nil {
+		if rw.client = h.ClientURL(r); rw.client != nil {
+			u = rw.client
+		}
+	}
+	rw.setPublic(u, r.URL, rw.pagePath)
 	rw.noTransform = hasToken(r.Header["Cache-Control"], "no-transform")
 	if rw.noTransform {
 		return rw // a transformation is what the client asked us not to do
@@ -154,17 +164,6 @@ func (rw *responseWriter) free() {
 // from the responseWriters: most responses need none, and each would
 // copy and clear one twice.
 var planWriterPool = sync.Pool{New: func() any { return new(htmlrewrite.PlanWriter) }}
-
-// clientURL is the URL the client asked for: Handler.ClientURL's answer,
-// else the request's own.
-func (h *Handler) clientURL(r *http.Request) *url.URL {
-	if h.ClientURL != nil {
-		if u := h.ClientURL(r); u != nil {
-			return u
-		}
-	}
-	return r.URL
-}
 
 // setPublic keeps the path and query of u, copied: a handler after this
 // one may rewrite the request's URL in place. When u's path is that of
@@ -267,8 +266,17 @@ func setIfNoneMatch(h http.Header, v string) {
 }
 
 // Header returns the live header map of the underlying writer: changes made
-// by next before the decision are what the decision looks at.
-func (rw *responseWriter) Header() http.Header { return rw.w.Header() }
+// by next before the decision are what the decision looks at. The map is
+// asked for once and kept: a writer's Header is the one map its response
+// is sent with (which next relies on too), and asking goes through every
+// writer wrapped below (Caddy's, the traffic counts': about 40
+// instructions a call, a dozen calls a page).
+func (rw *responseWriter) Header() http.Header {
+	if rw.hdr == nil {
+		rw.hdr = rw.w.Header()
+	}
+	return rw.hdr
+}
 
 // Unwrap returns the underlying ResponseWriter, for http.ResponseController.
 func (rw *responseWriter) Unwrap() http.ResponseWriter { return rw.w }
