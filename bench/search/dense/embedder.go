@@ -87,9 +87,10 @@ func (e *onnxEmbedder) embedQuestions(_ string, qs []string) ([][]float32, time.
 
 // scriptEmbedder runs a Node script (bench/search/dense/use/embed.js) that
 // reads JSON strings a line and writes 512 float32 a text; its windows are
-// cut at words, the script tokenizes. Each run's vectors and timings are
-// cached under dir, keyed by the texts and the script's options, so that a
-// rerun embeds nothing.
+// cut at words, the script tokenizes. Each text's vector is cached under
+// dir (see run), so that a rerun, or a run on fewer windows, embeds
+// nothing. The cache does not know -maxtokens: give each value its own
+// directory.
 type scriptEmbedder struct {
 	script    string
 	dir       string
@@ -142,53 +143,124 @@ func (e *scriptEmbedder) embedQuestions(site string, qs []string) ([][]float32, 
 	return got, time.Duration(st.MsPerText * float64(time.Millisecond)), nil
 }
 
-// run embeds texts with the script, or reads the cached result of an
-// earlier run on the same texts and options.
+// run embeds texts with the script, reusing the vectors of every text
+// that an earlier run embedded: the cache is pairs of files under dir,
+// NAME-HASH.jsonl (the texts given to the script) and NAME-HASH.f32 (their
+// vectors), NAME the site and what the texts are. Only the texts no pair
+// holds go to the script, as a new pair. The timings are those of the run
+// that embedded the most of these texts.
 func (e *scriptEmbedder) run(name string, texts []string, batch int) ([][]float32, scriptStats, error) {
 	var st scriptStats
+	if err := os.MkdirAll(e.dir, 0o755); err != nil {
+		return nil, st, err
+	}
+	known, stats, err := readCache(e.dir, name, e.dim)
+	if err != nil {
+		return nil, st, err
+	}
 	var in bytes.Buffer
+	var missing int
 	for _, t := range texts {
+		if _, ok := known[t]; ok {
+			continue
+		}
+		known[t] = nil
 		line, err := json.Marshal(t)
 		if err != nil {
 			return nil, st, err
 		}
 		in.Write(append(line, '\n'))
+		missing++
 	}
-	sum := sha256.Sum256(append(in.Bytes(), fmt.Sprintf("maxtokens %d", e.maxTokens)...))
-	base := filepath.Join(e.dir, name+"-"+hex.EncodeToString(sum[:8]))
-	if vecs, err := readVectors(base+".f32", len(texts), e.dim); err == nil {
-		raw, err := os.ReadFile(base + ".json")
-		if err == nil && json.Unmarshal(raw, &st) == nil {
-			fmt.Printf("   %s: cached %s.f32\n", name, base)
-			return vecs, st, nil
+	fmt.Printf("   %s: %d texts, %d cached under %s\n", name, len(texts), len(texts)-missing, e.dir)
+	if missing > 0 {
+		got, err := e.runScript(name, in.Bytes(), batch)
+		if err != nil {
+			return nil, st, err
+		}
+		stats = append(stats, got)
+		if known, _, err = readCache(e.dir, name, e.dim); err != nil {
+			return nil, st, err
 		}
 	}
-	if err := os.MkdirAll(e.dir, 0o755); err != nil {
-		return nil, st, err
+	for _, s := range stats {
+		if s.Texts > st.Texts {
+			st = s
+		}
 	}
-	if err := os.WriteFile(base+".jsonl", in.Bytes(), 0o644); err != nil {
-		return nil, st, err
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		if out[i] = known[t]; out[i] == nil {
+			return nil, st, fmt.Errorf("%s: no vector for %q", name, t)
+		}
+	}
+	return out, st, nil
+}
+
+// runScript gives the texts (JSON lines) to the script and keeps its
+// vectors and timings as a new pair of cache files.
+func (e *scriptEmbedder) runScript(name string, jsonl []byte, batch int) (scriptStats, error) {
+	var st scriptStats
+	sum := sha256.Sum256(jsonl)
+	base := filepath.Join(e.dir, name+"-"+hex.EncodeToString(sum[:8]))
+	if err := os.WriteFile(base+".jsonl", jsonl, 0o644); err != nil {
+		return st, err
 	}
 	var stderr bytes.Buffer
 	cmd := exec.Command("node", e.script, "-in", base+".jsonl", "-out", base+".f32.tmp",
 		"-batch", strconv.Itoa(batch), "-maxtokens", strconv.Itoa(e.maxTokens))
 	cmd.Stdout, cmd.Stderr = os.Stdout, io.MultiWriter(os.Stderr, &stderr)
 	if err := cmd.Run(); err != nil {
-		return nil, st, fmt.Errorf("%s: %v", e.script, err)
+		return st, fmt.Errorf("%s: %v", e.script, err)
 	}
 	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
 	last := lines[len(lines)-1]
 	if err := json.Unmarshal([]byte(last), &st); err != nil {
-		return nil, st, fmt.Errorf("%s: no timings on stderr: %v", e.script, err)
+		return st, fmt.Errorf("%s: no timings on stderr: %v", e.script, err)
 	}
 	if err := os.WriteFile(base+".json", []byte(last), 0o644); err != nil {
-		return nil, st, err
+		return st, err
 	}
-	if err := os.Rename(base+".f32.tmp", base+".f32"); err != nil {
-		return nil, st, err
+	return st, os.Rename(base+".f32.tmp", base+".f32")
+}
+
+// readCache reads every pair of cache files of name under dir: each
+// text's vector, and each run's timings. A pair whose vectors are missing
+// or of the wrong size (a run that did not finish) is skipped.
+func readCache(dir, name string, dim int) (map[string][]float32, []scriptStats, error) {
+	known := map[string][]float32{}
+	var stats []scriptStats
+	pairs, err := filepath.Glob(filepath.Join(dir, name+"-*.jsonl"))
+	if err != nil {
+		return nil, nil, err
 	}
-	vecs, err := readVectors(base+".f32", len(texts), e.dim)
-	return vecs, st, err
+	for _, p := range pairs {
+		base := strings.TrimSuffix(p, ".jsonl")
+		raw, err := os.ReadFile(p)
+		if err != nil {
+			return nil, nil, err
+		}
+		var texts []string
+		for _, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+			var t string
+			if err := json.Unmarshal([]byte(line), &t); err != nil {
+				return nil, nil, fmt.Errorf("%s: %v", p, err)
+			}
+			texts = append(texts, t)
+		}
+		vecs, err := readVectors(base+".f32", len(texts), dim)
+		if err != nil {
+			continue
+		}
+		for i, t := range texts {
+			known[t] = vecs[i]
+		}
+		var st scriptStats
+		if raw, err := os.ReadFile(base + ".json"); err == nil && json.Unmarshal(raw, &st) == nil {
+			stats = append(stats, st)
+		}
+	}
+	return known, stats, nil
 }
 
 // readVectors reads n unit-normalised vectors of dim little-endian

@@ -59,3 +59,31 @@ func TestReadVectors(t *testing.T) {
 		t.Error("readVectors of a short file: no error")
 	}
 }
+
+func TestReadCache(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, body []byte) {
+		if err := os.WriteFile(filepath.Join(dir, name), body, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var vecs []byte
+	for _, f := range []float32{1, 0, 0, 1} {
+		vecs = binary.LittleEndian.AppendUint32(vecs, math.Float32bits(f))
+	}
+	write("git-windows-1.jsonl", []byte("\"a\"\n\"b\"\n"))
+	write("git-windows-1.f32", vecs)
+	write("git-windows-1.json", []byte(`{"texts":2,"embedMs":10}`))
+	write("git-windows-2.jsonl", []byte("\"c\"\n")) // unfinished: no vectors
+	write("git-questions-1.jsonl", []byte("\"q\"\n"))
+	known, stats, err := readCache(dir, "git-windows", 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(known) != 2 || !slices.Equal(known["b"], []float32{0, 1}) {
+		t.Errorf("readCache = %v, want a and b", known)
+	}
+	if len(stats) != 1 || stats[0].Texts != 2 {
+		t.Errorf("stats = %+v, want one run of 2 texts", stats)
+	}
+}
