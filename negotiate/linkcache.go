@@ -2,6 +2,7 @@ package negotiate
 
 import (
 	"hash/maphash"
+	"strings"
 	"sync/atomic"
 )
 
@@ -63,8 +64,33 @@ func (c *linkCache) get(path, query string) (link string, slot *atomic.Pointer[l
 
 // keepLink keeps link, the value for path and query, in slot.
 func keepLink(slot *atomic.Pointer[linkEntry], path, query, link string) {
-	// The address copied in one string: the request's may be part of a
-	// larger one.
-	both := path + query
-	slot.Store(&linkEntry{path: both[:len(path)], query: both[len(path):], link: link})
+	// The address is copied: the request's strings may be substrings of
+	// its whole request line (a long absolute-form host), which the entry
+	// would otherwise keep alive.
+	detach(&path, &query)
+	slot.Store(&linkEntry{path: path, query: query, link: link})
+}
+
+// detach replaces each of parts with a copy, all in one allocation: a
+// string of a request may share the memory of its whole request line, and
+// an entry kept past the request must keep only its own bytes. (A
+// concatenation with an empty string is no copy.)
+func detach(parts ...*string) {
+	n := 0
+	for _, p := range parts {
+		n += len(*p)
+	}
+	if n == 0 {
+		return
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, p := range parts {
+		b.WriteString(*p)
+	}
+	all := b.String()
+	for _, p := range parts {
+		l := len(*p)
+		*p, all = all[:l], all[l:]
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unsafe"
 )
 
 // TestLinkCacheAnswersAsMade serves the pages of more addresses than the
@@ -108,5 +109,59 @@ func TestLinkCacheChecksAddress(t *testing.T) {
 	}
 	if _, slot, ok := (*linkCache)(nil).get("/", ""); ok || slot != nil {
 		t.Error("a nil table has a slot")
+	}
+}
+
+// within reports whether s's bytes lie inside line's.
+func within(s, line string) bool {
+	if s == "" {
+		return false
+	}
+	p, lo := uintptr(unsafe.Pointer(unsafe.StringData(s))), uintptr(unsafe.Pointer(unsafe.StringData(line)))
+	return p >= lo && p < lo+uintptr(len(line))
+}
+
+// TestKeptAddressIsCopied: a kept link holds its own copy of the page's
+// address, not the request line its path was cut from (an absolute-form
+// request with a long host and a short path would otherwise keep the
+// whole line alive in every slot), with or without a query.
+func TestKeptAddressIsCopied(t *testing.T) {
+	line := "GET http://" + strings.Repeat("h", 4096) + "/page?q=1 HTTP/1.1"
+	at := strings.Index(line, "/page")
+	path, query := line[at:at+len("/page")], line[at+len("/page?"):at+len("/page?q=1")]
+	for _, q := range []string{"", query} {
+		c := newLinkCache()
+		_, slot, _ := c.get(path, q)
+		keepLink(slot, path, q, "<l>")
+		e := slot.Load()
+		if e.path != path || e.query != q {
+			t.Fatalf("kept %q %q, want %q %q", e.path, e.query, path, q)
+		}
+		if within(e.path, line) || within(e.query, line) {
+			t.Errorf("query %q: the kept address shares the request line's memory", q)
+		}
+	}
+}
+
+func TestDetach(t *testing.T) {
+	line := "GET /a/b?x=1 HTTP/1.1"
+	for _, parts := range [][]string{{"/a/b", "", "x=1"}, {"/a/b", "", ""}, {"", "", ""}, {"", "x=1"}} {
+		in := make([]string, len(parts))
+		ptrs := make([]*string, len(parts))
+		for i, p := range parts {
+			if j := strings.Index(line, p); p != "" && j >= 0 {
+				in[i] = line[j : j+len(p)]
+			}
+			ptrs[i] = &in[i]
+		}
+		detach(ptrs...)
+		for i, p := range parts {
+			if in[i] != p {
+				t.Errorf("%q: part %d is %q after detach", parts, i, in[i])
+			}
+			if within(in[i], line) {
+				t.Errorf("%q: part %d still shares the line's memory", parts, i)
+			}
+		}
 	}
 }
