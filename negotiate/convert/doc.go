@@ -50,7 +50,11 @@
 //     of contents stay (fallback.go). When its article is one post of a
 //     thread (one of three or more dated siblings of one tag, class and
 //     template, posts.go), the posts are the content
-//     ("readability+posts"); inside a landmark, the oracle keeps them all;
+//     ("readability+posts"); inside a landmark, the oracle keeps them all.
+//     On a page that does not declare itself an article, an article that
+//     holds less than a third of the body's text (outside the prune rules)
+//     is one section of a service or product page: the cleaned body (5) is
+//     the content instead, when cleaning removes chrome from it;
 //  5. the whole <body>, cleaned ("body+cleaned"): a site <header> that does
 //     not hold the page's <h1>, widget forms (search, newsletter) and blocks
 //     of mostly link text (menus, lists of other articles) are removed,
