@@ -21,7 +21,10 @@
 //     and go-readability's article inside it is not, go-readability runs on
 //     a copy of the landmark, and the blocks none of whose text it kept (related and most-popular lists,
 //     media-player menus, buttons, bio cards) are removed ("+pruned" is
-//     added to the extraction). Headings, tables, code, definition lists,
+//     added to the extraction); on a page that does not declare itself an
+//     article, when the landmark holds more than three times the text of
+//     go-readability's article (one section of a service or product page)
+//     and that article is not a post of a thread, nothing is. Headings, tables, code, definition lists,
 //     inline elements, bylines, the article's header and Keep matches are
 //     never removed this way, nor a block that holds code, a definition
 //     list, an admonition or a DocBook box (sidebar, note, tip), nor a link list

@@ -71,6 +71,8 @@ var goldenExtraction = map[string]string{
 	// section readability takes for the article and a dozen more; the
 	// cleaned body is the page
 	"service-sections": "body+cleaned",
+	// the same in a <main>: the landmark stays whole
+	"service-sections-main": "landmark:main",
 }
 
 // goldenHeader is the origin response every golden page is converted with.
