@@ -5,14 +5,11 @@ import (
 	"testing"
 )
 
-// servicePage is a service page without a landmark: a menu, a section
-// readability takes for the article (three paragraphs), and more
-// sections of the page beside it, each a heading over a short
-// paragraph or a list, as a page builder lays them out.
-func servicePage(head string) string { return servicePageIn(head, "div") }
-
-// servicePageIn is servicePage with the menu and the sections in a
-// <wrap> element (a <main>: the landmark).
+// servicePageIn is a service page, its menu and sections in a <wrap>
+// element (a <div>, or a <main>: the landmark): a section readability
+// takes for the article (four long paragraphs), and more sections of the
+// page beside it, each a heading over a short list, as a page builder
+// lays them out.
 func servicePageIn(head, wrap string) string {
 	para := func(s string) string {
 		return "<p>" + s + " We move homes and offices across the city, with trained crews, padded trucks and a fixed price agreed before the day. " +
