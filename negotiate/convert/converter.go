@@ -23,6 +23,7 @@ type Converter struct {
 	content    []namedSel
 	pruneGroup *selectorSet // nil for none
 	keepGroup  cascadia.SelectorGroup
+	ownPrune   cascadia.Matcher     // the operator's own prune rules, without the defaults (nil for none)
 	md         *converter.Converter // spanned table cells repeated
 	mdEmpty    *converter.Converter // spanned table cells left empty
 }
@@ -58,6 +59,9 @@ func New(opts Options) (*Converter, error) {
 	}
 	c := &Converter{opts: opts, content: sel.content}
 	c.pruneGroup, c.keepGroup = newSelectorSet(sel.prune), group(sel.keep)
+	if own := len(opts.Settings.Prune); own > 0 {
+		c.ownPrune = group(sel.prune[len(sel.prune)-own:])
+	}
 	if c.md, err = newMarkdownConverter(table.SpanBehaviorMirror); err != nil {
 		return nil, err
 	}
@@ -109,8 +113,8 @@ func (c *Converter) ConvertContext(ctx context.Context, htmlUTF8 []byte, pageURL
 	article := declaredArticle(doc)
 	scripts := strip(doc)
 	if on(c.opts.PruneDefaults) {
-		revealDisclosures(doc)
-		revealHiddenPage(findFirst(doc, atom.Body))
+		revealDisclosures(doc, c.ownPrune)
+		revealHiddenPage(findFirst(doc, atom.Body), scripts, jsonld)
 	}
 	if err := bud.check(); err != nil {
 		return nil, err

@@ -1,7 +1,10 @@
 package convert
 
 import (
+	"regexp"
 	"strings"
+
+	"github.com/andybalholm/cascadia"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -18,45 +21,154 @@ import (
 // than the hidden ones still apply (a menu in a <nav> still goes). The
 // hiding is the hidden attribute, aria-hidden="true", and display:none or
 // visibility:hidden in an inline style.
-func revealDisclosures(doc *html.Node) {
-	controllers := map[string][]*html.Node{}
+//
+// Not revealed: the panel of a button a reader cannot reach (hidden
+// itself or inside a hidden element), of a popup button (aria-haspopup,
+// role=combobox: an account menu, a language list) or a panel that is a
+// list box or a menu; a panel an operator's own prune rule (own) matches,
+// or whose hidden wrapper holds text beside it (a wrapper of dialogs
+// hides them all). The work is bounded by revealBudget steps, so a page
+// of thousands of deep controls costs no more than a walk of it.
+func revealDisclosures(doc *html.Node, own cascadia.Matcher) {
+	var order []string
+	controllers := map[string]*html.Node{}
 	ids := map[string]*html.Node{}
-	for n := range doc.Descendants() {
-		if n.Type != html.ElementNode {
-			continue
-		}
-		if id := strings.TrimSpace(attr(n, "id")); id != "" && ids[id] == nil {
-			ids[id] = n
-		}
-		if !hasAttr(n, "aria-expanded") && !strings.EqualFold(strings.TrimSpace(attr(n, "role")), "tab") {
-			continue
-		}
-		for _, id := range strings.Fields(attr(n, "aria-controls")) {
-			controllers[id] = append(controllers[id], n)
+	var walk func(n *html.Node, hidden bool)
+	walk = func(n *html.Node, hidden bool) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type != html.ElementNode {
+				continue
+			}
+			h := hidden || hiddenByMarkup(c)
+			if id := strings.TrimSpace(attr(c, "id")); id != "" && ids[id] == nil {
+				ids[id] = c
+			}
+			if !h && opensPanel(c) {
+				for _, id := range strings.Fields(attr(c, "aria-controls")) {
+					if controllers[id] == nil {
+						controllers[id] = c
+						order = append(order, id)
+					}
+				}
+			}
+			walk(c, h)
 		}
 	}
-	for id, cs := range controllers {
-		if p := ids[id]; p != nil {
-			reveal(p, cs[0])
+	walk(doc, false)
+	steps := revealBudget
+	for _, id := range order {
+		p := ids[id]
+		if p == nil {
+			continue
+		}
+		if r := strings.ToLower(strings.TrimSpace(attr(p, "role"))); r == "listbox" || r == "menu" {
+			continue
+		}
+		if reveal(p, controllers[id], own, &steps); steps <= 0 {
+			return
 		}
 	}
+}
+
+// revealBudget bounds the nodes revealDisclosures visits beyond its walk
+// of the page (ancestors and a wrapper's other text), about a millisecond
+// of work.
+const revealBudget = 1 << 16
+
+// opensPanel reports whether n is a disclosure button or a tab that opens
+// a panel in the page: aria-expanded or role=tab, not a popup's button.
+func opensPanel(n *html.Node) bool {
+	role := strings.ToLower(strings.TrimSpace(attr(n, "role")))
+	if !hasAttr(n, "aria-expanded") && role != "tab" {
+		return false
+	}
+	if role == "combobox" {
+		return false
+	}
+	pop, ok := attrOK(n, "aria-haspopup")
+	return !ok || strings.EqualFold(strings.TrimSpace(pop), "false")
+}
+
+// attrOK is n's attribute key and whether n has it.
+func attrOK(n *html.Node, key string) (string, bool) {
+	for _, a := range n.Attr {
+		if a.Namespace == "" && a.Key == key {
+			return a.Val, true
+		}
+	}
+	return "", false
 }
 
 // reveal unhides panel and its ancestors up to the first that holds
 // button too: a collapsible wrapper hides the panel from outside (Chakra's
 // accordion hides a div around the panel the button names), where an
 // ancestor that hides the button as well hides the whole widget (a menu
-// for another screen size), which stays hidden.
-func reveal(panel, button *html.Node) {
-	holds := map[*html.Node]bool{}
-	for a := button; a != nil; a = a.Parent {
-		holds[a] = true
+// for another screen size), which stays hidden. Nothing is unhidden when
+// one of them is matched by own (the operator's prune rules, which may
+// read the hiding attributes) or is a hidden wrapper with other text
+// beside the panel. steps is the budget left; each node visited spends
+// one.
+func reveal(panel, button *html.Node, own cascadia.Matcher, steps *int) {
+	dp, db := depth(panel, steps), depth(button, steps)
+	a, b := panel, button
+	var path []*html.Node
+	for ; dp > db; dp-- {
+		path, a = append(path, a), a.Parent
 	}
-	for n := panel; n != nil && !holds[n]; n = n.Parent {
+	for ; db > dp; db-- {
+		b = b.Parent
+	}
+	for a != b {
+		path, a, b = append(path, a), a.Parent, b.Parent
+		*steps--
+	}
+	for i, n := range path {
+		if *steps <= 0 || own != nil && own.Match(n) {
+			return
+		}
+		if i > 0 && hiddenByMarkup(n) && textBesideChild(n, path[i-1], steps) {
+			return
+		}
+	}
+	for _, n := range path {
 		if hiddenByMarkup(n) {
 			unhide(n)
 		}
 	}
+}
+
+// depth is n's number of ancestors; it spends one step each.
+func depth(n *html.Node, steps *int) int {
+	d := 0
+	for a := n.Parent; a != nil; a = a.Parent {
+		d++
+	}
+	*steps -= d
+	return d
+}
+
+// textBesideChild reports whether n holds text outside child; it spends a
+// step for each node it looks at, and says true when the budget runs out.
+func textBesideChild(n, child *html.Node, steps *int) bool {
+	var has func(n *html.Node) bool
+	has = func(n *html.Node) bool {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if *steps--; *steps <= 0 {
+				return true
+			}
+			switch {
+			case c == child:
+			case c.Type == html.TextNode:
+				if strings.TrimSpace(c.Data) != "" {
+					return true
+				}
+			case c.Type == html.ElementNode && has(c):
+				return true
+			}
+		}
+		return false
+	}
+	return has(n)
 }
 
 // hiddenByMarkup reports whether n is hidden by one of the attributes the
@@ -98,8 +210,13 @@ func unhide(n *html.Node) {
 // is aria-hidden: a page's content made inert behind an open dialog is
 // marked so, and is converted whole when nothing else is left (the prune
 // rules never empty a page).
-func revealHiddenPage(body *html.Node) {
-	if body == nil {
+//
+// A page with no scripts cannot unhide anything, and a page that declares
+// its text not free to read (schema.org isAccessibleForFree false: a
+// paywall that hides the rest of the story) keeps it hidden: neither is
+// revealed.
+func revealHiddenPage(body *html.Node, scripts bool, jsonld [][]byte) {
+	if body == nil || !scripts || declaresNotFree(jsonld) {
 		return
 	}
 	type sized struct {
@@ -132,6 +249,19 @@ func revealHiddenPage(body *html.Node) {
 		}
 	}
 }
+
+// declaresNotFree reports whether a JSON-LD block states
+// isAccessibleForFree false (as a boolean or a string).
+func declaresNotFree(blocks [][]byte) bool {
+	for _, b := range blocks {
+		if notFree.Match(b) {
+			return true
+		}
+	}
+	return false
+}
+
+var notFree = regexp.MustCompile(`"isAccessibleForFree"\s*:\s*"?(?i:false)"?`)
 
 // hiddenPageShare is the least share of the body's text an element hidden
 // by its markup must hold to be the page hidden until its scripts run.

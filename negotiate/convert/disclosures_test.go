@@ -1,8 +1,11 @@
 package convert
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+
+	"golang.org/x/net/html"
 )
 
 // TestRevealDisclosures checks that the panels a disclosure button opens
@@ -60,6 +63,29 @@ func TestRevealDisclosures(t *testing.T) {
 			notWant: []string{"two working days", "Sign in"},
 		},
 		{
+			name: "a hidden wrapper with other text beside the panel stays hidden",
+			html: `<p>The page's own text stays.</p><button aria-expanded="false" aria-controls="size-guide">Size guide</button>` +
+				`<div id="modals" hidden><div id="size-guide"><p>Sizes run small.</p></div><div><p>Staff code STAFF50.</p></div></div>`,
+			want:    []string{"own text"},
+			notWant: []string{"STAFF50", "Sizes run small"},
+		},
+		{
+			name: "a button a reader cannot reach opens nothing",
+			html: `<p>The page's own text stays.</p><div class="mobile-only" hidden><button aria-expanded="false" aria-controls="drawer">Open</button></div>` +
+				`<div id="drawer" hidden><p>Mobile drawer text.</p></div>`,
+			want:    []string{"own text"},
+			notWant: []string{"Mobile drawer"},
+		},
+		{
+			name: "a popup's list stays hidden",
+			html: `<p>The page's own text stays.</p><button aria-expanded="false" aria-haspopup="true" aria-controls="account">Account</button>` +
+				`<div id="account" hidden><p>Signed in as admin.</p></div>` +
+				`<input role="combobox" aria-expanded="false" aria-controls="langs"><div id="langs" hidden><p>Deutsch, Français.</p></div>` +
+				`<button aria-expanded="false" aria-controls="opts"><span>Sort</span></button><div id="opts" role="listbox" hidden><p>Price, newest.</p></div>`,
+			want:    []string{"own text"},
+			notWant: []string{"Signed in", "Deutsch", "newest"},
+		},
+		{
 			name:    "a menu a button opens still goes with its navigation",
 			html:    `<nav><button aria-expanded="false" aria-controls="menu">Menu</button><ul id="menu" hidden><li><a href="/a">Shop</a></li></ul></nav><p>The page's own text stays.</p>`,
 			want:    []string{"own text"},
@@ -82,6 +108,53 @@ func TestRevealDisclosures(t *testing.T) {
 	}
 }
 
+// TestRevealKeepsOperatorsRules: a panel the operator's own prune rules
+// match by its hiding attribute is not revealed (revealing removes the
+// attribute the rule reads).
+func TestRevealKeepsOperatorsRules(t *testing.T) {
+	page := `<h1>Guide</h1><p>The page's own text stays, with enough words to be the article.</p>` +
+		`<button aria-expanded="false" aria-controls="more">More</button><div id="more" class="premium" hidden><p>Members-only text.</p></div>`
+	res, err := mustNew(t, Options{Settings: Settings{Prune: []string{".premium[hidden]"}}}).Convert([]byte(page), testURL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(res.Markdown); !strings.Contains(got, "own text") || strings.Contains(got, "Members-only") {
+		t.Errorf("the operator's rule on the hidden panel was not kept:\n%s", got)
+	}
+}
+
+// TestRevealBudget: on a page of thousands of controls, each opening a
+// panel hundreds of levels away from its button, revealing stops when its
+// budget is spent (the first panels are revealed, the last are not),
+// instead of walking every panel's ancestors.
+func TestRevealBudget(t *testing.T) {
+	const deep, panels = 300, 2000
+	var b strings.Builder
+	b.WriteString(strings.Repeat("<div>", deep) + `<button aria-expanded="false" aria-controls="`)
+	for i := range panels {
+		fmt.Fprintf(&b, "p%d ", i)
+	}
+	b.WriteString(`">Open</button>` + strings.Repeat("</div>", deep) + strings.Repeat("<section>", deep))
+	for i := range panels {
+		fmt.Fprintf(&b, `<div id="p%d" hidden>panel %d</div>`, i, i)
+	}
+	b.WriteString(strings.Repeat("</section>", deep))
+	doc, err := html.Parse(strings.NewReader(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	revealDisclosures(doc, nil)
+	shown := map[string]bool{}
+	for n := range doc.Descendants() {
+		if n.Type == html.ElementNode && strings.HasPrefix(attr(n, "id"), "p") && !hiddenByMarkup(n) {
+			shown[attr(n, "id")] = true
+		}
+	}
+	if !shown["p0"] || shown[fmt.Sprintf("p%d", panels-1)] || len(shown) == panels {
+		t.Errorf("%d of %d panels revealed (p0 %v, last %v): the budget did not bound the work", len(shown), panels, shown["p0"], shown[fmt.Sprintf("p%d", panels-1)])
+	}
+}
+
 // TestRevealHiddenPage checks that a page hidden whole until its scripts
 // run (an inline display:none or the hidden attribute around nearly all
 // of the body's text) is converted, and that a hidden element holding
@@ -89,6 +162,7 @@ func TestRevealDisclosures(t *testing.T) {
 func TestRevealHiddenPage(t *testing.T) {
 	page := `<h1>Collectible art</h1><p>Paintings, prints and sculpture from independent sellers, with new listings every day.</p>` +
 		`<h2>Shop by category</h2><p>Original paintings, limited prints, bronze sculpture and folk art from around the world.</p>`
+	const app = `<script src="/app.js"></script>`
 	for _, tc := range []struct {
 		name          string
 		body          string
@@ -96,13 +170,24 @@ func TestRevealHiddenPage(t *testing.T) {
 	}{
 		{
 			name: "a page hidden by an inline style until its scripts run",
-			body: `<p>Your cart is empty.</p><div id="app" style="display:none">` + page + `</div>`,
+			body: `<p>Your cart is empty.</p><div id="app" style="display:none">` + page + `</div>` + app,
 			want: []string{"# Collectible art", "bronze sculpture"},
 		},
 		{
 			name: "a page hidden by the attribute",
-			body: `<p>Loading</p><div hidden>` + page + `</div>`,
+			body: `<p>Loading</p><div hidden>` + page + `</div>` + app,
 			want: []string{"bronze sculpture"},
+		},
+		{
+			name:    "a page without scripts cannot unhide it: it stays hidden",
+			body:    `<p>Loading</p><div hidden>` + page + `</div>`,
+			notWant: []string{"bronze sculpture"},
+		},
+		{
+			name: "a story its page declares not free stays hidden behind the paywall",
+			body: `<script type="application/ld+json">{"@type":"NewsArticle","isAccessibleForFree":false,"hasPart":{"@type":"WebPageElement","isAccessibleForFree":"False","cssSelector":".paywall"}}</script>` +
+				`<p>Subscribe to read on.</p><div class="paywall" style="display:none">` + page + `</div>` + app,
+			notWant: []string{"bronze sculpture"},
 		},
 		{
 			name:    "a hidden element holding less of the text stays hidden",
