@@ -50,7 +50,11 @@
 //     of contents stay (fallback.go). When its article is one post of a
 //     thread (one of three or more dated siblings of one tag, class and
 //     template, posts.go), the posts are the content
-//     ("readability+posts"); inside a landmark, the oracle keeps them all;
+//     ("readability+posts"); inside a landmark, the oracle keeps them all.
+//     When its article holds less than a third of the body's text and the
+//     page does not declare an article, it is one part of a page of parts
+//     (a service page's sections, partial.go): the body cleaned as in step
+//     5 is the content, when the cleaning applies;
 //  5. the whole <body>, cleaned ("body+cleaned"): a site <header> that does
 //     not hold the page's <h1>, widget forms (search, newsletter) and blocks
 //     of mostly link text (menus, lists of other articles) are removed,

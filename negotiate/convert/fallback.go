@@ -24,7 +24,8 @@ import (
 // examples and the chapter's table of contents; as an oracle, it still
 // removes the blocks of links and teasers around them. When the article
 // is one post of a thread (postRun), the posts are the content (how
-// "readability+posts"). ok is false when the article is a line out of a
+// "readability+posts"); when it is one part of a page of parts
+// (articleIsPart), the cleaned body is (how "body+cleaned"). ok is false when the article is a line out of a
 // page of text (see minArticle).
 func readabilityBody(art, body *html.Node, cl *cleaner) (picked content, ok bool) {
 	if artLen := textLen(textOf(art)); artLen < minArticle && float64(textBeside(body, nil, cl)) > maxBodyToArticle*float64(artLen) {
@@ -37,6 +38,10 @@ func readabilityBody(art, body *html.Node, cl *cleaner) (picked content, ok bool
 	if run := postRun(body, kept); run != nil {
 		// one post of a thread: the thread is the content
 		return content{run, "readability+posts"}, true
+	}
+	if articleIsPart(art, body, cl) && cleanBody(body, cl) {
+		// one section of a page of sections: the cleaned body
+		return content{[]*html.Node{body}, "body+cleaned"}, true
 	}
 	if d := structureDropped(body, kept, cl); d.blocks > 0 || d.headings >= minDroppedHeadings {
 		victims := unkept(body, kept, cl)
