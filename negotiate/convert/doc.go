@@ -33,7 +33,11 @@
 //     forum topic's replies); a section of plain text there stays when a
 //     block that is never removed (a heading, a table, prose) follows it.
 //     A page that declares itself an article (og:type) is refined even
-//     when go-readability finds it too short to judge;
+//     when go-readability finds it too short to judge. On a page that does
+//     not, when what go-readability kept is less than a fifth of the
+//     landmark's text, it is one part of a landmark of parts (a service
+//     page's sections, partial.go): of the blocks it kept nothing of, only
+//     those of mostly link text or holding a form control go;
 //  3. the whole <body> ("body"), when it holds no chrome at all: no block
 //     of mostly link text outside a paragraph (a man page's "See also
 //     git-rm(1), git-mv(1)" is a sentence) and no form control. A man page

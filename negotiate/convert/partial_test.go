@@ -82,3 +82,75 @@ func TestArticleIsPart(t *testing.T) {
 		})
 	}
 }
+
+// mainServicePage is servicePage's parts inside a <main>, with a list of
+// links to other cities and a newsletter form: n items of what the
+// company does (readability scores no list item) and four paragraphs of
+// questions, which readability keeps.
+func mainServicePage(head string, n int) string {
+	var items strings.Builder
+	for i := range n {
+		w := string(rune('A'+i%26)) + "service"
+		items.WriteString(`<li><strong>` + w + `.</strong> ` + w + ` is what we do for you, told in a short paragraph that a reader takes in at a glance, with a clause or two.</li>`)
+	}
+	return `<html><head>` + head + `</head><body><header><a href="/">Home</a> <a href="/pricing">Pricing</a></header><main>` +
+		`<h1>Movers in Springfield</h1><div class="features"><ul>` + items.String() + `</ul></div>` +
+		`<div class="faq"><h2>Questions</h2>` + prose("Golf", 4) + `</div>` +
+		`<div class="cities"><a href="/a">Movers in Shelbyville</a> <a href="/b">Movers in Capital City</a> <a href="/c">Movers in Ogdenville</a></div>` +
+		`<div class="signup"><p>Get our moving checklist</p><input type="email"><button>Subscribe</button></div>` +
+		`</main><footer>© Bellboy</footer></body></html>`
+}
+
+// TestKeptIsPart: when readability keeps less than a fifth of a
+// landmark's text on a page that does not declare an article, the oracle
+// removes only the landmark's chrome (link lists, widget forms), not the
+// sections readability left out; otherwise it removes what readability
+// kept nothing of.
+func TestKeptIsPart(t *testing.T) {
+	tests := []struct {
+		name          string
+		html          string
+		want, notWant []string
+	}{
+		{
+			name:    "a service page's sections stay, its chrome goes",
+			html:    mainServicePage("", 26),
+			want:    []string{"Aservice is what", "Zservice is what", "Golf is a sentence"},
+			notWant: []string{"Shelbyville", "Subscribe", "moving checklist"},
+		},
+		{
+			name:    "a declared article is pruned to what readability kept",
+			html:    mainServicePage(`<meta property="og:type" content="article">`, 26),
+			want:    []string{"Golf is a sentence"},
+			notWant: []string{"Aservice is what", "Shelbyville"},
+		},
+		{
+			name:    "a fifth kept or more: pruned to what readability kept",
+			html:    mainServicePage("", 12),
+			want:    []string{"Golf is a sentence"},
+			notWant: []string{"Aservice is what", "Shelbyville"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := mustNew(t, Options{}).Convert([]byte(tt.html), testURL, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			md := string(res.Markdown)
+			for _, w := range tt.want {
+				if !strings.Contains(md, w) {
+					t.Errorf("Markdown lacks %q:\n%s", w, md)
+				}
+			}
+			for _, w := range tt.notWant {
+				if strings.Contains(md, w) {
+					t.Errorf("Markdown holds %q:\n%s", w, md)
+				}
+			}
+			if res.Extraction != "landmark:main+pruned" {
+				t.Errorf("Extraction = %q, want landmark:main+pruned", res.Extraction)
+			}
+		})
+	}
+}

@@ -85,8 +85,16 @@ func refine(lm content, base *url.URL, cl *cleaner) content {
 		return lm
 	}
 	// one post of a thread kept: the oracle keeps the others too
-	for _, p := range postRun(root, kept) {
+	run := postRun(root, kept)
+	for _, p := range run {
 		collectTexts(p, kept)
+	}
+	if run == nil && keptIsPart(root, kept, cl) {
+		// one part of a landmark of parts: only its chrome goes
+		if removeAll(root, chromeOnly(unkept(root, kept, cl))) {
+			lm.how += "+pruned"
+		}
+		return lm
 	}
 	if pruneUnkept(root, kept, cl) {
 		lm.how += "+pruned"
