@@ -248,7 +248,9 @@ func (ar *AgentReady) provisionNegotiation() error {
 	}
 	ar.neg.Admit, ar.neg.Run = ar.admit, ar.runConversion
 	if ar.Inject == nil || *ar.Inject {
-		ar.neg.Inject = ar.docs.Injection
+		// The URL the handler asked clientURL for, given along (InjectAt):
+		// one walk of the request's context less a page.
+		ar.neg.InjectAt = ar.docs.InjectionAt
 	}
 	if err := ar.neg.Provision(); err != nil {
 		return fmt.Errorf("negotiation: %w", err)

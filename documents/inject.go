@@ -24,11 +24,18 @@ var (
 // Injection is the negotiate.Handler Inject hook: what the HTML form of
 // the page r gains, nil when the documents fail to generate.
 func (s *Set) Injection(r *http.Request) *negotiate.Injection {
+	return s.InjectionAt(r, s.opts.ClientURL(r))
+}
+
+// InjectionAt is the negotiate.Handler InjectAt hook: Injection, given the
+// URL the client asked for (Options.ClientURL's answer for r, which the
+// handler asked already; nil for none).
+func (s *Set) InjectionAt(r *http.Request, client *url.URL) *negotiate.Injection {
 	b := s.bundleFor(r)
 	if b.err != nil || b.Bundle == nil {
 		return nil
 	}
-	return b.injection(s.opts.ClientURL(r))
+	return b.injection(client)
 }
 
 // injectionTemplate turns the site's annotations into the rewriter's terms,

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -58,7 +59,11 @@ type Set struct {
 
 	mu      sync.RWMutex
 	bundles map[string]*bundle // by origin
-	order   []string           // insertion order, for eviction
+	// last is the bundle of the last host found in bundles by
+	// bundleFor, remembered with its host; nil whenever bundles changes
+	// (stored and cleared under mu).
+	last  atomic.Pointer[hostBundle]
+	order []string // insertion order, for eviction
 	// pages are the site's pages as discovery found them, for the
 	// generated sitemap and llms.auto_list (see SetPages).
 	pages []manifest.PageInfo
@@ -92,6 +97,15 @@ type bundle struct {
 	inject  *negotiate.Injection
 	pages   *pageInjections // inject with each page's canonical link, once built
 	err     error
+	host    hostBundle // the bundle under the host of its origin (Set.last)
+}
+
+// hostBundle is a bundle and the Host header (lower-case ASCII, as its
+// origin has it) and TLS of the requests it is for.
+type hostBundle struct {
+	host string
+	tls  bool
+	b    *bundle
 }
 
 // New generates the site's documents once for a placeholder origin, so
@@ -153,12 +167,19 @@ func (s *Set) bundleFor(r *http.Request) *bundle {
 	origin := s.site.Info.Origin
 	if origin == "" {
 		// Every HTML page asks (for its annotations): the common case is
-		// a read, looked up by the origin's bytes without making the
-		// string (one allocation a request).
+		// the host of the request before (a comparison), else a read,
+		// looked up by the origin's bytes without making the string (one
+		// allocation a request).
+		if m := s.last.Load(); m != nil && m.tls == (r.TLS != nil) && m.host == r.Host {
+			return m.b
+		}
 		var buf [128]byte
 		if key, ok := appendOrigin(buf[:0], r); ok {
 			s.mu.RLock()
 			b, ok := s.bundles[string(key)]
+			if ok && b.host.tls == (r.TLS != nil) && b.host.host == r.Host {
+				s.last.Store(&b.host)
+			}
 			s.mu.RUnlock()
 			if ok {
 				return b
@@ -173,15 +194,21 @@ func (s *Set) bundleFor(r *http.Request) *bundle {
 // unchanged, when the host is not all ASCII (strings.ToLower lowers other
 // letters too).
 func appendOrigin(dst []byte, r *http.Request) ([]byte, bool) {
+	upper := false
 	for i := 0; i < len(r.Host); i++ {
-		if r.Host[i] >= utf8.RuneSelf {
+		c := r.Host[i]
+		if c >= utf8.RuneSelf {
 			return dst, false
 		}
+		upper = upper || 'A' <= c && c <= 'Z'
 	}
 	if r.TLS != nil {
 		dst = append(dst, "https://"...)
 	} else {
 		dst = append(dst, "http://"...)
+	}
+	if !upper {
+		return append(dst, r.Host...), true // most hosts: copied whole
 	}
 	for i := 0; i < len(r.Host); i++ {
 		c := r.Host[i]
@@ -208,10 +235,16 @@ func (s *Set) bundleOf(origin string) *bundle {
 		return b
 	}
 	b = s.generate(origin)
+	b.host.b = b
+	b.host.host, b.host.tls = strings.CutPrefix(origin, "https://")
+	if !b.host.tls {
+		b.host.host = strings.TrimPrefix(origin, "http://")
+	}
 	if len(s.order) >= maxOrigins {
 		delete(s.bundles, s.order[0])
 		s.order = s.order[1:]
 	}
+	s.last.Store(nil)
 	s.bundles[origin] = b
 	s.order = append(s.order, origin)
 	return b
@@ -259,6 +292,7 @@ func (s *Set) SetPages(pages []manifest.PageInfo) {
 	defer s.mu.Unlock()
 	s.pages = pages
 	clear(s.bundles)
+	s.last.Store(nil)
 	s.order = s.order[:0]
 }
 
@@ -310,6 +344,7 @@ func (s *Set) SetSitemap(path string, none bool) {
 	}
 	s.sitemap, s.noSitemap = path, none
 	clear(s.bundles)
+	s.last.Store(nil)
 	s.order = s.order[:0]
 }
 

@@ -110,6 +110,10 @@ type Handler struct {
 	// page r asks for (nil for nothing). The head link to the Markdown
 	// alternate (Options.HeadLink) is added by the handler itself.
 	Inject func(r *http.Request) *Injection
+	// InjectAt, when set, is used instead of Inject: the same hook, also
+	// given the URL ClientURL answered for r (nil when ClientURL is unset
+	// or answered nil), which it would otherwise ask for again.
+	InjectAt func(r *http.Request, client *url.URL) *Injection
 	// Observer, when set, receives the events of each request.
 	Observer Observer
 	// Reenter, when set, serves a request that came through the Markdown
@@ -159,6 +163,7 @@ type Handler struct {
 	plans      *htmlrewrite.PlanCache // nil when Options.RewriteCache is off
 	encoded    *encodedCache          // likewise
 	injections *injectionCache        // likewise
+	links      *linkCache             // likewise
 	suffix     string                 // "" when disabled
 	staticLink []string               // llms.txt and agents.json Link values
 }
@@ -195,11 +200,12 @@ func (h *Handler) Provision() error {
 		}
 		h.origin = u
 	}
-	h.plans, h.encoded, h.injections = nil, nil, nil
+	h.plans, h.encoded, h.injections, h.links = nil, nil, nil, nil
 	if o.RewriteCache > 0 {
 		h.plans = htmlrewrite.NewPlanCache(o.RewriteCache)
 		h.encoded = newEncodedCache(o.RewriteCache)
 		h.injections = newInjectionCache(min(o.RewriteCache/8, maxInjectionCache))
+		h.links = newLinkCache()
 	}
 	h.ready = true
 	return nil

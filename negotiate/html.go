@@ -318,7 +318,7 @@ func (rw *responseWriter) htmlHeaders() { rw.commonHeaders() }
 // Only text/html in an ASCII-compatible charset is rewritten (XHTML must stay
 // well-formed XML), and only identity or a single coding Decode knows.
 func (rw *responseWriter) injection() (*Injection, string) {
-	if rw.h.Inject == nil && !on(rw.h.Options.HeadLink) {
+	if rw.h.Inject == nil && rw.h.InjectAt == nil && !on(rw.h.Options.HeadLink) {
 		return nil, "" // nothing to inject into any page
 	}
 	hdr := rw.Header()
@@ -328,7 +328,10 @@ func (rw *responseWriter) injection() (*Injection, string) {
 		return nil, ""
 	}
 	var got *Injection
-	if rw.h.Inject != nil {
+	switch {
+	case rw.h.InjectAt != nil:
+		got = rw.h.InjectAt(rw.r, rw.client)
+	case rw.h.Inject != nil:
 		got = rw.h.Inject(rw.r)
 	}
 	if !on(rw.h.Options.HeadLink) {

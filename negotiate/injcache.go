@@ -47,6 +47,7 @@ func newInjectionCache(maxBytes int64) *injectionCache {
 
 // keepInjection keeps inj under k in c; inj is never changed afterwards.
 func keepInjection(c *injectionCache, k injectionKey, inj *Injection) {
+	detach(&k.path, &k.rawPath, &k.query) // the request line's memory stays the request's
 	c.Add(k, inj, int64(injectionCost+len(k.hook)+len(k.path)+len(k.rawPath)+len(k.query)+injectionSize(inj)))
 }
 

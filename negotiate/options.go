@@ -115,7 +115,10 @@ type Options struct {
 	// (injections without a Key are never planned). The same bound, kept
 	// apart, holds what compressed pages became (annotated and compressed
 	// again in their coding, or sent as they came), under a hash of the
-	// origin's compressed bytes. -1 disables both.
+	// origin's compressed bytes. The pages' head injections (an eighth of
+	// the bound, at most 1 MiB) and the Link values of their Markdown
+	// alternates (1,024 pages) are kept beside them. -1 disables all of
+	// them.
 	// Default: 8 MiB (DefaultRewriteCache).
 	RewriteCache int64 `json:"rewrite_cache,omitempty"`
 

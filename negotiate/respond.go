@@ -53,7 +53,7 @@ func (rw *responseWriter) markdownHref() string {
 // query apart), so that the Link value can be written from them without
 // the joined string.
 func (rw *responseWriter) markdownHrefParts() (path, suffix, slash string) {
-	p := rw.public.EscapedPath()
+	p := rw.pubPath
 	switch {
 	case rw.h.suffix == "":
 		return p, "", ""
@@ -121,7 +121,7 @@ func (rw *responseWriter) spareSlots() int {
 	switch {
 	case rw.wantMD:
 		return 5
-	case rw.h.Inject != nil || on(rw.h.Options.HeadLink):
+	case rw.h.Inject != nil || rw.h.InjectAt != nil || on(rw.h.Options.HeadLink):
 		return 2
 	}
 	return 0
@@ -151,10 +151,25 @@ func markdownLinkValue(target string) string {
 	return markdownLinkOf(target, "", "", "")
 }
 
-// markdownLink is markdownLinkValue(rw.markdownHref()), written from the
-// target's pieces: one allocation instead of two (escaping is byte by
-// byte, so the pieces escape as their join does).
+// markdownLink is markdownLinkValue(rw.markdownHref()), kept per page
+// (linkCache), else written from the target's pieces: one allocation
+// instead of two (escaping is byte by byte, so the pieces escape as their
+// join does).
 func (rw *responseWriter) markdownLink() string {
+	path, query := rw.pubPath, rw.public.RawQuery
+	link, slot, ok := rw.h.links.get(path, query)
+	if ok {
+		return link
+	}
+	link = rw.makeMarkdownLink()
+	if slot != nil {
+		keepLink(slot, path, query, link)
+	}
+	return link
+}
+
+// makeMarkdownLink is markdownLink, made (see linkCache).
+func (rw *responseWriter) makeMarkdownLink() string {
 	path, suffix, slash := rw.markdownHrefParts()
 	return markdownLinkOf(path, suffix, slash, rw.public.RawQuery)
 }

@@ -35,10 +35,11 @@ const (
 // the final status is known (WriteHeader, or the first Write), and until then
 // holds the headers back: a Flush before the decision does not push them out.
 type responseWriter struct {
-	w  http.ResponseWriter
-	h  *Handler
-	r  *http.Request // the client's request
-	rc *http.ResponseController
+	w   http.ResponseWriter
+	hdr http.Header // w.Header(), once asked for (Header)
+	h   *Handler
+	r   *http.Request // the client's request
+	rc  *http.ResponseController
 
 	wantMD      bool       // the client gets Markdown if the page allows
 	viaSuffix   bool       // asked through the Markdown suffix
@@ -53,6 +54,12 @@ type responseWriter struct {
 	// (Handler.ClientURL; the suffix removed): what the page's address, its
 	// Markdown alternate and the front matter's canonical are built from.
 	public url.URL
+	// pubPath is public.EscapedPath(), worked out once (setPublic,
+	// setPublicPath): a path is escaped byte by byte.
+	pubPath string
+	// client is what Handler.ClientURL answered (nil for nothing), for
+	// Handler.InjectAt.
+	client *url.URL
 	// pageAt is the page's address given to Handler.Cached (cachePage).
 	pageAt url.URL
 
@@ -93,7 +100,13 @@ var writerPool = sync.Pool{New: func() any { return new(responseWriter) }}
 func (h *Handler) newResponseWriter(w http.ResponseWriter, r *http.Request) *responseWriter {
 	rw := writerPool.Get().(*responseWriter)
 	*rw = responseWriter{w: w, h: h, r: r, pagePath: r.URL.EscapedPath()}
-	rw.setPublic(h.clientURL(r))
+	u := r.URL
+	if h.ClientURL != nil {
+		if rw.client = h.ClientURL(r); rw.client != nil {
+			u = rw.client
+		}
+	}
+	rw.setPublic(u, r.URL, rw.pagePath)
 	rw.noTransform = hasToken(r.Header["Cache-Control"], "no-transform")
 	if rw.noTransform {
 		return rw // a transformation is what the client asked us not to do
@@ -106,7 +119,7 @@ func (h *Handler) newResponseWriter(w http.ResponseWriter, r *http.Request) *res
 	if h.Reenter != nil {
 		// A suffix URL is one the client sent: its own path decides, and
 		// its page goes back to the top of the route chain from there.
-		if page, ok := h.pagePath(rw.public.EscapedPath()); ok {
+		if page, ok := h.pagePath(rw.pubPath); ok {
 			rw.reenter = page
 			return rw
 		}
@@ -127,10 +140,10 @@ func (rw *responseWriter) fromPath() {
 		return
 	}
 	rw.pagePath, rw.viaSuffix, rw.wantMD = page, true, true
-	if pub, ok := rw.h.pagePath(rw.public.EscapedPath()); ok {
-		setEscapedPath(&rw.public, pub)
+	if pub, ok := rw.h.pagePath(rw.pubPath); ok {
+		rw.setPublicPath(pub)
 	} else {
-		setEscapedPath(&rw.public, page)
+		rw.setPublicPath(page)
 	}
 }
 
@@ -152,21 +165,24 @@ func (rw *responseWriter) free() {
 // copy and clear one twice.
 var planWriterPool = sync.Pool{New: func() any { return new(htmlrewrite.PlanWriter) }}
 
-// clientURL is the URL the client asked for: Handler.ClientURL's answer,
-// else the request's own.
-func (h *Handler) clientURL(r *http.Request) *url.URL {
-	if h.ClientURL != nil {
-		if u := h.ClientURL(r); u != nil {
-			return u
-		}
+// setPublic keeps the path and query of u, copied: a handler after this
+// one may rewrite the request's URL in place. When u's path is that of
+// the request's URL (no rewrite in front), whose escaped form is escaped,
+// that form is not worked out again.
+func (rw *responseWriter) setPublic(u, request *url.URL, escaped string) {
+	rw.public = url.URL{Path: u.Path, RawPath: u.RawPath, RawQuery: u.RawQuery}
+	if u.Path == request.Path && u.RawPath == request.RawPath {
+		rw.pubPath = escaped
+	} else {
+		rw.pubPath = rw.public.EscapedPath()
 	}
-	return r.URL
 }
 
-// setPublic keeps the path and query of u, copied: a handler after this
-// one may rewrite the request's URL in place.
-func (rw *responseWriter) setPublic(u *url.URL) {
-	rw.public = url.URL{Path: u.Path, RawPath: u.RawPath, RawQuery: u.RawQuery}
+// setPublicPath sets the path of public from its escaped form (see
+// setEscapedPath).
+func (rw *responseWriter) setPublicPath(escaped string) {
+	setEscapedPath(&rw.public, escaped)
+	rw.pubPath = rw.public.EscapedPath()
 }
 
 func joinLines(lines []string) string {
@@ -250,8 +266,17 @@ func setIfNoneMatch(h http.Header, v string) {
 }
 
 // Header returns the live header map of the underlying writer: changes made
-// by next before the decision are what the decision looks at.
-func (rw *responseWriter) Header() http.Header { return rw.w.Header() }
+// by next before the decision are what the decision looks at. The map is
+// asked for once and kept: a writer's Header is the one map its response
+// is sent with (which next relies on too), and asking goes through every
+// writer wrapped below (Caddy's, the traffic counts': about 40
+// instructions a call, a dozen calls a page).
+func (rw *responseWriter) Header() http.Header {
+	if rw.hdr == nil {
+		rw.hdr = rw.w.Header()
+	}
+	return rw.hdr
+}
 
 // Unwrap returns the underlying ResponseWriter, for http.ResponseController.
 func (rw *responseWriter) Unwrap() http.ResponseWriter { return rw.w }

@@ -27,7 +27,7 @@ import (
 // kept beyond the call, so a caller's method value (Caddy's
 // next.ServeHTTP) needs no allocation on any request.
 func (rw *responseWriter) nextFollowingSlash(next Next, w http.ResponseWriter, r *http.Request) error {
-	pub := rw.public.EscapedPath()
+	pub := rw.pubPath
 	if strings.HasSuffix(rw.pagePath, "/") || strings.HasSuffix(pub, "/") || rw.mark == markFollowed {
 		return next(w, r) // nothing to add a slash to, or added once already
 	}
@@ -39,7 +39,7 @@ func (rw *responseWriter) nextFollowingSlash(next Next, w http.ResponseWriter, r
 	if rw.mark == markPage && rw.h.Reenter != nil {
 		return rw.followByReentry(c)
 	}
-	setEscapedPath(&rw.public, pub+"/")
+	rw.setPublicPath(pub + "/")
 	rw.pagePath = c.want[0]
 	r2 := r.Clone(r.Context())
 	setEscapedPath(r2.URL, c.want[0])

@@ -151,6 +151,7 @@ type Store struct {
 	since   atomic.Int64 // unix nanoseconds of the first count
 	rows    atomic.Pointer[map[rowKey]*row]
 	rowsMu  sync.Mutex
+	memo    [memoSlots]atomic.Pointer[rowMemo] // see rowOf
 	minutes *series
 	hours   *series
 }
@@ -200,6 +201,54 @@ func (s *Store) row(k rowKey, operator, label string) *row {
 	return r
 }
 
+// rowMemo is the row a classification is counted in and the slot of its
+// purpose (rowOf).
+type rowMemo struct {
+	c       Classification
+	r       *row
+	purpose int
+}
+
+// memoSlots is how many classifications rowOf remembers: the first ones
+// seen (a site's browsers and its usual crawlers are few).
+const memoSlots = 8
+
+// rowOf returns the row of c (see row) and the slot of its purpose in the
+// series. A classification's row never changes once made (rows are only
+// ever added, and a client past MaxRows stays in its "other" row), so the
+// answers for the first memoSlots classifications are kept, each slot
+// filled once: the row's name, purpose and label, a map lookup by two
+// strings and the purpose's slot are then a few comparisons.
+func (s *Store) rowOf(c Classification) (*row, int) {
+	free := -1
+	for i := range s.memo {
+		m := s.memo[i].Load()
+		if m == nil {
+			free = i
+			break
+		}
+		if m.c == c {
+			return m.r, m.purpose
+		}
+	}
+	operator := ""
+	if c.Agent != nil {
+		operator = c.Agent.Operator
+	}
+	purpose := c.Purpose()
+	r, p := s.row(rowKey{c.Name(), purpose}, operator, c.Label()), purposeIndex(purpose)
+	if free >= 0 {
+		// Slots fill in order; another request may have taken this one.
+		m := &rowMemo{c: c, r: r, purpose: p}
+		for i := free; i < len(s.memo); i++ {
+			if s.memo[i].CompareAndSwap(nil, m) || s.memo[i].Load().c == c {
+				break
+			}
+		}
+	}
+	return r, p
+}
+
 // Record counts one answered request.
 func (s *Store) Record(e Event) {
 	if e.Time.IsZero() {
@@ -207,13 +256,7 @@ func (s *Store) Record(e Event) {
 	} else {
 		s.countedFrom(e.Time.UnixNano())
 	}
-	c := e.Client
-	operator := ""
-	if c.Agent != nil {
-		operator = c.Agent.Operator
-	}
-	purpose := c.Purpose()
-	r := s.row(rowKey{c.Name(), purpose}, operator, c.Label())
+	r, p := s.rowOf(e.Client)
 	f := e.Form
 	if f >= numForms {
 		f = FormOther
@@ -242,7 +285,6 @@ func (s *Store) Record(e Event) {
 	addNonZero(&cl.saved, saved)
 	addNonZero(&cl.blocked, blocked)
 	r.pages.add(PagePath(e.Path), 1, 0)
-	p := purposeIndex(purpose)
 	s.minutes.add(e.Time, p, 1, markdown, saved, blocked)
 	s.hours.add(e.Time, p, 1, markdown, saved, blocked)
 }

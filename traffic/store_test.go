@@ -460,3 +460,63 @@ func TestStoreSinceCoversPastEvents(t *testing.T) {
 		t.Errorf("since %v after an event at %v", got, past)
 	}
 }
+
+// TestStoreRowMemo: the rows remembered for the first classifications
+// (rowOf) count what the rows looked up each time count, for more
+// clients than are remembered, past MaxRows, and from several goroutines
+// at once; and a request of a client seen before allocates nothing,
+// remembered or not.
+func TestStoreRowMemo(t *testing.T) {
+	clients := append(fiftyClients()[:3*memoSlots], Classify(uaChrome), Classify(""), Classify(uaUnknownUA))
+	for _, maxRows := range []int{0, memoSlots / 2, 2 * memoSlots} {
+		s := NewStore(StoreConfig{MaxRows: maxRows})
+		var wg sync.WaitGroup
+		for g := range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range 3000 {
+					c := clients[(g*7+i)%len(clients)]
+					s.Record(Event{Client: c, Status: 200, Path: "/p", Form: FormHTML, Bytes: 1})
+				}
+			}()
+		}
+		wg.Wait()
+		// The same events, each row looked up by its key.
+		want := map[rowKey]uint64{}
+		for g := range 4 {
+			for i := range 3000 {
+				c := clients[(g*7+i)%len(clients)]
+				want[rowKey{c.Name(), c.Purpose()}]++
+			}
+		}
+		snap := s.Snapshot()
+		if snap.Totals.Requests != 12000 {
+			t.Errorf("max rows %d: %d requests, want 12000", maxRows, snap.Totals.Requests)
+		}
+		if maxRows == 0 {
+			for k, n := range want {
+				if c := findClient(snap, k.name, k.purpose); c == nil || c.Totals.Requests != n {
+					t.Errorf("%s/%s: %+v, want %d requests", k.name, k.purpose, c, n)
+				}
+			}
+		}
+		for i := range s.memo {
+			m := s.memo[i].Load()
+			if m == nil {
+				t.Errorf("max rows %d: slot %d of %d left empty", maxRows, i, memoSlots)
+				continue
+			}
+			if r := s.row(rowKey{m.c.Name(), m.c.Purpose()}, "", ""); r != m.r || m.purpose != purposeIndex(m.c.Purpose()) {
+				t.Errorf("max rows %d: slot %d remembers another row than its key's", maxRows, i)
+			}
+		}
+		e := Event{Time: time.Unix(1_800_000_000, 0), Status: 200, Path: "/p", Form: FormHTML}
+		for _, c := range []Classification{clients[0], clients[len(clients)-1]} {
+			e.Client = c
+			if n := testing.AllocsPerRun(100, func() { s.Record(e) }); n != 0 {
+				t.Errorf("max rows %d: %s allocates %.0f times a request", maxRows, c.Name(), n)
+			}
+		}
+	}
+}

@@ -40,6 +40,11 @@
 # conversion cached), plan-scan (plan with the self-scan on, the default,
 # scan.caddyfile: measured once the first scan has finished). PAGE
 # (/size/1k.html).
+# SETTLE (seconds, default 0) waits after the warm-up before the window:
+# the module's own background work started with the server (the check of
+# the URLs the YAML declares, llms-full.txt, the content index) otherwise
+# falls into some windows and not others, 300-2,000 instructions a
+# request under valgrind; SETTLE=30 leaves it out.
 # CADDY (a prebuilt binary), WORK (a directory for the dumps and logs),
 # STRACE (1; 0 skips the system calls). The environment reaches Caddy:
 # GOGC=off counts the requests' own work without any collection (what is
@@ -171,6 +176,7 @@ for name in $FRONTS; do
 	rm -f "$out"*
 	start "$name" valgrind --tool=callgrind --callgrind-out-file="$out"
 	warm "$name"
+	sleep "${SETTLE:-0}"
 	callgrind_control -z "$FPID" >/dev/null 2>&1
 	echo "# window start" >>"$WORK/$name.log"
 	sequence "$name" "$N"
@@ -202,7 +208,7 @@ for name in $FRONTS; do
 done
 
 echo "Date: $(date -u '+%Y-%m-%d %H:%M UTC'); $(go version | cut -d' ' -f3-4); $(valgrind --version); Caddy $BUILT."
-echo "Command: ${GOGC:+GOGC=$GOGC }N=$N WARM=$WARM PAGE=$PAGE FRONTS=\"$FRONTS\" bench/proxy/wholeproc.sh (GOMAXPROCS=1; $WORK)"
+echo "Command: ${GOGC:+GOGC=$GOGC }${SETTLE:+SETTLE=$SETTLE }N=$N WARM=$WARM PAGE=$PAGE FRONTS=\"$FRONTS\" bench/proxy/wholeproc.sh (GOMAXPROCS=1; $WORK)"
 echo
 echo "| front | instructions/request | over plain | of them marking | the rest | scheduling | without scheduling | over plain | collections in the window | writes/request | reads with data/request | system calls/request, all |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"

@@ -93,7 +93,7 @@ func (m *AgentSet) Count(c traffic.Classification, form traffic.Form, v traffic.
 	case c.Class == traffic.ClassBrowser:
 		label = labelBrowser
 	}
-	purpose := purposeIdx(c.Purpose())
+	purpose := purposeOf(c)
 	if blocked {
 		incCached(&m.refused[label*len(metricPurposes)+purpose], func() prometheus.Counter {
 			return m.Blocked.WithLabelValues(metricPurposes[purpose], m.labels[label])
@@ -122,6 +122,28 @@ func incCached(slot *atomic.Pointer[boxed], lookup func() prometheus.Counter) {
 	}
 	p.Inc()
 }
+
+// purposeOf is purposeIdx(c.Purpose()): an agent's purpose looked up,
+// any other client's class read from a table (no string comparisons for
+// a browser).
+func purposeOf(c traffic.Classification) int {
+	if c.Agent != nil {
+		return purposeIdx(string(c.Agent.Purpose))
+	}
+	if int(c.Class) < len(classPurposes) {
+		return classPurposes[c.Class]
+	}
+	return len(metricPurposes) - 1
+}
+
+// classPurposes is purposeIdx of each class's name, by class.
+var classPurposes = func() []int {
+	var out []int
+	for c := traffic.Class(0); c.String() != "unknown" || c == 0; c++ {
+		out = append(out, purposeIdx(c.String()))
+	}
+	return out
+}()
 
 // purposeIdx is the index of p in metricPurposes, "unknown" when absent.
 func purposeIdx(p string) int {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentready/caddy-agentready/connect"
 	"github.com/agentready/caddy-agentready/traffic"
+	"github.com/agentready/caddy-agentready/traffic/agents"
 )
 
 // TestRegisterTwice: every config registers the same collectors; the
@@ -134,4 +135,20 @@ func collected(c prometheus.Collector) int {
 		n++
 	}
 	return n
+}
+
+// TestPurposeOf holds purposeOf, which counts a request's purpose without
+// comparing strings for a client that is not an agent, to the index of
+// the purpose's name, for every class (and one past them) with and
+// without an agent.
+func TestPurposeOf(t *testing.T) {
+	all := agents.All()
+	for class := traffic.Class(0); class < 12; class++ {
+		for _, a := range []*agents.Agent{nil, all[0], all[len(all)-1]} {
+			c := traffic.Classification{Class: class, Agent: a}
+			if got, want := purposeOf(c), purposeIdx(c.Purpose()); got != want {
+				t.Errorf("class %d, agent %v: purpose %d, want %d", class, a != nil, got, want)
+			}
+		}
+	}
 }

@@ -108,6 +108,10 @@ func (c *Converter) ConvertContext(ctx context.Context, htmlUTF8 []byte, pageURL
 	base := documentBase(doc, pageURL)
 	article := declaredArticle(doc)
 	scripts := strip(doc)
+	if on(c.opts.PruneDefaults) {
+		revealDisclosures(doc)
+		revealHiddenPage(findFirst(doc, atom.Body))
+	}
 	if err := bud.check(); err != nil {
 		return nil, err
 	}

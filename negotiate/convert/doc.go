@@ -21,7 +21,10 @@
 //     and go-readability's article inside it is not, go-readability runs on
 //     a copy of the landmark, and the blocks none of whose text it kept (related and most-popular lists,
 //     media-player menus, buttons, bio cards) are removed ("+pruned" is
-//     added to the extraction). Headings, tables, code, definition lists,
+//     added to the extraction); on a page that does not declare itself an
+//     article, when the landmark holds more than three times the text of
+//     go-readability's article (one section of a service or product page)
+//     and that article is not a post of a thread, nothing is. Headings, tables, code, definition lists,
 //     inline elements, bylines, the article's header and Keep matches are
 //     never removed this way, nor a block that holds code, a definition
 //     list, an admonition or a DocBook box (sidebar, note, tip), nor a link list
@@ -33,11 +36,7 @@
 //     forum topic's replies); a section of plain text there stays when a
 //     block that is never removed (a heading, a table, prose) follows it.
 //     A page that declares itself an article (og:type) is refined even
-//     when go-readability finds it too short to judge. On a page that does
-//     not, when what go-readability kept is less than a fifth of the
-//     landmark's text, it is one part of a landmark of parts (a service
-//     page's sections, partial.go): of the blocks it kept nothing of, only
-//     those of mostly link text or holding a form control go;
+//     when go-readability finds it too short to judge;
 //  3. the whole <body> ("body"), when it holds no chrome at all: no block
 //     of mostly link text outside a paragraph (a man page's "See also
 //     git-rm(1), git-mv(1)" is a sentence) and no form control. A man page
@@ -55,10 +54,10 @@
 //     thread (one of three or more dated siblings of one tag, class and
 //     template, posts.go), the posts are the content
 //     ("readability+posts"); inside a landmark, the oracle keeps them all.
-//     When its article holds less than a third of the body's text and the
-//     page does not declare an article, it is one part of a page of parts
-//     (a service page's sections, partial.go): the body cleaned as in step
-//     5 is the content, when the cleaning applies;
+//     On a page that does not declare itself an article, an article that
+//     holds less than a third of the body's text (outside the prune rules)
+//     is one section of a service or product page: the cleaned body (5) is
+//     the content instead, when cleaning removes chrome from it;
 //  5. the whole <body>, cleaned ("body+cleaned"): a site <header> that does
 //     not hold the page's <h1>, widget forms (search, newsletter) and blocks
 //     of mostly link text (menus, lists of other articles) are removed,

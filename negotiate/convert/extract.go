@@ -91,6 +91,9 @@ func (c *Converter) selectContent(doc *html.Node, base *url.URL, cl *cleaner) co
 	}
 	if art != nil {
 		if picked, ok := readabilityBody(art, body, cl); ok {
+			if picked.how == "readability" && partOfPage(art, body, cl) && cleanBody(body, cl) {
+				return content{[]*html.Node{body}, "body+cleaned"}
+			}
 			return picked
 		}
 	}

@@ -67,6 +67,12 @@ var goldenExtraction = map[string]string{
 	// a MediaWiki article: its skip links, "[edit]" links, hatnotes and
 	// navigation box go by the default prune, its infobox stays
 	"mediawiki": "landmark:role-main+pruned",
+	// a service page without a landmark, not declared an article: a
+	// section readability takes for the article and a dozen more; the
+	// cleaned body is the page
+	"service-sections": "body+cleaned",
+	// the same in a <main>: the landmark stays whole
+	"service-sections-main": "landmark:main",
 }
 
 // goldenHeader is the origin response every golden page is converted with.

@@ -29,7 +29,9 @@ func newReadability() readability.Parser {
 // and readability's article inside it is clean (a fifth or less link
 // text), it runs on a copy of the landmark and serves as an oracle: a
 // block of the landmark of whose text readability kept less than
-// minKeptShare is removed (pruneUnkept). Readability's own output is not
+// minKeptShare is removed (pruneUnkept), unless readability's article is
+// one section of a page that is not an article (partOfPage), not a post
+// of a thread: the landmark then stays whole. Readability's own output is not
 // used, since it also rewrites what it keeps (h1 becomes h2; the byline
 // and the headings it finds unlikely are dropped). Headings, tables, code,
 // definition lists, quotes, inline elements, real forms, the article's
@@ -84,17 +86,16 @@ func refine(lm content, base *url.URL, cl *cleaner) content {
 	if len(kept) == 0 {
 		return lm
 	}
-	// one post of a thread kept: the oracle keeps the others too
 	run := postRun(root, kept)
+	if run == nil && partOfPage(art.Node, root, cl) {
+		// readability's article is one section of a page that is not an
+		// article (a service page's, a shop category's): the landmark
+		// stays whole, as when readability does not judge it an article
+		return lm
+	}
+	// one post of a thread kept: the oracle keeps the others too
 	for _, p := range run {
 		collectTexts(p, kept)
-	}
-	if run == nil && keptIsPart(root, kept, cl) {
-		// one part of a landmark of parts: only its chrome goes
-		if removeAll(root, chromeOnly(unkept(root, kept, cl))) {
-			lm.how += "+pruned"
-		}
-		return lm
 	}
 	if pruneUnkept(root, kept, cl) {
 		lm.how += "+pruned"

