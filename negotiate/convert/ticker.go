@@ -3,6 +3,7 @@ package convert
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -19,14 +20,15 @@ import (
 // alone (a row of "Yes" is a comparison's data).
 func dropTickers(n *html.Node) {
 	var run []*html.Node
-	text, markup := "", ""
+	var key uint64
+	markup := ""
 	flush := func() {
 		if len(run) >= minTickerRun {
 			for _, c := range run[1:] {
 				n.RemoveChild(c)
 			}
 		}
-		run, text, markup = run[:0], "", ""
+		run, key, markup = run[:0], 0, ""
 	}
 	for c := n.FirstChild; c != nil; {
 		next := c.NextSibling
@@ -36,11 +38,11 @@ func dropTickers(n *html.Node) {
 		case c.Type != html.ElementNode || tableParts[c.DataAtom]:
 			flush()
 		default:
-			t := tickerText(c)
-			if len(run) > 0 && t == text && t != "" {
-				// the same text: a copy when written alike (rendered
-				// only then, so that a page's other elements cost a
-				// bounded text walk)
+			k, ok := tickerKey(c)
+			if len(run) > 0 && ok && k == key {
+				// the same words: a copy when written alike (its markup
+				// written out only then, so that a page's other
+				// elements cost a bounded walk)
 				if markup == "" {
 					markup = tickerMarkup(run[0])
 				}
@@ -51,8 +53,8 @@ func dropTickers(n *html.Node) {
 				}
 			}
 			flush()
-			if t != "" {
-				run, text = append(run, c), t
+			if ok {
+				run, key = append(run, c), k
 			}
 			dropTickers(c)
 		}
@@ -61,24 +63,80 @@ func dropTickers(n *html.Node) {
 	flush()
 }
 
-// tickerText returns n's text, its runs of space made one, when it is
-// short enough for a ticker's phrase (maxTickerBytes, maxTickerWords) and
-// holds a letter; else "". The text is read at most maxTickerBytes deep,
-// so that a walk over nested elements stays linear.
-func tickerText(n *html.Node) string {
-	var b strings.Builder
-	if !tickerShort(n, &b) {
-		return ""
+// tickerKey returns a hash of n's words (its text with runs of space made
+// one) when the text is short enough for a ticker's phrase
+// (maxTickerBytes of text and elements, maxTickerWords words) and holds a
+// letter; ok is false otherwise. It allocates nothing and reads at most
+// maxTickerBytes of text and elements under n, so that a walk over nested
+// elements stays linear.
+func tickerKey(n *html.Node) (key uint64, ok bool) {
+	k := tickerHash{sum: 14695981039346656037}
+	if !k.walk(n) || k.words == 0 || k.words > maxTickerWords || !k.letter {
+		return 0, false
 	}
-	words := strings.Fields(b.String())
-	if len(words) == 0 || len(words) > maxTickerWords {
-		return ""
+	return k.sum, true
+}
+
+// tickerHash is tickerKey's state: an FNV-1a hash of the words seen, with
+// one space between words.
+type tickerHash struct {
+	sum            uint64
+	size, elements int
+	words          int
+	inWord, letter bool
+}
+
+// walk hashes the text under n and reports whether it stayed within the
+// bounds.
+func (k *tickerHash) walk(n *html.Node) bool {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		switch c.Type {
+		case html.TextNode:
+			k.size += len(c.Data)
+			if k.size > maxTickerBytes {
+				return false
+			}
+			k.text(c.Data)
+		case html.ElementNode:
+			k.elements++
+			if k.elements > maxTickerBytes || !k.walk(c) {
+				return false
+			}
+		}
 	}
-	t := strings.Join(words, " ")
-	if strings.IndexFunc(t, unicode.IsLetter) < 0 {
-		return ""
+	return true
+}
+
+// text hashes s, a run of text, word by word; a word runs on into the
+// next text node when no space separates them (<b>Book</b>ed), as it
+// reads.
+func (k *tickerHash) text(s string) {
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			k.inWord = false
+			continue
+		}
+		if !k.inWord {
+			if k.words > 0 {
+				k.byte(' ')
+			}
+			k.words++
+			k.inWord = true
+		}
+		if unicode.IsLetter(r) {
+			k.letter = true
+		}
+		var buf [utf8.UTFMax]byte
+		for _, b := range buf[:utf8.EncodeRune(buf[:], r)] {
+			k.byte(b)
+		}
 	}
-	return t
+}
+
+// byte adds b to the hash.
+func (k *tickerHash) byte(b byte) {
+	k.sum ^= uint64(b)
+	k.sum *= 1099511628211
 }
 
 // tickerMarkup returns n's markup, or "" when it cannot be written.
@@ -88,33 +146,6 @@ func tickerMarkup(n *html.Node) string {
 		return ""
 	}
 	return b.String()
-}
-
-// tickerShort writes the text under n to b and reports whether it stayed
-// within maxTickerBytes, and the elements under n within maxTickerBytes
-// too (it stops as soon as either is past).
-func tickerShort(n *html.Node, b *strings.Builder) bool {
-	elements := 0
-	var walk func(n *html.Node) bool
-	walk = func(n *html.Node) bool {
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			switch c.Type {
-			case html.TextNode:
-				b.WriteString(c.Data)
-				b.WriteByte(' ')
-			case html.ElementNode:
-				elements++
-				if elements > maxTickerBytes || !walk(c) {
-					return false
-				}
-			}
-			if b.Len() > maxTickerBytes {
-				return false
-			}
-		}
-		return true
-	}
-	return walk(n)
 }
 
 // tableParts are the elements whose runs dropTickers leaves alone.
