@@ -197,6 +197,7 @@ func (c *Converter) assemble(roots []*html.Node, cl *cleaner) (*html.Node, *conv
 	if cl.headerLines {
 		dropHeaderLines(root, cl)
 		dropRepeats(root, cl)
+		dropTickers(root)
 	}
 	if bound(root) {
 		return root, c.mdEmpty
