@@ -36,7 +36,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -59,13 +58,13 @@ import (
 	_ "github.com/caddyserver/caddy/v2/modules/standard"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agentready/caddy-agentready/bench/search/sitecorpus"
 	_ "github.com/agentready/caddy-agentready/caddymodule"
 	"github.com/agentready/caddy-agentready/internal/procstatus"
 )
 
-type question struct {
-	id, text, answer string
-}
+// question is a question of a site and its answer page.
+type question = sitecorpus.Question
 
 // site is one development site: where its HTML lives and its questions.
 type site struct {
@@ -184,7 +183,7 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 // questions of the yardstick, /ask and search_site.
 func run(s site, docs, qfile, logLevel string, verbose bool, concurrency int) (result, error) {
 	res := result{site: s}
-	qs, err := readQuestions(qfile)
+	qs, err := sitecorpus.ReadQuestions(qfile)
 	if err != nil {
 		return res, err
 	}
@@ -215,12 +214,12 @@ func run(s site, docs, qfile, logLevel string, verbose bool, concurrency int) (r
 	} else if len(missing) > 0 {
 		fmt.Printf("HTML files not in the index: %d, e.g. %s\n", len(missing), strings.Join(missing[:min(12, len(missing))], " "))
 	}
-	bl, err := newBaseline(docs)
+	bl, err := sitecorpus.NewBaseline(docs)
 	if err != nil {
 		return res, fmt.Errorf("baseline: %v", err)
 	}
 	for _, w := range []way{
-		{"baseline BM25", &res.base, func(q string) ([]string, error) { return bl.search(q, 10, s.prefix), nil }},
+		{"baseline BM25", &res.base, func(q string) ([]string, error) { return bl.Search(q, 10, s.prefix), nil }},
 		{"/ask", &res.ask, func(q string) ([]string, error) { return askURLs(base, q) }},
 		{"MCP search_site", &res.search, func(q string) ([]string, error) { return searchURLs(ctx, cs, q) }},
 	} {
@@ -325,17 +324,17 @@ type way struct {
 func (w way) score(qs []question, prefix string, verbose bool) error {
 	var fails []string
 	for _, q := range qs {
-		urls, err := w.ask(q.text)
+		urls, err := w.ask(q.Text)
 		if err != nil {
-			return fmt.Errorf("%s %s: %v", w.name, q.id, err)
+			return fmt.Errorf("%s %s: %v", w.name, q.ID, err)
 		}
-		rank := rankOf(urls, prefix+q.answer)
+		rank := rankOf(urls, prefix+q.Answer)
 		w.out.add(rank)
 		if rank == 0 || rank > 5 {
-			fails = append(fails, fmt.Sprintf("%s %q (want %s; rank %d; got %s)", q.id, q.text, q.answer, rank, strings.Join(paths(urls, 3, prefix), " ")))
+			fails = append(fails, fmt.Sprintf("%s %q (want %s; rank %d; got %s)", q.ID, q.Text, q.Answer, rank, strings.Join(paths(urls, 3, prefix), " ")))
 		}
 		if verbose {
-			fmt.Printf("  %s %s: rank %d\n", w.name, q.id, rank)
+			fmt.Printf("  %s %s: rank %d\n", w.name, q.ID, rank)
 		}
 	}
 	fmt.Printf("%s: recall@5 %.2f (%d/%d), MRR@10 %.3f\n", w.name, float64(w.out.hits)/float64(w.out.n), w.out.hits, w.out.n, w.out.rr/float64(w.out.n))
@@ -364,7 +363,7 @@ func askLatency(base string, qs []question, c, total int) (p50, p99 time.Duratio
 		wg.Go(func() {
 			for i := range next {
 				t := time.Now()
-				resp, err := client.Get(base + "/ask?limit=10&query=" + url.QueryEscape(qs[i%len(qs)].text))
+				resp, err := client.Get(base + "/ask?limit=10&query=" + url.QueryEscape(qs[i%len(qs)].Text))
 				if err == nil {
 					_, err = io.Copy(io.Discard, resp.Body)
 					resp.Body.Close()
@@ -397,29 +396,6 @@ func rss() uint64 {
 		return 0
 	}
 	return uint64(m.RSS)
-}
-
-// readQuestions reads id<TAB>question<TAB>path lines; # starts a comment.
-func readQuestions(name string) ([]question, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var out []question
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		line := sc.Text()
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		parts := strings.Split(line, "\t")
-		if len(parts) != 3 {
-			return nil, fmt.Errorf("%s:%d: want id<TAB>question<TAB>path", name, n)
-		}
-		out = append(out, question{parts[0], parts[1], parts[2]})
-	}
-	return out, sc.Err()
 }
 
 type indexStatus struct {

@@ -1,15 +1,10 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
-	"net/http"
-	"net/url"
 	"time"
 
-	"golang.org/x/net/html"
-
-	"github.com/agentready/caddy-agentready/frontmatter"
+	"github.com/agentready/caddy-agentready/bench/search/sitecorpus"
 	"github.com/agentready/caddy-agentready/fulltext"
 )
 
@@ -24,12 +19,12 @@ import (
 // canonical URLs).
 func offline(s site, docs, qfile string, verbose bool) (result, error) {
 	res := result{site: s}
-	qs, err := readQuestions(qfile)
+	qs, err := sitecorpus.ReadQuestions(qfile)
 	if err != nil {
 		return res, err
 	}
 	start := time.Now()
-	in, err := readSite(docs, s.prefix)
+	in, err := sitecorpus.ReadSite(docs, s.prefix)
 	if err != nil {
 		return res, err
 	}
@@ -39,12 +34,12 @@ func offline(s site, docs, qfile string, verbose bool) (result, error) {
 	res.ready = time.Since(start)
 	res.pages, res.index = len(in), x.Size()
 	fmt.Printf("== %s (offline): %d pages read in %.1fs, indexed in %.2fs, index %d bytes\n", s.name, len(in), read.Seconds(), res.ready.Seconds(), res.index)
-	bl, err := newBaseline(docs)
+	bl, err := sitecorpus.NewBaseline(docs)
 	if err != nil {
 		return res, fmt.Errorf("baseline: %v", err)
 	}
 	for _, w := range []way{
-		{"baseline BM25", &res.base, func(q string) ([]string, error) { return bl.search(q, 10, s.prefix), nil }},
+		{"baseline BM25", &res.base, func(q string) ([]string, error) { return bl.Search(q, 10, s.prefix), nil }},
 		{"fulltext", &res.ask, func(q string) ([]string, error) {
 			var out []string
 			for _, h := range x.Search(q, 10) {
@@ -58,27 +53,6 @@ func offline(s site, docs, qfile string, verbose bool) (result, error) {
 		}
 	}
 	return res, nil
-}
-
-// readSite reads every HTML file under root as a document at prefix plus
-// its path.
-func readSite(root, prefix string) ([]fulltext.Document, error) {
-	var out []fulltext.Document
-	err := eachHTML(root, func(rel string, raw []byte) error {
-		path := prefix + rel
-		node, err := html.Parse(bytes.NewReader(raw))
-		if err != nil {
-			return err
-		}
-		meta := frontmatter.Extract(node, &url.URL{Scheme: "http", Host: "localhost", Path: path}, http.Header{}, "en")
-		_, sections, err := fulltext.FromHTML(bytes.NewReader(raw))
-		if err != nil {
-			return err
-		}
-		out = append(out, fulltext.Document{Title: meta.Title, Description: meta.Description, Path: path, Sections: sections})
-		return nil
-	})
-	return out, err
 }
 
 // printOfflineTable prints the summary of an offline run.

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/agentready/caddy-agentready/bench/search/sitecorpus"
 	"github.com/agentready/caddy-agentready/fulltext"
 )
 
@@ -33,11 +34,11 @@ type ceilingRows struct {
 //     fulltext's order (the least a perfect model gives).
 func ceiling(s site, root, questions string) (ceilingRows, error) {
 	var rows ceilingRows
-	qs, err := readQuestions(filepath.Join(questions, s.questions))
+	qs, err := sitecorpus.ReadQuestions(filepath.Join(questions, s.questions))
 	if err != nil {
 		return rows, err
 	}
-	docs, err := readSite(root, s.prefix)
+	docs, err := sitecorpus.ReadSite(root, s.prefix)
 	if err != nil {
 		return rows, err
 	}
@@ -49,11 +50,11 @@ func ceiling(s site, root, questions string) (ceilingRows, error) {
 	for _, q := range qs {
 		var ranked []int
 		answer := -1
-		for _, h := range x.Search(q.text, len(docs)) {
+		for _, h := range x.Search(q.Text, len(docs)) {
 			ranked = append(ranked, h.Doc)
 		}
 		for d := range docs {
-			if docs[d].Path == s.prefix+q.answer {
+			if docs[d].Path == s.prefix+q.Answer {
 				answer = d
 			}
 		}
@@ -64,7 +65,7 @@ func ceiling(s site, root, questions string) (ceilingRows, error) {
 			}
 		}
 		if rank == 0 || rank > 5 {
-			deep = append(deep, fmt.Sprintf("%s %s %d", q.id, q.answer, rank))
+			deep = append(deep, fmt.Sprintf("%s %s %d", q.ID, q.Answer, rank))
 		}
 		for i, w := range ceilingWeights {
 			most[i].add(bestFusedRank(len(ranked), rank, w))

@@ -48,6 +48,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentready/caddy-agentready/bench/search/sitecorpus"
 	"github.com/agentready/caddy-agentready/fulltext"
 )
 
@@ -187,11 +188,11 @@ func fail(err error) {
 // its questions.
 func runSite(c config, s site, root string, e embedder) (siteResult, error) {
 	r := siteResult{site: s}
-	qs, err := readQuestions(filepath.Join(c.questions, s.questions))
+	qs, err := sitecorpus.ReadQuestions(filepath.Join(c.questions, s.questions))
 	if err != nil {
 		return r, err
 	}
-	docs, err := readSite(root, s.prefix)
+	docs, err := sitecorpus.ReadSite(root, s.prefix)
 	if err != nil {
 		return r, err
 	}
@@ -225,7 +226,7 @@ func runSite(c config, s site, root string, e embedder) (siteResult, error) {
 		s.name, r.pages, r.chunks, r.tokens, r.tokenize.Seconds(), r.embedded, r.embedTime.Seconds(), ms(r.embedTime)/float64(max(r.embedded, 1)), r.vecMiB, r.rssMiB, r.hwmMiB)
 	texts := make([]string, len(qs))
 	for i, q := range qs {
-		texts[i] = q.text
+		texts[i] = q.Text
 	}
 	qvs, per, err := e.embedQuestions(s.name, texts)
 	if err != nil {
@@ -241,20 +242,20 @@ func runSite(c config, s site, root string, e embedder) (siteResult, error) {
 // scoreSite scores plain BM25 and every design on the site's questions.
 func scoreSite(c config, r *siteResult, root string, qs []question, qvs [][]float32, docs []fulltext.Document, x *fulltext.Index, cs []chunk, vecs [][]float32) error {
 	s := r.site
-	bl, err := newBaseline(root)
+	bl, err := sitecorpus.NewBaseline(root)
 	if err != nil {
 		return err
 	}
 	for _, q := range qs {
-		r.base.add(rankOf(bl.search(q.text, 10, s.prefix), s.prefix+q.answer))
+		r.base.add(rankOf(bl.Search(q.Text, 10, s.prefix), s.prefix+q.Answer))
 	}
 	for _, d := range designs(x, cs, vecs) {
 		var sc score
 		var line []string
 		for i, q := range qs {
-			rank := rankOfDoc(d.rank(q.text, qvs[i]), docs, s.prefix+q.answer)
+			rank := rankOfDoc(d.rank(q.Text, qvs[i]), docs, s.prefix+q.Answer)
 			sc.add(rank)
-			line = append(line, fmt.Sprintf("%s:%d", q.id, rank))
+			line = append(line, fmt.Sprintf("%s:%d", q.ID, rank))
 		}
 		r.names, r.scores = append(r.names, d.name), append(r.scores, sc)
 		fmt.Printf("%s: %s\n", d.name, sc)

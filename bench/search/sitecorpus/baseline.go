@@ -1,4 +1,4 @@
-package main
+package sitecorpus
 
 import (
 	"bytes"
@@ -13,12 +13,12 @@ import (
 	"golang.org/x/net/html"
 )
 
-// baseline is plain BM25 (k1 1.2, b 0.75, no stemming, no stop words, no
+// Baseline is plain BM25 (k1 1.2, b 0.75, no stemming, no stop words, no
 // fields, no tuning) over the full text of each HTML file of a site: every
 // text node outside script and style, title included. It is the yardstick
 // the issue sets: a search that does worse than this on a site nobody
 // tuned on has a ranking fitted to another site.
-type baseline struct {
+type Baseline struct {
 	paths    []string        // URL path of each page
 	lengths  []float64       // tokens per page
 	postings map[string][]tf // term → pages that hold it
@@ -30,10 +30,10 @@ type tf struct {
 	count float64
 }
 
-// newBaseline reads every .html file under root.
-func newBaseline(root string) (*baseline, error) {
-	b := &baseline{postings: map[string][]tf{}}
-	err := eachHTML(root, func(rel string, raw []byte) error {
+// NewBaseline reads every .html file under root.
+func NewBaseline(root string) (*Baseline, error) {
+	b := &Baseline{postings: map[string][]tf{}}
+	err := EachHTML(root, func(rel string, raw []byte) error {
 		counts := map[string]float64{}
 		n := 0
 		for _, w := range plainWords(pageText(raw)) {
@@ -55,9 +55,9 @@ func newBaseline(root string) (*baseline, error) {
 	return b, err
 }
 
-// eachHTML calls f with the path under root (from "/") and the contents of
+// EachHTML calls f with the path under root (from "/") and the contents of
 // every .html file under root, in lexical order.
-func eachHTML(root string, f func(rel string, raw []byte) error) error {
+func EachHTML(root string, f func(rel string, raw []byte) error) error {
 	root = filepath.Clean(root)
 	return filepath.WalkDir(root+"/", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".html") {
@@ -71,8 +71,8 @@ func eachHTML(root string, f func(rel string, raw []byte) error) error {
 	})
 }
 
-// search returns the paths of the best n pages for q, under prefix.
-func (b *baseline) search(q string, n int, prefix string) []string {
+// Search returns the paths of the best n pages for q, under prefix.
+func (b *Baseline) Search(q string, n int, prefix string) []string {
 	const k1, bb = 1.2, 0.75
 	scores := map[int]float64{}
 	seen := map[string]bool{}
