@@ -94,16 +94,7 @@ func TestRevealDisclosures(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := mainBody(t, tc.html)
-			for _, w := range tc.want {
-				if !strings.Contains(got, w) {
-					t.Errorf("missing %q in\n%s", w, got)
-				}
-			}
-			for _, w := range tc.notWant {
-				if strings.Contains(got, w) {
-					t.Errorf("kept %q in\n%s", w, got)
-				}
-			}
+			checkHolds(t, got, tc.want, tc.notWant)
 		})
 	}
 }
@@ -202,16 +193,23 @@ func TestRevealHiddenPage(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := string(res.Markdown)
-			for _, w := range tc.want {
-				if !strings.Contains(got, w) {
-					t.Errorf("missing %q in\n%s", w, got)
-				}
-			}
-			for _, w := range tc.notWant {
-				if strings.Contains(got, w) {
-					t.Errorf("kept %q in\n%s", w, got)
-				}
-			}
+			checkHolds(t, got, tc.want, tc.notWant)
 		})
+	}
+}
+
+// checkHolds reports each of want missing from got and each of notWant
+// found in it.
+func checkHolds(t *testing.T, got string, want, notWant []string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(got, w) {
+			t.Errorf("missing %q in\n%s", w, got)
+		}
+	}
+	for _, w := range notWant {
+		if strings.Contains(got, w) {
+			t.Errorf("kept %q in\n%s", w, got)
+		}
 	}
 }

@@ -102,16 +102,7 @@ func TestLandmarkSecondOpinion(t *testing.T) {
 				t.Fatal(err)
 			}
 			md := string(res.Markdown)
-			for _, w := range tt.want {
-				if !strings.Contains(md, w) {
-					t.Errorf("Markdown lacks %q:\n%s", w, md)
-				}
-			}
-			for _, w := range tt.notWant {
-				if strings.Contains(md, w) {
-					t.Errorf("Markdown holds %q:\n%s", w, md)
-				}
-			}
+			checkHolds(t, md, tt.want, tt.notWant)
 			if tt.extract != "" && res.Extraction != tt.extract {
 				t.Errorf("Extraction = %q, want %q", res.Extraction, tt.extract)
 			}

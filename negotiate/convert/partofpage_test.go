@@ -76,16 +76,7 @@ func TestPartOfPage(t *testing.T) {
 			if res.Extraction != tc.extract {
 				t.Errorf("Extraction = %q, want %q", res.Extraction, tc.extract)
 			}
-			for _, w := range tc.want {
-				if !strings.Contains(got, w) {
-					t.Errorf("missing %q in\n%s", w, got)
-				}
-			}
-			for _, w := range tc.notWant {
-				if strings.Contains(got, w) {
-					t.Errorf("kept %q in\n%s", w, got)
-				}
-			}
+			checkHolds(t, got, tc.want, tc.notWant)
 		})
 	}
 }

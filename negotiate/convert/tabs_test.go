@@ -1,7 +1,6 @@
 package convert
 
 import (
-	"strings"
 	"testing"
 )
 
@@ -44,16 +43,7 @@ func TestHiddenTabPanels(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := mainBody(t, tc.html)
-			for _, w := range tc.want {
-				if !strings.Contains(got, w) {
-					t.Errorf("missing %q in\n%s", w, got)
-				}
-			}
-			for _, w := range tc.notWant {
-				if strings.Contains(got, w) {
-					t.Errorf("kept %q in\n%s", w, got)
-				}
-			}
+			checkHolds(t, got, tc.want, tc.notWant)
 		})
 	}
 }
