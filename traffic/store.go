@@ -4,6 +4,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/agentready/caddy-agentready/traffic/agents"
 )
 
 // Form is the representation a request was answered with.
@@ -237,8 +239,11 @@ func (s *Store) rowOf(c Classification) (*row, int) {
 	}
 	purpose := c.Purpose()
 	r, p := s.row(rowKey{c.Name(), purpose}, operator, c.Label()), purposeIndex(purpose)
-	if free >= 0 {
+	if free >= 0 && (c.Agent == nil || c.Agent.Operator != agents.SiteConfigured) {
 		// Slots fill in order; another request may have taken this one.
+		// A site's own agents are made again on every configuration
+		// load: remembered, they would hold slots no later request
+		// matches.
 		m := &rowMemo{c: c, r: r, purpose: p}
 		for i := free; i < len(s.memo); i++ {
 			if s.memo[i].CompareAndSwap(nil, m) || s.memo[i].Load().c == c {

@@ -520,3 +520,23 @@ func TestStoreRowMemo(t *testing.T) {
 		}
 	}
 }
+
+// TestStoreMemoSkipsSiteAgents: a site's own agents, made again on every
+// configuration load, are counted but not remembered, so reloads do not
+// fill the memo with agents no later request matches.
+func TestStoreMemoSkipsSiteAgents(t *testing.T) {
+	s := NewStore(StoreConfig{})
+	for range 3 { // three configuration loads
+		for _, a := range agents.FromTokens(agents.Training, "ExampleBot", "OtherBot") {
+			s.Record(Event{Client: Classification{Class: ClassAgent, Agent: a}, Status: 200, Path: "/p", Form: FormHTML})
+		}
+	}
+	for i := range s.memo {
+		if m := s.memo[i].Load(); m != nil {
+			t.Errorf("slot %d remembers %s", i, m.c.Name())
+		}
+	}
+	if c := findClient(s.Snapshot(), "ExampleBot", string(agents.Training)); c == nil || c.Totals.Requests != 3 {
+		t.Errorf("ExampleBot counted %+v, want 3 requests", c)
+	}
+}

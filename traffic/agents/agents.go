@@ -338,6 +338,10 @@ func RobotsTokens(purposes ...Purpose) []string {
 	return out
 }
 
+// SiteConfigured is the Operator of the agents FromTokens makes: a site's
+// own, made again on every configuration load.
+const SiteConfigured = "site configuration"
+
 // FromTokens makes site-defined agents (policy.extra_agents) for tokens the
 // data file does not know: each is governed by the policy of purpose and
 // is matched by its token in robots.txt and User-Agent. Tokens that are not
@@ -348,7 +352,7 @@ func FromTokens(purpose Purpose, tokens ...string) []*Agent {
 		if !IsToken(t) || strings.Contains(t, " ") {
 			continue
 		}
-		out = append(out, &Agent{Name: t, Operator: "site configuration", Product: t, Purpose: purpose,
+		out = append(out, &Agent{Name: t, Operator: SiteConfigured, Product: t, Purpose: purpose,
 			Policy: true, Robots: []string{t}, UA: []string{t}})
 	}
 	return out
