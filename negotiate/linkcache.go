@@ -35,29 +35,44 @@ type linkEntry struct {
 type linkCache struct {
 	seed  maphash.Seed
 	slots [linkSlots]atomic.Pointer[linkEntry]
+	// seen is, per slot, the hash of the last page found missing there: a
+	// page is kept the second time it is missed (a doorkeeper), so a
+	// crawler that fetches each page once costs a hash, not an entry.
+	seen [linkSlots]atomic.Uint64
 }
 
 func newLinkCache() *linkCache { return &linkCache{seed: maphash.MakeSeed()} }
 
-// slot is where the link of the page at path (escaped) and query is kept.
-func (c *linkCache) slot(path, query string) *atomic.Pointer[linkEntry] {
+// hash is the page's hash; its low bits pick its slot.
+func (c *linkCache) hash(path, query string) uint64 {
 	h := maphash.String(c.seed, path)
 	if query != "" {
 		h ^= maphash.String(c.seed, query) * 0x9e3779b97f4a7c15
 	}
-	return &c.slots[h&(linkSlots-1)]
+	return h
+}
+
+// slot is where the link of the page at path (escaped) and query is kept.
+func (c *linkCache) slot(path, query string) *atomic.Pointer[linkEntry] {
+	return &c.slots[c.hash(path, query)&(linkSlots-1)]
 }
 
 // get returns the Link value kept for the page at path and query, and
 // its slot; ok is false when none is, and slot nil when the page's is not
-// to be kept (rw.h.links nil, or a long address).
+// to be kept (rw.h.links nil, a long address, or a page missed for the
+// first time: see seen).
 func (c *linkCache) get(path, query string) (link string, slot *atomic.Pointer[linkEntry], ok bool) {
 	if c == nil || len(path)+len(query) > maxLinkPage {
 		return "", nil, false
 	}
-	slot = c.slot(path, query)
+	h := c.hash(path, query)
+	i := h & (linkSlots - 1)
+	slot = &c.slots[i]
 	if e := slot.Load(); e != nil && e.path == path && e.query == query {
 		return e.link, slot, true
+	}
+	if c.seen[i].Swap(h) != h {
+		return "", nil, false
 	}
 	return "", slot, false
 }

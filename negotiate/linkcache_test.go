@@ -90,9 +90,10 @@ func TestLinkCacheAnswersAsMade(t *testing.T) {
 // it holds, not for another page whose hash picks it.
 func TestLinkCacheChecksAddress(t *testing.T) {
 	c := newLinkCache()
+	c.get("/a", "q=1") // first seen: not kept yet (the doorkeeper)
 	_, slot, ok := c.get("/a", "q=1")
 	if ok || slot == nil {
-		t.Fatalf("empty table answers, or has no slot")
+		t.Fatalf("empty table answers, or has no slot for a page seen twice")
 	}
 	for _, other := range [][2]string{{"/a", "q=2"}, {"/b", "q=1"}, {"/a", ""}, {"/a?q=1", ""}, {"/aq=1", ""}} {
 		keepLink(slot, other[0], other[1], "<other>")
@@ -131,7 +132,7 @@ func TestKeptAddressIsCopied(t *testing.T) {
 	path, query := line[at:at+len("/page")], line[at+len("/page?"):at+len("/page?q=1")]
 	for _, q := range []string{"", query} {
 		c := newLinkCache()
-		_, slot, _ := c.get(path, q)
+		slot := c.slot(path, q)
 		keepLink(slot, path, q, "<l>")
 		e := slot.Load()
 		if e.path != path || e.query != q {
@@ -163,5 +164,23 @@ func TestDetach(t *testing.T) {
 				t.Errorf("%q: part %d still shares the line's memory", parts, i)
 			}
 		}
+	}
+}
+
+// TestLinkCacheDoorkeeper: a page is given a slot to be kept in the second
+// time it is missed, not the first (a crawler fetching each page once
+// fills nothing), and answers from the table once kept.
+func TestLinkCacheDoorkeeper(t *testing.T) {
+	c := newLinkCache()
+	if _, slot, ok := c.get("/once", ""); ok || slot != nil {
+		t.Fatalf("a page missed once is to be kept (slot %v, ok %v)", slot, ok)
+	}
+	_, slot, ok := c.get("/once", "")
+	if ok || slot == nil {
+		t.Fatalf("a page missed twice is not to be kept (slot %v, ok %v)", slot, ok)
+	}
+	keepLink(slot, "/once", "", "<once>")
+	if link, _, ok := c.get("/once", ""); !ok || link != "<once>" {
+		t.Errorf("kept page answers %q, %v", link, ok)
 	}
 }
