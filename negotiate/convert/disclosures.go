@@ -4,8 +4,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/JohannesKaufmann/dom"
 	"github.com/andybalholm/cascadia"
-
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -85,18 +85,8 @@ func opensPanel(n *html.Node) bool {
 	if role == "combobox" {
 		return false
 	}
-	pop, ok := attrOK(n, "aria-haspopup")
+	pop, ok := dom.GetAttribute(n, "aria-haspopup")
 	return !ok || strings.EqualFold(strings.TrimSpace(pop), "false")
-}
-
-// attrOK is n's attribute key and whether n has it.
-func attrOK(n *html.Node, key string) (string, bool) {
-	for _, a := range n.Attr {
-		if a.Namespace == "" && a.Key == key {
-			return a.Val, true
-		}
-	}
-	return "", false
 }
 
 // reveal unhides panel and its ancestors up to the first that holds
