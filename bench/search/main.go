@@ -66,52 +66,11 @@ import (
 // question is a question of a site and its answer page.
 type question = sitecorpus.Question
 
-// site is one development site: where its HTML lives and its questions.
-type site struct {
-	name, title, questions string
-	glob                   string // the HTML root; the last match is used
-	// origin and prefix serve a site whose pages name their public home as
-	// canonical (the handbook: https://debian-handbook.info/browse/stable/…)
-	// the way that home does: site.origin set to it and the files under
-	// prefix, so the canonicals are the site's own URLs.
-	origin, prefix string
-	// maxPages, when set, raises connect.max_pages above its default (1000)
-	// for a site with more pages.
-	maxPages int
-}
-
-var sites = []site{
-	{name: "python", title: "Python docs (Sphinx)", questions: "questions.tsv", glob: "/usr/share/doc/python3*-doc/html"},
-	{name: "git", title: "git-doc (AsciiDoc)", questions: "questions-git.tsv", glob: "/usr/share/doc/git-doc"},
-	{name: "handbook", title: "Debian handbook (DocBook)", questions: "questions-handbook.tsv", glob: "/usr/share/doc/debian-handbook/html/en-US",
-		origin: "https://debian-handbook.info", prefix: "/browse/stable"},
-	{name: "postgres", title: "PostgreSQL 15 docs (DocBook)", questions: "questions-postgres.tsv", glob: "/usr/share/doc/postgresql-doc-1*/html", maxPages: 2000},
-}
+// site is one development site (sitecorpus.Sites).
+type site = sitecorpus.Site
 
 // score is recall@5 and MRR@10 of one way in on one site.
-type score struct {
-	hits, n int
-	rr      float64
-}
-
-// add counts one question whose answer page came at rank (0: not in the
-// first ten).
-func (s *score) add(rank int) {
-	s.n++
-	if rank > 0 && rank <= 5 {
-		s.hits++
-	}
-	if rank > 0 {
-		s.rr += 1 / float64(rank)
-	}
-}
-
-func (s score) String() string {
-	if s.n == 0 {
-		return "–"
-	}
-	return fmt.Sprintf("%.2f / %.3f", float64(s.hits)/float64(s.n), s.rr/float64(s.n))
-}
+type score = sitecorpus.Score
 
 // result is what one site reports for the summary table.
 type result struct {
@@ -133,25 +92,22 @@ func main() {
 	offlineRun := flag.Bool("offline", false, "index the HTML files straight with fulltext, without Caddy: seconds instead of minutes, to compare rankings")
 	flag.Parse()
 	var results []result
-	for _, s := range sites {
-		if !slices.Contains(strings.Split(*only, ","), s.name) {
+	for _, s := range sitecorpus.Select(*only) {
+		root, ok := s.Root()
+		if !ok {
+			fmt.Printf("%s: skipped: no %s (apt-get install python3-doc git-doc debian-handbook postgresql-doc-15)\n", s.Name, s.Glob)
 			continue
 		}
-		found, _ := filepath.Glob(s.glob)
-		if len(found) == 0 {
-			fmt.Printf("%s: skipped: no %s (apt-get install python3-doc git-doc debian-handbook postgresql-doc-15)\n", s.name, s.glob)
-			continue
-		}
-		qfile := filepath.Join(*dir, s.questions)
+		qfile := filepath.Join(*dir, s.Questions)
 		var r result
 		var err error
 		if *offlineRun {
-			r, err = offline(s, found[len(found)-1], qfile, *verbose)
+			r, err = offline(s, root, qfile, *verbose)
 		} else {
-			r, err = run(s, found[len(found)-1], qfile, *logLevel, *verbose, *concurrency)
+			r, err = run(s, root, qfile, *logLevel, *verbose, *concurrency)
 		}
 		if err != nil {
-			fmt.Fprintln(os.Stderr, "search:", s.name+":", err)
+			fmt.Fprintln(os.Stderr, "search:", s.Name+":", err)
 			os.Exit(1)
 		}
 		results = append(results, r)
@@ -172,7 +128,7 @@ func printTable(rs []result) {
 	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---|---|---|---|")
 	for _, r := range rs {
 		fmt.Printf("| %s | %d | %.1f | %.1f | %.1f s | %.0f MiB | %.0f MiB | %s | %s | %s | %.1f / %.1f ms |\n",
-			r.site.title, r.pages, float64(r.markdown)/1e6, float64(r.index)/1e6, r.ready.Seconds(), mib(r.heap), mib(r.rss),
+			r.site.Title, r.pages, float64(r.markdown)/1e6, float64(r.index)/1e6, r.ready.Seconds(), mib(r.heap), mib(r.rss),
 			r.base, r.ask, r.search, ms(r.p50), ms(r.p99))
 	}
 }
@@ -209,7 +165,7 @@ func run(s site, docs, qfile, logLevel string, verbose bool, concurrency int) (r
 		return res, fmt.Errorf("mcp: %v", err)
 	}
 	defer cs.Close()
-	if missing, err := missingPages(ctx, cs, docs, s.prefix); err != nil {
+	if missing, err := missingPages(ctx, cs, docs, s.Prefix); err != nil {
 		return res, err
 	} else if len(missing) > 0 {
 		fmt.Printf("HTML files not in the index: %d, e.g. %s\n", len(missing), strings.Join(missing[:min(12, len(missing))], " "))
@@ -219,11 +175,11 @@ func run(s site, docs, qfile, logLevel string, verbose bool, concurrency int) (r
 		return res, fmt.Errorf("baseline: %v", err)
 	}
 	for _, w := range []way{
-		{"baseline BM25", &res.base, func(q string) ([]string, error) { return bl.Search(q, 10, s.prefix), nil }},
+		{"baseline BM25", &res.base, func(q string) ([]string, error) { return bl.Search(q, 10, s.Prefix), nil }},
 		{"/ask", &res.ask, func(q string) ([]string, error) { return askURLs(base, q) }},
 		{"MCP search_site", &res.search, func(q string) ([]string, error) { return searchURLs(ctx, cs, q) }},
 	} {
-		if err := w.score(qs, s.prefix, verbose); err != nil {
+		if err := w.score(qs, s.Prefix, verbose); err != nil {
 			return res, err
 		}
 	}
@@ -241,27 +197,27 @@ func run(s site, docs, qfile, logLevel string, verbose bool, concurrency int) (r
 // config of a Caddy serving docs on port, with its admin API on admin.
 func caddyConfig(s site, docs, logLevel, dir string, port, admin int) ([]byte, error) {
 	yaml := filepath.Join(dir, "site.yaml")
-	conf := "site:\n  name: " + s.title + "\n"
-	if s.origin != "" {
-		conf += "  origin: " + s.origin + "\n"
+	conf := "site:\n  name: " + s.Title + "\n"
+	if s.Origin != "" {
+		conf += "  origin: " + s.Origin + "\n"
 	}
 	conf += "connect:\n  enabled: true\n  rate_limit: 1000000\n"
-	if s.maxPages > 0 {
-		conf += fmt.Sprintf("  max_pages: %d\n", s.maxPages)
+	if s.MaxPages > 0 {
+		conf += fmt.Sprintf("  max_pages: %d\n", s.MaxPages)
 	}
 	if err := os.WriteFile(yaml, []byte(conf), 0o644); err != nil {
 		return nil, err
 	}
-	// The module's own requests (crawl, index) go to site.origin's host, so
+	// The module's own requests (crawl, index) go to site.Origin's host, so
 	// the block answers it too.
 	addrs := fmt.Sprintf("http://127.0.0.1:%d", port)
-	if s.origin != "" {
-		u, _ := url.Parse(s.origin)
+	if s.Origin != "" {
+		u, _ := url.Parse(s.Origin)
 		addrs += fmt.Sprintf(", http://%s:%d", u.Hostname(), port)
 	}
 	serve := "root * " + docs + "\n\tfile_server"
-	if s.prefix != "" {
-		serve = fmt.Sprintf("redir / %s/\n\thandle_path %s/* {\n\t\troot * %s\n\t\tfile_server\n\t}", s.prefix, s.prefix, docs)
+	if s.Prefix != "" {
+		serve = fmt.Sprintf("redir / %s/\n\thandle_path %s/* {\n\t\troot * %s\n\t\tfile_server\n\t}", s.Prefix, s.Prefix, docs)
 	}
 	cf := fmt.Sprintf(`{
 	admin 127.0.0.1:%d
@@ -304,7 +260,7 @@ func startSite(res *result, cfg []byte, docs string, admin int) error {
 	heapAfter := heapInUse()
 	res.heap = heapAfter - min(heapBefore, heapAfter)
 	res.pages, res.markdown, res.index = st.Pages, st.Bytes, st.IndexBytes
-	fmt.Printf("== %s: %s (%d HTML files), served by file_server, no sitemap\n", res.site.name, docs, countHTML(docs))
+	fmt.Printf("== %s: %s (%d HTML files), served by file_server, no sitemap\n", res.site.Name, docs, countHTML(docs))
 	fmt.Printf("discovered and indexed: %d pages, %d bytes of Markdown, full-text index %d bytes, in %.1fs\n", st.Pages, st.Bytes, st.IndexBytes, res.ready.Seconds())
 	fmt.Printf("Go heap in use: %.1f MiB before, %.1f MiB after (+%.1f MiB, %.1f per MB of Markdown); RSS %.1f MiB\n",
 		mib(heapBefore), mib(heapAfter), mib(res.heap), mib(res.heap)/(float64(st.Bytes)/1e6), mib(res.rss))
@@ -329,7 +285,7 @@ func (w way) score(qs []question, prefix string, verbose bool) error {
 			return fmt.Errorf("%s %s: %v", w.name, q.ID, err)
 		}
 		rank := rankOf(urls, prefix+q.Answer)
-		w.out.add(rank)
+		w.out.Add(rank)
 		if rank == 0 || rank > 5 {
 			fails = append(fails, fmt.Sprintf("%s %q (want %s; rank %d; got %s)", q.ID, q.Text, q.Answer, rank, strings.Join(paths(urls, 3, prefix), " ")))
 		}
@@ -337,7 +293,8 @@ func (w way) score(qs []question, prefix string, verbose bool) error {
 			fmt.Printf("  %s %s: rank %d\n", w.name, q.ID, rank)
 		}
 	}
-	fmt.Printf("%s: recall@5 %.2f (%d/%d), MRR@10 %.3f\n", w.name, float64(w.out.hits)/float64(w.out.n), w.out.hits, w.out.n, w.out.rr/float64(w.out.n))
+	hits, n := w.out.Counts()
+	fmt.Printf("%s: recall@5 %.2f (%d/%d), MRR@10 %.3f\n", w.name, w.out.Recall(), hits, n, w.out.MRR())
 	for _, f := range fails {
 		fmt.Println("  miss:", f)
 	}

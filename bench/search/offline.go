@@ -24,7 +24,7 @@ func offline(s site, docs, qfile string, verbose bool) (result, error) {
 		return res, err
 	}
 	start := time.Now()
-	in, err := sitecorpus.ReadSite(docs, s.prefix)
+	in, err := sitecorpus.ReadSite(docs, s.Prefix)
 	if err != nil {
 		return res, err
 	}
@@ -33,13 +33,13 @@ func offline(s site, docs, qfile string, verbose bool) (result, error) {
 	x := fulltext.Build(in, "en")
 	res.ready = time.Since(start)
 	res.pages, res.index = len(in), x.Size()
-	fmt.Printf("== %s (offline): %d pages read in %.1fs, indexed in %.2fs, index %d bytes\n", s.name, len(in), read.Seconds(), res.ready.Seconds(), res.index)
+	fmt.Printf("== %s (offline): %d pages read in %.1fs, indexed in %.2fs, index %d bytes\n", s.Name, len(in), read.Seconds(), res.ready.Seconds(), res.index)
 	bl, err := sitecorpus.NewBaseline(docs)
 	if err != nil {
 		return res, fmt.Errorf("baseline: %v", err)
 	}
 	for _, w := range []way{
-		{"baseline BM25", &res.base, func(q string) ([]string, error) { return bl.Search(q, 10, s.prefix), nil }},
+		{"baseline BM25", &res.base, func(q string) ([]string, error) { return bl.Search(q, 10, s.Prefix), nil }},
 		{"fulltext", &res.ask, func(q string) ([]string, error) {
 			var out []string
 			for _, h := range x.Search(q, 10) {
@@ -48,7 +48,7 @@ func offline(s site, docs, qfile string, verbose bool) (result, error) {
 			return out, nil
 		}},
 	} {
-		if err := w.score(qs, s.prefix, verbose); err != nil {
+		if err := w.score(qs, s.Prefix, verbose); err != nil {
 			return res, err
 		}
 	}
@@ -63,6 +63,6 @@ func printOfflineTable(rs []result) {
 	fmt.Println("| site | pages | full-text index MB | fulltext.Build | baseline | fulltext |")
 	fmt.Println("|---|---:|---:|---:|---|---|")
 	for _, r := range rs {
-		fmt.Printf("| %s | %d | %.1f | %.2f s | %s | %s |\n", r.site.title, r.pages, float64(r.index)/1e6, r.ready.Seconds(), r.base, r.ask)
+		fmt.Printf("| %s | %d | %.1f | %.2f s | %s | %s |\n", r.site.Title, r.pages, float64(r.index)/1e6, r.ready.Seconds(), r.base, r.ask)
 	}
 }

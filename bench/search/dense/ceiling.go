@@ -34,11 +34,11 @@ type ceilingRows struct {
 //     fulltext's order (the least a perfect model gives).
 func ceiling(s site, root, questions string) (ceilingRows, error) {
 	var rows ceilingRows
-	qs, err := sitecorpus.ReadQuestions(filepath.Join(questions, s.questions))
+	qs, err := sitecorpus.ReadQuestions(filepath.Join(questions, s.Questions))
 	if err != nil {
 		return rows, err
 	}
-	docs, err := sitecorpus.ReadSite(root, s.prefix)
+	docs, err := sitecorpus.ReadSite(root, s.Prefix)
 	if err != nil {
 		return rows, err
 	}
@@ -54,7 +54,7 @@ func ceiling(s site, root, questions string) (ceilingRows, error) {
 			ranked = append(ranked, h.Doc)
 		}
 		for d := range docs {
-			if docs[d].Path == s.prefix+q.Answer {
+			if docs[d].Path == s.Prefix+q.Answer {
 				answer = d
 			}
 		}
@@ -68,17 +68,17 @@ func ceiling(s site, root, questions string) (ceilingRows, error) {
 			deep = append(deep, fmt.Sprintf("%s %s %d", q.ID, q.Answer, rank))
 		}
 		for i, w := range ceilingWeights {
-			most[i].add(bestFusedRank(len(ranked), rank, w))
+			most[i].Add(bestFusedRank(len(ranked), rank, w))
 			dense := append([]int{answer}, without(ranked, answer)...)
-			least[i].add(rankIn10(rrf(ranked, dense, w), answer))
+			least[i].Add(rankIn10(rrf(ranked, dense, w), answer))
 		}
 	}
-	cells := []string{s.title}
+	cells := []string{s.Title}
 	for _, w := range within {
 		cells = append(cells, fmt.Sprintf("%.2f (%d/%d)", float64(w)/float64(len(qs)), w, len(qs)))
 	}
 	rows.depth = "| " + strings.Join(append(cells, strings.Join(deep, ", ")), " | ") + " |"
-	cells = []string{s.title}
+	cells = []string{s.Title}
 	for i := range ceilingWeights {
 		cells = append(cells, fmt.Sprintf("%s · %s", most[i], least[i]))
 	}

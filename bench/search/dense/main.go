@@ -44,7 +44,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -97,24 +96,21 @@ func main() {
 	ceil := flag.Bool("ceiling", false, "print only how deep in fulltext's ranking the answers are (no model needed)")
 	flag.Parse()
 	if *ceil {
-		printCeiling(strings.Split(*only, ","), c.questions)
+		printCeiling(*only, c.questions)
 		return
 	}
 	e, closeModel := newEmbedder(c)
 	defer closeModel()
 	var rs []siteResult
-	for _, s := range sites {
-		if !slices.Contains(strings.Split(*only, ","), s.name) {
+	for _, s := range sitecorpus.Select(*only) {
+		root, ok := s.Root()
+		if !ok {
+			fmt.Printf("%s: skipped: no %s\n", s.Name, s.Glob)
 			continue
 		}
-		found, _ := filepath.Glob(s.glob)
-		if len(found) == 0 {
-			fmt.Printf("%s: skipped: no %s\n", s.name, s.glob)
-			continue
-		}
-		r, err := runSite(c, s, found[len(found)-1], e)
+		r, err := runSite(c, s, root, e)
 		if err != nil {
-			fail(fmt.Errorf("%s: %v", s.name, err))
+			fail(fmt.Errorf("%s: %v", s.Name, err))
 		}
 		rs = append(rs, r)
 	}
@@ -122,17 +118,17 @@ func main() {
 }
 
 // printCeiling prints the two tables of ceiling for the sites named in
-// only.
-func printCeiling(only []string, questions string) {
+// only (comma-separated).
+func printCeiling(only, questions string) {
 	var rows []ceilingRows
-	for _, s := range sites {
-		found, _ := filepath.Glob(s.glob)
-		if !slices.Contains(only, s.name) || len(found) == 0 {
+	for _, s := range sitecorpus.Select(only) {
+		root, ok := s.Root()
+		if !ok {
 			continue
 		}
-		r, err := ceiling(s, found[len(found)-1], questions)
+		r, err := ceiling(s, root, questions)
 		if err != nil {
-			fail(fmt.Errorf("%s: %v", s.name, err))
+			fail(fmt.Errorf("%s: %v", s.Name, err))
 		}
 		rows = append(rows, r)
 	}
@@ -188,11 +184,11 @@ func fail(err error) {
 // its questions.
 func runSite(c config, s site, root string, e embedder) (siteResult, error) {
 	r := siteResult{site: s}
-	qs, err := sitecorpus.ReadQuestions(filepath.Join(c.questions, s.questions))
+	qs, err := sitecorpus.ReadQuestions(filepath.Join(c.questions, s.Questions))
 	if err != nil {
 		return r, err
 	}
-	docs, err := sitecorpus.ReadSite(root, s.prefix)
+	docs, err := sitecorpus.ReadSite(root, s.Prefix)
 	if err != nil {
 		return r, err
 	}
@@ -215,7 +211,7 @@ func runSite(c config, s site, root string, e embedder) (siteResult, error) {
 			todo = append(todo, i*len(cs)/c.sample)
 		}
 	}
-	vecs, took, err := e.embedChunks(s.name, cs, todo)
+	vecs, took, err := e.embedChunks(s.Name, cs, todo)
 	if err != nil {
 		return r, err
 	}
@@ -223,12 +219,12 @@ func runSite(c config, s site, root string, e embedder) (siteResult, error) {
 	r.vecMiB = float64(len(cs)*c.dim*4) / (1 << 20)
 	r.rssMiB, r.hwmMiB = memory()
 	fmt.Printf("== %s: %d pages, %d windows, %d tokens or words (cut in %.1fs); %d windows embedded in %.1fs (%.1f ms a window); vectors %.1f MiB; RSS %.0f MiB, peak %.0f MiB\n",
-		s.name, r.pages, r.chunks, r.tokens, r.tokenize.Seconds(), r.embedded, r.embedTime.Seconds(), ms(r.embedTime)/float64(max(r.embedded, 1)), r.vecMiB, r.rssMiB, r.hwmMiB)
+		s.Name, r.pages, r.chunks, r.tokens, r.tokenize.Seconds(), r.embedded, r.embedTime.Seconds(), ms(r.embedTime)/float64(max(r.embedded, 1)), r.vecMiB, r.rssMiB, r.hwmMiB)
 	texts := make([]string, len(qs))
 	for i, q := range qs {
 		texts[i] = q.Text
 	}
-	qvs, per, err := e.embedQuestions(s.name, texts)
+	qvs, per, err := e.embedQuestions(s.Name, texts)
 	if err != nil {
 		return r, err
 	}
@@ -247,14 +243,14 @@ func scoreSite(c config, r *siteResult, root string, qs []question, qvs [][]floa
 		return err
 	}
 	for _, q := range qs {
-		r.base.add(rankOf(bl.Search(q.Text, 10, s.prefix), s.prefix+q.Answer))
+		r.base.Add(rankOf(bl.Search(q.Text, 10, s.Prefix), s.Prefix+q.Answer))
 	}
 	for _, d := range designs(x, cs, vecs) {
 		var sc score
 		var line []string
 		for i, q := range qs {
-			rank := rankOfDoc(d.rank(q.Text, qvs[i]), docs, s.prefix+q.Answer)
-			sc.add(rank)
+			rank := rankOfDoc(d.rank(q.Text, qvs[i]), docs, s.Prefix+q.Answer)
+			sc.Add(rank)
 			line = append(line, fmt.Sprintf("%s:%d", q.ID, rank))
 		}
 		r.names, r.scores = append(r.names, d.name), append(r.scores, sc)
@@ -317,7 +313,7 @@ func printTables(c config, rs []siteResult) {
 	for _, r := range rs {
 		per := ms(r.embedTime) / float64(max(r.embedded, 1))
 		fmt.Printf("| %s | %d | %d | %d | %.1f s | %d | %.1f s | %.1f | %.1f | %.1f ms | %.1f MiB | %.0f / %.0f MiB |\n",
-			r.site.title, r.pages, r.chunks, r.tokens, r.tokenize.Seconds(), r.embedded, r.embedTime.Seconds(), per,
+			r.site.Title, r.pages, r.chunks, r.tokens, r.tokenize.Seconds(), r.embedded, r.embedTime.Seconds(), per,
 			per*float64(r.chunks)/float64(max(r.pages, 1)), ms(r.query), r.vecMiB, r.rssMiB, r.hwmMiB)
 	}
 	if c.sample > 0 || len(rs) == 0 {
@@ -326,7 +322,7 @@ func printTables(c config, rs []siteResult) {
 	fmt.Println()
 	fmt.Print("| design |")
 	for _, r := range rs {
-		fmt.Printf(" %s |", r.site.title)
+		fmt.Printf(" %s |", r.site.Title)
 	}
 	fmt.Print("\n|---|")
 	for range rs {
