@@ -76,6 +76,7 @@ func main() {
 	flag.IntVar(&slowest, "slowest", 0, "list agent_ready's `N` slowest pages of each corpus (MB per CPU second)")
 	flag.StringVar(&snippetText, "snippettext", "plain", "how the snippet metric reduces Markdown to text: `plain` (a CommonMark reader's text) or markdowntext (bench/score's, sessions 3 and 4)")
 	flag.StringVar(&scoresFile, "scores", "", "write every tool's score of every modern-web page to `FILE` (TSV)")
+	flag.BoolVar(&untitled, "untitled", false, "score agent_ready's modern-web Markdown without its title heading (STANDARD §6 requires it; articleBody leaves it out)")
 	flag.StringVar(&keepDir, "keep", "", "write agent_ready's Markdown of every page under `DIR`")
 	flag.IntVar(&repeat, "repeat", 1, "make `N` timed passes over each corpus (for a profile of a few pages)")
 	flag.IntVar(&subset.every, "sample", 1, "run every `N`th page of each corpus only")
