@@ -28,6 +28,13 @@
 #               page. Pages of 1 KiB, 60 KiB and 1 MiB (SIZES). Prints the
 #               median of the per-round B/A ratios of req/s, p99 and CPU per
 #               request, their range, and the control beside them.
+#               PAIRED=1 runs each pair's A and B at the same time instead,
+#               two wrk processes of CONNS/2 connections each: what the
+#               machine's other load does to one run it does to the other,
+#               so the ratio of the two keeps the difference of the fronts
+#               and loses most of the noise between rounds (session 15: the
+#               control's rounds 0.95-1.06 on a quiet machine, against
+#               0.79-1.17 alternating).
 #   starve      browsers' HTML latency (/pricing at STARVE_RATE/s), alone
 #               and while STARVE_ATTACKERS cold Markdown requests for
 #               distinct URLs of a 250 KB page are kept in flight, from one
@@ -67,6 +74,7 @@ CONNS_2MB=${CONNS_2MB:-2}
 THREADS=${THREADS:-2}
 RUNS=${RUNS:-2}
 PROFILE=${PROFILE:-0}
+PAIRED=${PAIRED:-0}
 SOAK_RATE=${SOAK_RATE:-100}
 SOAK_DURATION=${SOAK_DURATION:-10m}
 SOAK_CACHE=${SOAK_CACHE:-64MiB}
@@ -299,6 +307,16 @@ wrk_run() {
 	log "$round $size $case $role: $rps req/s, p99 $p99 ms (load $load)"
 }
 
+# wrk_pair round size case aport bport path accept badmin: A and B at the
+# same time (PAIRED=1), each with half the connections of a single run.
+wrk_pair() {
+	local OH_CONNS=$((OH_CONNS / 2)) apid
+	wrk_run "$1" "$2" "$3" a "$4" "$6" "$7" "" &
+	apid=$!
+	wrk_run "$1" "$2" "$3" b "$5" "$6" "$7" "$8" || { wait "$apid"; return 1; }
+	wait "$apid"
+}
+
 overhead() {
 	local plain=${PORTS[13]} plain2=${PORTS[14]} headers=${PORTS[15]} annotated=${PORTS[16]} first=${PORTS[17]} directive=${PORTS[25]}
 	start_front oh-plain plain.caddyfile "$plain" "${PORTS[18]}" 64MiB
@@ -352,6 +370,10 @@ overhead() {
 				IFS='|' read -r name prefix bport accept <<<"$c"
 				[ -z "${CASES:-}" ] || [[ " control $CASES " == *" $name "* ]] || continue
 				local path="$prefix/size/$size.html"
+				if [ "$PAIRED" = 1 ]; then
+					wrk_pair "$round" "$size" "$name" "$plain" "$bport" "$path" "$accept" "${admin_of[$bport]}" || return 1
+					continue
+				fi
 				local order=(a b)
 				[ $((round % 2)) = 1 ] || order=(b a)
 				for role in "${order[@]}"; do
@@ -364,8 +386,8 @@ overhead() {
 	done
 	echo
 	machine
-	echo "Command: DURATION=$OH_DURATION ROUNDS=$ROUNDS CONNS=$OH_CONNS THREADS=$OH_THREADS SIZES=\"$SIZES\"${CASES:+ CASES=\"$CASES\"} bench/proxy/run.sh overhead"
-	echo "Load average: $start_load at the start, $(loadavg) at the end. A = plain Caddy (reverse_proxy), B = the front of the case; ratios are B/A, the median of the per-round ratios (range in brackets). Pages: $(for s in $SIZES; do printf '%s %s bytes; ' "$s" "$(curl -s -o /dev/null -w '%{size_download}' "http://127.0.0.1:$ORIGIN_PORT/size/$s.html")"; done)"
+	echo "Command: DURATION=$OH_DURATION ROUNDS=$ROUNDS CONNS=$OH_CONNS THREADS=$OH_THREADS SIZES=\"$SIZES\"${CASES:+ CASES=\"$CASES\"}$([ "$PAIRED" != 1 ] || echo ' PAIRED=1') bench/proxy/run.sh overhead"
+	echo "Load average: $start_load at the start, $(loadavg) at the end. A = plain Caddy (reverse_proxy), B = the front of the case$([ "$PAIRED" != 1 ] || echo ', run at the same time, each with half the connections'); ratios are B/A, the median of the per-round ratios (range in brackets). Pages: $(for s in $SIZES; do printf '%s %s bytes; ' "$s" "$(curl -s -o /dev/null -w '%{size_download}' "http://127.0.0.1:$ORIGIN_PORT/size/$s.html")"; done)"
 	echo
 	"$WORK/proxy" overhead-report -file "$WORK/overhead.tsv"
 	if [ "$PROFILE" = 1 ]; then
