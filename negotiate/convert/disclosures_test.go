@@ -51,6 +51,19 @@ func TestRevealDisclosures(t *testing.T) {
 			notWant: []string{"another screen"},
 		},
 		{
+			name: "a menu of links behind a plain disclosure button still goes",
+			html: `<p>The page's own text stays.</p><button aria-expanded="false" aria-controls="account">My account</button>` +
+				`<div id="account" hidden><ul><li><a href="/orders">Your orders</a></li><li><a href="/returns">Start a return</a></li><li><a href="/logout">Sign out</a></li></ul></div>`,
+			want:    []string{"own text"},
+			notWant: []string{"Your orders", "Sign out"},
+		},
+		{
+			name: "an answer with a link in it stays",
+			html: `<h3><button aria-expanded="false" aria-controls="answer-9">Can I return it?</button></h3>` +
+				`<div id="answer-9" hidden><p>Yes, within thirty days of delivery, unused and in its box: see <a href="/returns">returns</a>.</p></div>`,
+			want: []string{"within thirty days", "returns"},
+		},
+		{
 			name: "a panel a tab names stays without a role of its own",
 			html: `<ul><li><a role="tab" href="#specs" aria-controls="specs">Specifications</a></li></ul>` +
 				`<div class="tab-pane" id="specs" style="display:none"><p>Weight 15.9 kg, height 39 cm.</p></div>`,

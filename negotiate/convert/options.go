@@ -144,7 +144,7 @@ func wpPostMeta(kind string) string {
 
 // formatVersion changes whenever the Markdown this package writes for the
 // same input changes, so cached conversions of an older build are not served.
-const formatVersion = "convert/26"
+const formatVersion = "convert/27"
 
 // Hash returns a short stable digest of the options (with the defaults
 // filled in and the prune list spelled out) and the output format version:
