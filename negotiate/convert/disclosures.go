@@ -61,7 +61,7 @@ func revealDisclosures(doc *html.Node, own cascadia.Matcher) {
 		if p == nil {
 			continue
 		}
-		if r := strings.ToLower(strings.TrimSpace(attr(p, "role"))); r == "listbox" || r == "menu" || linksOnly(p) {
+		if r := strings.ToLower(strings.TrimSpace(attr(p, "role"))); r == "listbox" || r == "menu" || measure(p).linksOnly() {
 			continue
 		}
 		if reveal(p, controllers[id], own, &steps); steps <= 0 {
@@ -69,18 +69,6 @@ func revealDisclosures(doc *html.Node, own cascadia.Matcher) {
 		}
 	}
 }
-
-// linksOnly reports whether the panel p's text is all, or nearly all,
-// link text: a menu of links (an account's, a drop-down of a site's
-// sections) behind a plain disclosure button, not an answer or a detail.
-func linksOnly(p *html.Node) bool {
-	t := textLen(textOf(p))
-	return t > 0 && float64(linkTextLen(p)) >= maxPanelLinks*float64(t)
-}
-
-// maxPanelLinks is the share of a panel's text in links from which it is
-// a menu (linksOnly).
-const maxPanelLinks = 0.9
 
 // revealBudget bounds the nodes revealDisclosures visits beyond its walk
 // of the page (ancestors and a wrapper's other text), about a millisecond

@@ -124,6 +124,12 @@ func (s stats) linkHeavy() bool { return 2*s.link > s.text }
 // did not judge an article.
 func (s stats) clean() bool { return s.text > 0 && 5*s.link <= s.text }
 
+// linksOnly reports whether nine tenths of the text or more is link
+// text: a panel behind a disclosure button that is a menu of links (an
+// account's, a drop-down of a site's sections), not an answer or a detail
+// (revealDisclosures).
+func (s stats) linksOnly() bool { return s.text > 0 && 10*s.link >= 9*s.text }
+
 // formControls are the elements that make a landmark hold chrome: widgets,
 // not content.
 var formControls = map[atom.Atom]bool{
