@@ -33,8 +33,8 @@
 #               machine's other load does to one run it does to the other,
 #               so the ratio of the two keeps the difference of the fronts
 #               and loses most of the noise between rounds (session 15: the
-#               control's rounds 0.95-1.06 on a quiet machine, against
-#               0.79-1.17 alternating).
+#               control's rounds 0.97-1.04 in three runs of 15 rounds,
+#               against 0.79-1.17 alternating).
 #   starve      browsers' HTML latency (/pricing at STARVE_RATE/s), alone
 #               and while STARVE_ATTACKERS cold Markdown requests for
 #               distinct URLs of a 250 KB page are kept in flight, from one
